@@ -1,0 +1,36 @@
+// `arfabric decode`: prints one JSON object per frame read from hex text on
+// stdin or from a pcap/pcapng file. Recognised: LSN and ARN frames, ARN over
+// UDP, BGP messages inside TCP segments, IS-IS PDUs, and bare BGP messages or
+// Ethernet frames given as hex lines. A malformed frame prints a JSON object
+// with "error" (field, offset, reason) and decoding goes on with the next.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/bytes.h"
+
+namespace arfabric::cli {
+
+struct DecodeOptions {
+  std::string pcap_path;  // empty: read hex lines from stdin
+  bool pretty = false;
+};
+
+void add_decode_command(CLI::App& app, DecodeOptions& options);
+
+// Returns 0 when input could be read (even if some frames are malformed),
+// 1 when the input itself cannot be read.
+int run_decode(const DecodeOptions& options, std::istream& in, std::ostream& out);
+
+// Decodes one Ethernet frame (without FCS unless it is an LSN frame that
+// carries one) into JSON. Never fails: errors become {"error": {...}}.
+nlohmann::json decode_ethernet_frame(ByteSpan frame);
+
+// Decodes one hex line: a bare BGP message stream (starts with the 16-byte
+// marker) or an Ethernet frame.
+nlohmann::json decode_hex_frame(ByteSpan bytes);
+
+}  // namespace arfabric::cli

@@ -1,0 +1,19 @@
+// Hex text <-> bytes, for the decode command, test vectors and JSON output.
+#pragma once
+
+#include <expected>
+#include <string>
+#include <string_view>
+
+#include "common/bytes.h"
+
+namespace arfabric {
+
+// Lower-case hex, no separators.
+std::string to_hex(ByteSpan bytes);
+
+// Parses hex digits; whitespace, ':' and '-' between byte pairs are ignored,
+// as is a leading "0x". Errors name the offending character's position.
+std::expected<Bytes, std::string> from_hex(std::string_view text);
+
+}  // namespace arfabric

@@ -1,0 +1,62 @@
+// Reading and writing capture files through libpcap.
+//
+// PcapWriter writes Ethernet (DLT_EN10MB) frames with nanosecond timestamps
+// to a classic pcap file that tshark and Wireshark read. PcapReader reads
+// pcap and pcapng files and hands back each frame with its link type.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/bytes.h"
+
+struct pcap;
+struct pcap_dumper;
+
+namespace arfabric::sysdep {
+
+class PcapWriter {
+ public:
+  // Errors: the file cannot be created (message names the path and reason).
+  static std::expected<PcapWriter, std::string> open(const std::string& path);
+  PcapWriter(PcapWriter&&) noexcept;
+  PcapWriter& operator=(PcapWriter&&) noexcept;
+  ~PcapWriter();
+
+  void write(ByteSpan frame, std::uint64_t time_ns);
+  // Flushes buffered frames to the file.
+  void flush();
+
+ private:
+  PcapWriter() = default;
+  pcap* handle_ = nullptr;
+  pcap_dumper* dumper_ = nullptr;
+};
+
+struct CapturedFrame {
+  int link_type = 0;  // DLT_* value, 1 for Ethernet
+  std::uint64_t time_ns = 0;
+  Bytes data;
+};
+
+class PcapReader {
+ public:
+  // Errors: missing, unreadable or not a pcap/pcapng file (names the path).
+  static std::expected<PcapReader, std::string> open(const std::string& path);
+  PcapReader(PcapReader&&) noexcept;
+  PcapReader& operator=(PcapReader&&) noexcept;
+  ~PcapReader();
+
+  // The next frame, std::nullopt at the end. Errors: a damaged file.
+  std::expected<std::optional<CapturedFrame>, std::string> next();
+
+ private:
+  PcapReader() = default;
+  pcap* handle_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace arfabric::sysdep
