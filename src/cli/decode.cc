@@ -10,7 +10,8 @@ namespace arfabric::cli {
 namespace {
 
 nlohmann::json error_json(const DecodeError& e) {
-  return {{"error", {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
+  return {{"error",
+           {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
 }
 
 void print(std::ostream& out, const nlohmann::json& j, bool pretty) {
@@ -20,10 +21,11 @@ void print(std::ostream& out, const nlohmann::json& j, bool pretty) {
 }  // namespace
 
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
-  CLI::App* cmd = app.add_subcommand(
-      "decode",
-      "Decode LSN, ARN, BGP and IS-IS frames from hex lines on stdin or from a pcap file "
-      "into JSON, one object per frame");
+  CLI::App* cmd =
+      app.add_subcommand("decode",
+                         "Decode LSN, ARN, BGP and IS-IS frames from hex lines "
+                         "on stdin or from a pcap file "
+                         "into JSON, one object per frame");
   cmd->add_option("-r,--read", options.pcap_path, "pcap or pcapng file to read")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--pretty", options.pretty, "indent the JSON output");
@@ -32,18 +34,22 @@ void add_decode_command(CLI::App& app, DecodeOptions& options) {
 nlohmann::json decode_ethernet_frame(ByteSpan frame) {
   auto eth = wire::parse_ethernet(frame);
   if (!eth) return error_json(eth.error());
-  nlohmann::json j = {{"eth",
-                       {{"destination", wire::format_mac(eth->header.destination)},
-                        {"source", wire::format_mac(eth->header.source)},
-                        {"ethertype", eth->header.ethertype}}}};
+  nlohmann::json j = {
+      {"eth",
+       {{"destination", wire::format_mac(eth->header.destination)},
+        {"source", wire::format_mac(eth->header.source)},
+        {"ethertype", eth->header.ethertype}}}};
   j["protocol"] = "unknown";
   j["payload"] = to_hex(eth->payload);
   return j;
 }
 
-nlohmann::json decode_hex_frame(ByteSpan bytes) { return decode_ethernet_frame(bytes); }
+nlohmann::json decode_hex_frame(ByteSpan bytes) {
+  return decode_ethernet_frame(bytes);
+}
 
-int run_decode(const DecodeOptions& options, std::istream& in, std::ostream& out) {
+int run_decode(const DecodeOptions& options, std::istream& in,
+               std::ostream& out) {
   if (!options.pcap_path.empty()) {
     auto reader = sysdep::PcapReader::open(options.pcap_path);
     if (!reader) {
@@ -74,11 +80,13 @@ int run_decode(const DecodeOptions& options, std::istream& in, std::ostream& out
   }
   std::string line;
   for (std::size_t line_number = 1; std::getline(in, line); ++line_number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#')
+      continue;
     nlohmann::json j;
     auto bytes = from_hex(line);
     if (!bytes) {
-      j = {{"error", {{"field", "hex"}, {"offset", 0}, {"reason", bytes.error()}}}};
+      j = {{"error",
+            {{"field", "hex"}, {"offset", 0}, {"reason", bytes.error()}}}};
     } else {
       j = decode_hex_frame(*bytes);
     }

@@ -23,7 +23,8 @@ void add_decode_command(CLI::App& app, DecodeOptions& options);
 
 // Returns 0 when input could be read (even if some frames are malformed),
 // 1 when the input itself cannot be read.
-int run_decode(const DecodeOptions& options, std::istream& in, std::ostream& out);
+int run_decode(const DecodeOptions& options, std::istream& in,
+               std::ostream& out);
 
 // Decodes one Ethernet frame (without FCS unless it is an LSN frame that
 // carries one) into JSON. Never fails: errors become {"error": {...}}.

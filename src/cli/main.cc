@@ -13,7 +13,8 @@ int run(int argc, char** argv) {
   DecodeOptions decode;
   add_decode_command(app, decode);
   CLI11_PARSE(app, argc, argv);
-  if (app.got_subcommand("decode")) return run_decode(decode, std::cin, std::cout);
+  if (app.got_subcommand("decode"))
+    return run_decode(decode, std::cin, std::cout);
   return 0;
 }
 

@@ -38,7 +38,8 @@ class ByteReader {
   }
   std::expected<std::uint16_t, DecodeError> u16(std::string_view field) {
     if (!has(2)) return std::unexpected(truncated(field, 2));
-    std::uint16_t v = static_cast<std::uint16_t>(data_[pos_] << 8 | data_[pos_ + 1]);
+    std::uint16_t v =
+        static_cast<std::uint16_t>(data_[pos_] << 8 | data_[pos_ + 1]);
     pos_ += 2;
     return v;
   }
@@ -68,14 +69,16 @@ class ByteReader {
     return std::uint64_t{*hi} << 32 | *lo;
   }
   // The next n bytes, as a view into the original buffer.
-  std::expected<ByteSpan, DecodeError> bytes(std::size_t n, std::string_view field) {
+  std::expected<ByteSpan, DecodeError> bytes(std::size_t n,
+                                             std::string_view field) {
     if (!has(n)) return std::unexpected(truncated(field, n));
     ByteSpan s = data_.subspan(pos_, n);
     pos_ += n;
     return s;
   }
   // A reader over only the next n bytes; this reader moves past them.
-  std::expected<ByteReader, DecodeError> sub(std::size_t n, std::string_view field) {
+  std::expected<ByteReader, DecodeError> sub(std::size_t n,
+                                             std::string_view field) {
     std::size_t at = offset();
     auto s = bytes(n, field);
     if (!s) return std::unexpected(s.error());

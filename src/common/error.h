@@ -13,9 +13,9 @@
 namespace arfabric {
 
 struct DecodeError {
-  std::string field;        // dotted path, e.g. "bgp.open.hold_time"
-  std::size_t offset = 0;   // byte offset of the field in the outermost buffer
-  std::string reason;       // what is wrong, e.g. "truncated: need 2, have 1"
+  std::string field;       // dotted path, e.g. "bgp.open.hold_time"
+  std::size_t offset = 0;  // byte offset of the field in the outermost buffer
+  std::string reason;      // what is wrong, e.g. "truncated: need 2, have 1"
 
   std::string to_string() const;
   bool operator==(const DecodeError&) const = default;
@@ -33,11 +33,10 @@ struct EncodeError {
 
 // Unwraps a std::expected, or returns its error from the enclosing function.
 // The error type must convert to the enclosing function's error type.
-#define ARF_TRY(expr)                                  \
-  ({                                                   \
-    auto&& arf_try_result_ = (expr);                   \
-    if (!arf_try_result_)                              \
-      return std::unexpected(                          \
-          std::move(arf_try_result_).error());         \
-    *std::move(arf_try_result_);                       \
+#define ARF_TRY(expr)                                             \
+  ({                                                              \
+    auto&& arf_try_result_ = (expr);                              \
+    if (!arf_try_result_)                                         \
+      return std::unexpected(std::move(arf_try_result_).error()); \
+    *std::move(arf_try_result_);                                  \
   })

@@ -11,7 +11,8 @@ int nibble(char c) {
 }
 
 bool is_separator(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':' || c == '-';
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':' ||
+         c == '-';
 }
 
 }  // namespace
@@ -38,12 +39,14 @@ std::expected<Bytes, std::string> from_hex(std::string_view text) {
     }
     int hi = nibble(text[i]);
     if (hi < 0) {
-      return std::unexpected("invalid hex character '" + std::string(1, text[i]) +
-                             "' at position " + std::to_string(i));
+      return std::unexpected("invalid hex character '" +
+                             std::string(1, text[i]) + "' at position " +
+                             std::to_string(i));
     }
     if (i + 1 >= text.size() || nibble(text[i + 1]) < 0) {
-      return std::unexpected("odd number of hex digits or invalid character at position " +
-                             std::to_string(i + 1));
+      return std::unexpected(
+          "odd number of hex digits or invalid character at position " +
+          std::to_string(i + 1));
     }
     out.push_back(static_cast<std::uint8_t>(hi << 4 | nibble(text[i + 1])));
     i += 2;

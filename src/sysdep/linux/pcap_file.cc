@@ -6,20 +6,24 @@
 
 namespace arfabric::sysdep {
 
-std::expected<PcapWriter, std::string> PcapWriter::open(const std::string& path) {
+std::expected<PcapWriter, std::string> PcapWriter::open(
+    const std::string& path) {
   PcapWriter w;
   w.handle_ = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535,
                                                    PCAP_TSTAMP_PRECISION_NANO);
-  if (!w.handle_) return std::unexpected("cannot create a pcap handle for " + path);
+  if (!w.handle_)
+    return std::unexpected("cannot create a pcap handle for " + path);
   w.dumper_ = pcap_dump_open(w.handle_, path.c_str());
   if (!w.dumper_) {
-    return std::unexpected("cannot write " + path + ": " + pcap_geterr(w.handle_));
+    return std::unexpected("cannot write " + path + ": " +
+                           pcap_geterr(w.handle_));
   }
   return w;
 }
 
 PcapWriter::PcapWriter(PcapWriter&& o) noexcept
-    : handle_(std::exchange(o.handle_, nullptr)), dumper_(std::exchange(o.dumper_, nullptr)) {}
+    : handle_(std::exchange(o.handle_, nullptr)),
+      dumper_(std::exchange(o.dumper_, nullptr)) {}
 
 PcapWriter& PcapWriter::operator=(PcapWriter&& o) noexcept {
   std::swap(handle_, o.handle_);
@@ -44,12 +48,13 @@ void PcapWriter::write(ByteSpan frame, std::uint64_t time_ns) {
 
 void PcapWriter::flush() { pcap_dump_flush(dumper_); }
 
-std::expected<PcapReader, std::string> PcapReader::open(const std::string& path) {
+std::expected<PcapReader, std::string> PcapReader::open(
+    const std::string& path) {
   PcapReader r;
   r.path_ = path;
   char errbuf[PCAP_ERRBUF_SIZE] = {};
-  r.handle_ = pcap_open_offline_with_tstamp_precision(path.c_str(),
-                                                      PCAP_TSTAMP_PRECISION_NANO, errbuf);
+  r.handle_ = pcap_open_offline_with_tstamp_precision(
+      path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
   if (!r.handle_) return std::unexpected("cannot read " + path + ": " + errbuf);
   return r;
 }

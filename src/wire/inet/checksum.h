@@ -19,7 +19,8 @@ std::uint16_t ones_complement_sum(ByteSpan data, std::uint32_t initial = 0);
 std::uint16_t internet_checksum(ByteSpan data, std::uint32_t initial = 0);
 
 // RFC 1624 eqn. 3 for one 16-bit word that changed from old_word to new_word.
-constexpr std::uint16_t update_checksum(std::uint16_t checksum, std::uint16_t old_word,
+constexpr std::uint16_t update_checksum(std::uint16_t checksum,
+                                        std::uint16_t old_word,
                                         std::uint16_t new_word) {
   std::uint32_t sum = static_cast<std::uint16_t>(~checksum);
   sum += static_cast<std::uint16_t>(~old_word);

@@ -5,7 +5,8 @@
 namespace arfabric::wire {
 namespace {
 
-std::expected<MacAddress, DecodeError> read_mac(ByteReader& r, std::string_view field) {
+std::expected<MacAddress, DecodeError> read_mac(ByteReader& r,
+                                                std::string_view field) {
   auto b = r.bytes(6, field);
   if (!b) return std::unexpected(b.error());
   MacAddress mac;
@@ -46,8 +47,8 @@ std::size_t encoded_size(const EthernetHeader& header) {
 
 std::string format_mac(const MacAddress& mac) {
   char buf[18];
-  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1],
-                mac[2], mac[3], mac[4], mac[5]);
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0],
+                mac[1], mac[2], mac[3], mac[4], mac[5]);
   return buf;
 }
 

@@ -4,7 +4,8 @@
 
 namespace arfabric::wire {
 
-std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data, std::size_t base_offset) {
+std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data,
+                                                 std::size_t base_offset) {
   ByteReader r(data, base_offset);
   TcpSegment out;
   TcpHeader& h = out.header;
@@ -19,9 +20,10 @@ std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data, std::size_t base
   h.urgent = ARF_TRY(r.u16("tcp.urgent"));
   const std::size_t header_length = (data_offset >> 4) * 4u;
   if (header_length < 20 || header_length > data.size()) {
-    return std::unexpected(r.error_at(base_offset + 12, "tcp.data_offset",
-                                      "header length " + std::to_string(header_length) +
-                                          " is outside 20.." + std::to_string(data.size())));
+    return std::unexpected(
+        r.error_at(base_offset + 12, "tcp.data_offset",
+                   "header length " + std::to_string(header_length) +
+                       " is outside 20.." + std::to_string(data.size())));
   }
   auto options = ARF_TRY(r.bytes(header_length - 20, "tcp.options"));
   h.options.assign(options.begin(), options.end());
@@ -29,14 +31,18 @@ std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data, std::size_t base
   return out;
 }
 
-std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& h, const Ipv4Header& ip,
-                                                    ByteSpan payload, ByteWriter& out) {
+std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& h,
+                                                    const Ipv4Header& ip,
+                                                    ByteSpan payload,
+                                                    ByteWriter& out) {
   if (h.options.size() % 4 != 0 || h.options.size() > 40) {
-    return std::unexpected(EncodeError{"tcp.options", "not a multiple of 4 up to 40"});
+    return std::unexpected(
+        EncodeError{"tcp.options", "not a multiple of 4 up to 40"});
   }
   const std::size_t header_length = 20 + h.options.size();
   const std::size_t length = header_length + payload.size();
-  if (length > 0xffff) return std::unexpected(EncodeError{"tcp", "segment exceeds 65535"});
+  if (length > 0xffff)
+    return std::unexpected(EncodeError{"tcp", "segment exceeds 65535"});
   const std::size_t start = out.size();
   out.u16(h.source_port);
   out.u16(h.destination_port);
@@ -51,9 +57,9 @@ std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& h, const Ip
   out.bytes(payload);
   out.patch_u16(start + 16,
                 internet_checksum(ByteSpan(out.data()).subspan(start, length),
-                                  ipv4_pseudo_header_sum(ip.source, ip.destination,
-                                                         kIpProtoTcp,
-                                                         static_cast<std::uint16_t>(length))));
+                                  ipv4_pseudo_header_sum(
+                                      ip.source, ip.destination, kIpProtoTcp,
+                                      static_cast<std::uint16_t>(length))));
   return {};
 }
 

@@ -34,12 +34,14 @@ struct TcpSegment {
 };
 
 // Errors: truncation, "tcp.data_offset" below 5 words or past the buffer.
-std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data, std::size_t base_offset = 0);
+std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data,
+                                                 std::size_t base_offset = 0);
 
 // Writes header + payload, checksum over the IPv4 pseudo-header. Errors:
 // "tcp.options" not a multiple of 4 up to 40.
 std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& header,
-                                                    const Ipv4Header& ip, ByteSpan payload,
+                                                    const Ipv4Header& ip,
+                                                    ByteSpan payload,
                                                     ByteWriter& out);
 
 }  // namespace arfabric::wire

@@ -4,7 +4,8 @@
 
 namespace arfabric::wire {
 
-std::expected<UdpDatagram, DecodeError> parse_udp(ByteSpan data, std::size_t base_offset) {
+std::expected<UdpDatagram, DecodeError> parse_udp(ByteSpan data,
+                                                  std::size_t base_offset) {
   ByteReader r(data, base_offset);
   UdpDatagram out;
   out.header.source_port = ARF_TRY(r.u16("udp.source_port"));
@@ -12,20 +13,24 @@ std::expected<UdpDatagram, DecodeError> parse_udp(ByteSpan data, std::size_t bas
   out.header.length = ARF_TRY(r.u16("udp.length"));
   out.header.checksum = ARF_TRY(r.u16("udp.checksum"));
   if (out.header.length < kUdpHeaderSize || out.header.length > data.size()) {
-    return std::unexpected(r.error_at(base_offset + 4, "udp.length",
-                                      "length " + std::to_string(out.header.length) +
-                                          " is outside 8.." + std::to_string(data.size())));
+    return std::unexpected(
+        r.error_at(base_offset + 4, "udp.length",
+                   "length " + std::to_string(out.header.length) +
+                       " is outside 8.." + std::to_string(data.size())));
   }
-  out.payload = data.subspan(kUdpHeaderSize, out.header.length - kUdpHeaderSize);
+  out.payload =
+      data.subspan(kUdpHeaderSize, out.header.length - kUdpHeaderSize);
   return out;
 }
 
 std::expected<void, EncodeError> serialize_udp_ipv4(const UdpHeader& header,
-                                                    const Ipv4Header& ip, ByteSpan payload,
+                                                    const Ipv4Header& ip,
+                                                    ByteSpan payload,
                                                     ByteWriter& out) {
   const std::size_t length = kUdpHeaderSize + payload.size();
   if (length > 0xffff) {
-    return std::unexpected(EncodeError{"udp.length", "datagram exceeds 65535 bytes"});
+    return std::unexpected(
+        EncodeError{"udp.length", "datagram exceeds 65535 bytes"});
   }
   const std::size_t start = out.size();
   out.u16(header.source_port);
@@ -45,10 +50,11 @@ std::expected<void, EncodeError> serialize_udp_ipv4(const UdpHeader& header,
 bool udp_checksum_valid(const Ipv4Header& ip, ByteSpan udp_segment) {
   if (udp_segment.size() < kUdpHeaderSize) return false;
   if (udp_segment[6] == 0 && udp_segment[7] == 0) return true;
-  return internet_checksum(udp_segment,
-                           ipv4_pseudo_header_sum(ip.source, ip.destination, kIpProtoUdp,
-                                                  static_cast<std::uint16_t>(
-                                                      udp_segment.size()))) == 0;
+  return internet_checksum(
+             udp_segment,
+             ipv4_pseudo_header_sum(
+                 ip.source, ip.destination, kIpProtoUdp,
+                 static_cast<std::uint16_t>(udp_segment.size()))) == 0;
 }
 
 }  // namespace arfabric::wire

@@ -26,12 +26,14 @@ struct UdpDatagram {
 
 // Errors: truncation of a header field, "udp.length" below 8 or beyond the
 // buffer. The payload is limited to the UDP length.
-std::expected<UdpDatagram, DecodeError> parse_udp(ByteSpan data, std::size_t base_offset = 0);
+std::expected<UdpDatagram, DecodeError> parse_udp(ByteSpan data,
+                                                  std::size_t base_offset = 0);
 
 // Writes header + payload with the checksum computed over the IPv4
 // pseudo-header. Error: "udp.length" when the datagram exceeds 65535 bytes.
 std::expected<void, EncodeError> serialize_udp_ipv4(const UdpHeader& header,
-                                                    const Ipv4Header& ip, ByteSpan payload,
+                                                    const Ipv4Header& ip,
+                                                    ByteSpan payload,
                                                     ByteWriter& out);
 
 // True when the checksum is absent (0) or verifies over the pseudo-header.
