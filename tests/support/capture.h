@@ -1,0 +1,123 @@
+// Test support: wrap encoded messages in Ethernet/IPv4/TCP or UDP frames,
+// write them to a pcap and decode that pcap with tshark (an independent
+// decoder) into JSON, so tests can compare tshark's fields with ours.
+//
+// tshark is a required test dependency (scripts/setup installs it): when it
+// is missing, run_tshark() fails the calling test instead of skipping it.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/bytes.h"
+#include "sysdep/linux/pcap_file.h"
+#include "wire/inet/ethernet.h"
+#include "wire/inet/ipv4.h"
+#include "wire/inet/tcp.h"
+#include "wire/inet/udp.h"
+
+namespace arfabric::testing {
+
+inline wire::EthernetHeader test_ethernet(std::uint16_t ethertype) {
+  return {.destination = {0x02, 0, 0, 0, 0, 0x02},
+          .source = {0x02, 0, 0, 0, 0, 0x01},
+          .vlan_tci = std::nullopt,
+          .ethertype = ethertype};
+}
+
+inline wire::Ipv4Header test_ipv4(std::uint8_t protocol) {
+  wire::Ipv4Header ip;
+  ip.protocol = protocol;
+  ip.source = {10, 0, 0, 1};
+  ip.destination = {10, 0, 0, 2};
+  return ip;
+}
+
+// An Ethernet/IPv4/TCP frame from 10.0.0.1:src_port to 10.0.0.2:dst_port.
+inline Bytes tcp_frame(ByteSpan payload, std::uint32_t sequence = 1,
+                       std::uint16_t src_port = 40000,
+                       std::uint16_t dst_port = 179) {
+  ByteWriter tcp;
+  wire::TcpHeader th;
+  th.source_port = src_port;
+  th.destination_port = dst_port;
+  th.sequence = sequence;
+  wire::Ipv4Header ip = test_ipv4(wire::kIpProtoTcp);
+  EXPECT_TRUE(wire::serialize_tcp_ipv4(th, ip, payload, tcp));
+  ByteWriter out;
+  wire::serialize(test_ethernet(wire::kEtherTypeIpv4), out);
+  EXPECT_TRUE(wire::serialize(ip, tcp.size(), out));
+  out.bytes(tcp.data());
+  return out.take();
+}
+
+// An Ethernet/IPv4/UDP frame from 10.0.0.1:src_port to 10.0.0.2:dst_port.
+inline Bytes udp_frame(ByteSpan payload, std::uint16_t dst_port,
+                       std::uint16_t src_port = 40000, std::uint8_t dscp = 0) {
+  wire::Ipv4Header ip = test_ipv4(wire::kIpProtoUdp);
+  ip.dscp = dscp;
+  ByteWriter udp;
+  wire::UdpHeader uh{.source_port = src_port, .destination_port = dst_port};
+  EXPECT_TRUE(wire::serialize_udp_ipv4(uh, ip, payload, udp));
+  ByteWriter out;
+  wire::serialize(test_ethernet(wire::kEtherTypeIpv4), out);
+  EXPECT_TRUE(wire::serialize(ip, udp.size(), out));
+  out.bytes(udp.data());
+  return out.take();
+}
+
+// A fresh path under the test temp directory.
+inline std::string temp_path(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("arfabric-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+inline void write_pcap(const std::string& path,
+                       const std::vector<Bytes>& frames) {
+  auto writer = sysdep::PcapWriter::open(path);
+  ASSERT_TRUE(writer) << writer.error();
+  std::uint64_t t = 1'000'000'000;
+  for (const Bytes& f : frames) writer->write(f, t += 1000);
+  writer->flush();
+}
+
+// Runs `tshark -r pcap -T json [extra]` and returns the parsed array, one
+// element per frame. Fails the test (not skip) when tshark cannot run.
+inline nlohmann::json run_tshark(const std::string& pcap,
+                                 const std::string& extra_args = "") {
+  const std::string cmd =
+      "tshark -n -r '" + pcap + "' -T json " + extra_args + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) {
+    ADD_FAILURE() << "cannot run: " << cmd;
+    return nlohmann::json::array();
+  }
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  if (status != 0 || out.empty()) {
+    ADD_FAILURE() << "tshark failed (status " << status
+                  << "); is it installed? scripts/setup installs it. Command: "
+                  << cmd;
+    return nlohmann::json::array();
+  }
+  return nlohmann::json::parse(out);
+}
+
+// The "layers" object of frame i of tshark's JSON output.
+inline const nlohmann::json& tshark_layers(const nlohmann::json& frames,
+                                           std::size_t i) {
+  return frames.at(i).at("_source").at("layers");
+}
+
+}  // namespace arfabric::testing
