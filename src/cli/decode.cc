@@ -2,9 +2,14 @@
 
 #include <iostream>
 
+#include "cli/json/arn_json.h"
+#include "cli/json/lsn_json.h"
 #include "common/hex.h"
 #include "sysdep/linux/pcap_file.h"
 #include "wire/inet/ethernet.h"
+#include "wire/inet/ipv4.h"
+#include "wire/inet/tcp.h"
+#include "wire/inet/udp.h"
 
 namespace arfabric::cli {
 namespace {
@@ -14,38 +19,108 @@ nlohmann::json error_json(const DecodeError& e) {
            {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
 }
 
+nlohmann::json error_json(const std::string& field, const std::string& reason) {
+  return error_json(DecodeError{field, 0, reason});
+}
+
 void print(std::ostream& out, const nlohmann::json& j, bool pretty) {
   out << (pretty ? j.dump(2) : j.dump()) << '\n';
+}
+
+std::uint16_t opcode_of(ByteSpan payload) {
+  return payload.size() >= 2
+             ? static_cast<std::uint16_t>(payload[0] << 8 | payload[1])
+             : 0;
+}
+
+nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
+                           const DecodeOptions& options) {
+  auto ip = wire::parse_ipv4(frame.subspan(offset), offset);
+  if (!ip) return error_json(ip.error());
+  const std::size_t l4 = offset + wire::encoded_size(ip->header);
+  if (ip->header.protocol == wire::kIpProtoUdp) {
+    auto udp = wire::parse_udp(ip->payload, l4);
+    if (!udp) return error_json(udp.error());
+    if (udp->header.destination_port == options.arn_udp.port) {
+      auto d = wire::arn::parse_ipv4_udp(
+          frame.subspan(offset, ip->header.total_length), options.arn_udp,
+          offset);
+      if (!d) return error_json(d.error());
+      return to_json(*d);
+    }
+  }
+  return {{"protocol", "ipv4"},
+          {"source", wire::format_ipv4(ip->header.source)},
+          {"destination", wire::format_ipv4(ip->header.destination)},
+          {"ip_protocol", ip->header.protocol},
+          {"payload", to_hex(ip->payload)}};
 }
 
 }  // namespace
 
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
-  CLI::App* cmd =
-      app.add_subcommand("decode",
-                         "Decode LSN, ARN, BGP and IS-IS frames from hex lines "
-                         "on stdin or from a pcap file "
-                         "into JSON, one object per frame");
+  CLI::App* cmd = app.add_subcommand(
+      "decode",
+      "Decode LSN, ARN, BGP and IS-IS frames from hex lines on stdin or from a "
+      "pcap file into JSON, one object per frame");
   cmd->add_option("-r,--read", options.pcap_path, "pcap or pcapng file to read")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--pretty", options.pretty, "indent the JSON output");
+  cmd->add_flag("--fcs", options.fcs,
+                "frames end with the 4-byte Ethernet FCS");
+  cmd->add_option("--lsn-ethertype", options.lsn.ethertype,
+                  "EtherType of LSN frames (draft TBD1)")
+      ->capture_default_str();
+  cmd->add_option("--lsn-opcode", options.lsn.opcode,
+                  "OpCode of LSN frames (TBD2)")
+      ->capture_default_str();
+  cmd->add_option("--arn-port", options.arn_udp.port,
+                  "UDP port of ARN messages")
+      ->capture_default_str();
+  cmd->add_option("--arn-ethertype", options.arn_l2.ethertype,
+                  "EtherType of raw-Ethernet ARN frames")
+      ->capture_default_str();
+  cmd->add_option("--bgp-port", options.bgp_port, "TCP port of BGP sessions")
+      ->capture_default_str();
 }
 
-nlohmann::json decode_ethernet_frame(ByteSpan frame) {
-  auto eth = wire::parse_ethernet(frame);
+nlohmann::json decode_ethernet_frame(ByteSpan frame,
+                                     const DecodeOptions& options) {
+  // An FCS belongs to LSN frames' codec; other protocols just drop it.
+  ByteSpan body = frame;
+  if (options.fcs) {
+    if (frame.size() < 4)
+      return error_json("eth.fcs", "frame shorter than an FCS");
+    body = frame.first(frame.size() - 4);
+  }
+  auto eth = wire::parse_ethernet(body);
   if (!eth) return error_json(eth.error());
-  nlohmann::json j = {
-      {"eth",
-       {{"destination", wire::format_mac(eth->header.destination)},
-        {"source", wire::format_mac(eth->header.source)},
-        {"ethertype", eth->header.ethertype}}}};
-  j["protocol"] = "unknown";
-  j["payload"] = to_hex(eth->payload);
-  return j;
+  const std::uint16_t type = eth->header.ethertype;
+  const std::size_t offset = body.size() - eth->payload.size();
+  if (type == options.lsn.ethertype &&
+      opcode_of(eth->payload) == options.lsn.opcode && !eth->header.vlan_tci) {
+    wire::lsn::CodecOptions lsn = options.lsn;
+    lsn.fcs = options.fcs;
+    auto f = wire::lsn::parse(frame, lsn);
+    if (!f) return error_json(f.error());
+    return to_json(*f);
+  }
+  if (type == options.arn_l2.ethertype && !eth->header.vlan_tci) {
+    auto f = wire::arn::parse_l2(body, options.arn_l2);
+    if (!f) return error_json(f.error());
+    return to_json(*f);
+  }
+  if (type == wire::kEtherTypeIpv4) return decode_ipv4(body, offset, options);
+  return {{"protocol", "unknown"},
+          {"eth",
+           {{"destination", wire::format_mac(eth->header.destination)},
+            {"source", wire::format_mac(eth->header.source)},
+            {"ethertype", type}}},
+          {"payload", to_hex(eth->payload)}};
 }
 
-nlohmann::json decode_hex_frame(ByteSpan bytes) {
-  return decode_ethernet_frame(bytes);
+nlohmann::json decode_hex_frame(ByteSpan bytes, const DecodeOptions& options) {
+  return decode_ethernet_frame(bytes, options);
 }
 
 int run_decode(const DecodeOptions& options, std::istream& in,
@@ -56,23 +131,19 @@ int run_decode(const DecodeOptions& options, std::istream& in,
       std::cerr << "arfabric decode: " << reader.error() << '\n';
       return 1;
     }
-    for (std::size_t index = 0;; ++index) {
+    for (std::size_t index = 1;; ++index) {
       auto frame = reader->next();
       if (!frame) {
         std::cerr << "arfabric decode: " << frame.error() << '\n';
         return 1;
       }
       if (!*frame) break;
-      nlohmann::json j;
-      if ((*frame)->link_type != 1) {
-        j = {{"error",
-              {{"field", "pcap.link_type"},
-               {"offset", 0},
-               {"reason", "link type " + std::to_string((*frame)->link_type) +
-                              " is not Ethernet"}}}};
-      } else {
-        j = decode_ethernet_frame((*frame)->data);
-      }
+      nlohmann::json j =
+          (*frame)->link_type == 1
+              ? decode_ethernet_frame((*frame)->data, options)
+              : error_json("pcap.link_type",
+                           "link type " + std::to_string((*frame)->link_type) +
+                               " is not Ethernet");
       j["frame"] = index;
       print(out, j, options.pretty);
     }
@@ -80,16 +151,11 @@ int run_decode(const DecodeOptions& options, std::istream& in,
   }
   std::string line;
   for (std::size_t line_number = 1; std::getline(in, line); ++line_number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#')
-      continue;
-    nlohmann::json j;
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
     auto bytes = from_hex(line);
-    if (!bytes) {
-      j = {{"error",
-            {{"field", "hex"}, {"offset", 0}, {"reason", bytes.error()}}}};
-    } else {
-      j = decode_hex_frame(*bytes);
-    }
+    nlohmann::json j = bytes ? decode_hex_frame(*bytes, options)
+                             : error_json("hex", bytes.error());
     j["line"] = line_number;
     print(out, j, options.pretty);
   }

@@ -11,12 +11,19 @@
 #include <string>
 
 #include "common/bytes.h"
+#include "wire/arn/arn_transport.h"
+#include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::cli {
 
 struct DecodeOptions {
   std::string pcap_path;  // empty: read hex lines from stdin
   bool pretty = false;
+  bool fcs = false;  // frames end with the Ethernet FCS
+  wire::lsn::CodecOptions lsn;
+  wire::arn::UdpOptions arn_udp;
+  wire::arn::L2Options arn_l2;
+  std::uint16_t bgp_port = 179;
 };
 
 void add_decode_command(CLI::App& app, DecodeOptions& options);
@@ -28,10 +35,12 @@ int run_decode(const DecodeOptions& options, std::istream& in,
 
 // Decodes one Ethernet frame (without FCS unless it is an LSN frame that
 // carries one) into JSON. Never fails: errors become {"error": {...}}.
-nlohmann::json decode_ethernet_frame(ByteSpan frame);
+nlohmann::json decode_ethernet_frame(ByteSpan frame,
+                                     const DecodeOptions& options = {});
 
 // Decodes one hex line: a bare BGP message stream (starts with the 16-byte
 // marker) or an Ethernet frame.
-nlohmann::json decode_hex_frame(ByteSpan bytes);
+nlohmann::json decode_hex_frame(ByteSpan bytes,
+                                const DecodeOptions& options = {});
 
 }  // namespace arfabric::cli

@@ -1,0 +1,16 @@
+// JSON form of an LSN frame for `arfabric decode`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "wire/lsn/lsn_frame.h"
+
+namespace arfabric::cli {
+
+// {"protocol":"lsn","source":..., "msg_type":..., "dev_range":..,
+//  "devices":[first,last], "bitmap":hex, "set_bits":n, "clear": [ids]}
+// "clear" lists the Global Node IDs whose bit is 0 (unreachable for
+// Msg-type 0), the interesting part of a mostly-ones bitmap.
+nlohmann::json to_json(const wire::lsn::LsnFrame& frame);
+
+}  // namespace arfabric::cli
