@@ -5,9 +5,13 @@
 namespace arfabric::cli {
 
 nlohmann::json to_json(const wire::lsn::LsnFrame& f) {
-  nlohmann::json clear = nlohmann::json::array();
+  // List whichever bit value is rarer: a reachability bitmap is mostly ones,
+  // a congestion bitmap may be mostly zeros.
+  const std::size_t set = f.bitmap.count();
+  const bool list_clear = set >= wire::lsn::kDevicesPerRange / 2;
+  nlohmann::json ids = nlohmann::json::array();
   for (std::size_t i = 0; i < wire::lsn::kDevicesPerRange; ++i) {
-    if (!f.bitmap.test(i)) clear.push_back(f.device_id(i));
+    if (f.bitmap.test(i) != list_clear) ids.push_back(f.device_id(i));
   }
   return {{"protocol", "lsn"},
           {"destination", wire::format_mac(f.destination)},
@@ -19,8 +23,8 @@ nlohmann::json to_json(const wire::lsn::LsnFrame& f) {
           {"dev_range", f.dev_range},
           {"devices", {f.device_id(0), f.device_id(255)}},
           {"bitmap", to_hex(f.bitmap.bytes)},
-          {"set_bits", f.bitmap.count()},
-          {"clear", clear}};
+          {"set_bits", set},
+          {list_clear ? "clear" : "set", ids}};
 }
 
 }  // namespace arfabric::cli

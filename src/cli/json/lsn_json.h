@@ -8,9 +8,9 @@
 namespace arfabric::cli {
 
 // {"protocol":"lsn","source":..., "msg_type":..., "dev_range":..,
-//  "devices":[first,last], "bitmap":hex, "set_bits":n, "clear": [ids]}
-// "clear" lists the Global Node IDs whose bit is 0 (unreachable for
-// Msg-type 0), the interesting part of a mostly-ones bitmap.
+//  "devices":[first,last], "bitmap":hex, "set_bits":n, "clear"|"set": [ids]}
+// The Global Node IDs whose bit has the rarer value are listed: "clear"
+// (bit 0: unreachable for Msg-type 0) when most bits are set, else "set".
 nlohmann::json to_json(const wire::lsn::LsnFrame& frame);
 
 }  // namespace arfabric::cli
