@@ -11,14 +11,27 @@ std::size_t five_tuple_size(const FiveTuple& t) {
   return 4 + 2 * t.address_size() + 4;
 }
 
+// Field names per 5-tuple parameter, built once: error paths name the
+// parameter, and the success path must not build strings.
+struct TupleFields {
+  std::string_view opcode, source, destination, source_port, destination_port;
+};
+constexpr TupleFields kFlowFields = {
+    "arn.flow.opcode", "arn.flow.source", "arn.flow.destination",
+    "arn.flow.source_port", "arn.flow.destination_port"};
+constexpr TupleFields kInnerFlowFields = {
+    "arn.inner_flow.opcode", "arn.inner_flow.source",
+    "arn.inner_flow.destination", "arn.inner_flow.source_port",
+    "arn.inner_flow.destination_port"};
+
 std::expected<FiveTuple, DecodeError> parse_five_tuple(
-    ByteReader& r, const std::string& name) {
+    ByteReader& r, const TupleFields& name) {
   FiveTuple t;
   const std::size_t at = r.offset();
-  const std::uint32_t word = ARF_TRY(r.u32(name + ".opcode"));
+  const std::uint32_t word = ARF_TRY(r.u32(name.opcode));
   const std::uint8_t opcode = static_cast<std::uint8_t>(word >> 28);
   if (opcode != 1 && opcode != 2) {
-    return std::unexpected(r.error_at(at, name + ".opcode",
+    return std::unexpected(r.error_at(at, name.opcode,
                                       "Opcode " + std::to_string(opcode) +
                                           " is neither 1 (IPv4) nor 2 (IPv6)"));
   }
@@ -26,12 +39,12 @@ std::expected<FiveTuple, DecodeError> parse_five_tuple(
   t.mask = static_cast<std::uint8_t>(word >> 23 & 0x1f);
   t.reserved = static_cast<std::uint16_t>(word >> 8 & 0x7fff);
   t.protocol = static_cast<std::uint8_t>(word);
-  auto src = ARF_TRY(r.bytes(t.address_size(), name + ".source"));
+  auto src = ARF_TRY(r.bytes(t.address_size(), name.source));
   std::copy(src.begin(), src.end(), t.source.begin());
-  auto dst = ARF_TRY(r.bytes(t.address_size(), name + ".destination"));
+  auto dst = ARF_TRY(r.bytes(t.address_size(), name.destination));
   std::copy(dst.begin(), dst.end(), t.destination.begin());
-  t.source_port = ARF_TRY(r.u16(name + ".source_port"));
-  t.destination_port = ARF_TRY(r.u16(name + ".destination_port"));
+  t.source_port = ARF_TRY(r.u16(name.source_port));
+  t.destination_port = ARF_TRY(r.u16(name.destination_port));
   return t;
 }
 
@@ -102,10 +115,10 @@ std::expected<ArnMessage, DecodeError> parse(ByteSpan message,
   m.metric = ARF_TRY(r.u8("arn.metric"));
   const std::uint8_t para = ARF_TRY(r.u8("arn.para_type"));
   m.reserved_para_bits = para & static_cast<std::uint8_t>(~kParaKnown);
-  if (para & kParaFlow) m.flow = ARF_TRY(parse_five_tuple(r, "arn.flow"));
+  if (para & kParaFlow) m.flow = ARF_TRY(parse_five_tuple(r, kFlowFields));
   if (para & kParaPathId) m.path_id = ARF_TRY(r.u32("arn.path_id"));
   if (para & kParaInnerFlow) {
-    m.inner_flow = ARF_TRY(parse_five_tuple(r, "arn.inner_flow"));
+    m.inner_flow = ARF_TRY(parse_five_tuple(r, kInnerFlowFields));
   }
   if (!r.empty()) {
     if (m.reserved_para_bits == 0) {
