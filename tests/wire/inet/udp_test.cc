@@ -75,6 +75,23 @@ TEST(Udp, ChecksumZeroMeansNoneAndCorruptionIsDetected) {
   EXPECT_FALSE(udp_checksum_valid(ip(), ByteSpan(kGolden).first(7)));
 }
 
+// RFC 768: the checksum covers the pseudo-header, the header and the data,
+// all measured by the UDP length field. IP payload bytes past the UDP
+// length (the UDP-options "surplus area", or padding) are not covered.
+// Regression: udp_checksum_valid() used to sum the whole segment given and
+// put its size in the pseudo-header, rejecting such datagrams.
+TEST(Udp, ChecksumCoversOnlyTheUdpLength) {
+  Bytes with_surplus = kGolden;
+  with_surplus.insert(with_surplus.end(), {0x01, 0x02, 0x03});
+  EXPECT_TRUE(udp_checksum_valid(ip(), with_surplus));
+  // A UDP length beyond the bytes given cannot verify.
+  Bytes too_long = kGolden;
+  too_long[5] = 12;
+  EXPECT_FALSE(udp_checksum_valid(ip(), too_long));
+  too_long[5] = 7;
+  EXPECT_FALSE(udp_checksum_valid(ip(), too_long));
+}
+
 RC_GTEST_PROP(Udp, RoundTripAndChecksumVerifies, ()) {
   Ipv4Header h = ip();
   h.source = *rc::gen::arbitrary<Ipv4Address>();
