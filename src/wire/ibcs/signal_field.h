@@ -2,7 +2,8 @@
 // it, and rewrite it atomically with its checksums
 // (draft-tian-ccwg-ibcs-datapath-processing-00).
 //
-// The SUF engine (proto/ibcs) runs, per packet and per egress port:
+// The SUF engine (proto/ibcs) runs, per packet and per egress port (in
+// pseudo-code; `tighter` is the engine's MIN/MAX comparison):
 //
 //   auto field = locate(binding, frame, config);     // Phase 1 (sec. 5.1)
 //   if (!field) forward unchanged;                   // absent: bypass
