@@ -5,6 +5,7 @@
 // update_checksum() implements RFC 1624 equation 3, HC' = ~(~HC + ~m + m'),
 // for a 16-bit field that changed from m to m'; it never produces the
 // RFC 1624 section 3 "-0" anomaly that equation 2 has.
+// update_checksum_bytes() applies it to a run of bytes at any alignment.
 #pragma once
 
 #include <cstdint>
@@ -29,5 +30,15 @@ constexpr std::uint16_t update_checksum(std::uint16_t checksum,
   sum = (sum & 0xffff) + (sum >> 16);
   return static_cast<std::uint16_t>(~sum);
 }
+
+// RFC 1624 eqn. 3 for a run of bytes that changed from old_bytes to
+// new_bytes (same length). `odd_offset` tells whether the run starts at an
+// odd byte offset from the start of the region the checksum covers: the
+// checksum sums 16-bit words aligned to that region, so a run at an odd
+// offset occupies the low byte of its first word. The unchanged neighbour
+// bytes of the partial words cancel out of ~m + m', so they are not needed.
+// Returns `checksum` unchanged when the lengths differ.
+std::uint16_t update_checksum_bytes(std::uint16_t checksum, bool odd_offset,
+                                    ByteSpan old_bytes, ByteSpan new_bytes);
 
 }  // namespace arfabric::wire

@@ -50,11 +50,14 @@ std::expected<void, EncodeError> serialize_udp_ipv4(const UdpHeader& header,
 bool udp_checksum_valid(const Ipv4Header& ip, ByteSpan udp_segment) {
   if (udp_segment.size() < kUdpHeaderSize) return false;
   if (udp_segment[6] == 0 && udp_segment[7] == 0) return true;
-  return internet_checksum(
-             udp_segment,
-             ipv4_pseudo_header_sum(
-                 ip.source, ip.destination, kIpProtoUdp,
-                 static_cast<std::uint16_t>(udp_segment.size()))) == 0;
+  // RFC 768: the UDP length, not the IP payload size, bounds what the
+  // checksum covers and is the length in the pseudo-header.
+  const std::uint16_t length =
+      static_cast<std::uint16_t>(udp_segment[4] << 8 | udp_segment[5]);
+  if (length < kUdpHeaderSize || length > udp_segment.size()) return false;
+  return internet_checksum(udp_segment.first(length),
+                           ipv4_pseudo_header_sum(ip.source, ip.destination,
+                                                  kIpProtoUdp, length)) == 0;
 }
 
 }  // namespace arfabric::wire

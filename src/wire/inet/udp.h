@@ -37,6 +37,9 @@ std::expected<void, EncodeError> serialize_udp_ipv4(const UdpHeader& header,
                                                     ByteWriter& out);
 
 // True when the checksum is absent (0) or verifies over the pseudo-header.
+// Only the UDP length's worth of `udp_segment` is covered (RFC 768); bytes
+// after it (padding, a UDP-options surplus area) are not. False when the
+// segment is shorter than 8 bytes or than its UDP length.
 bool udp_checksum_valid(const Ipv4Header& ip, ByteSpan udp_segment);
 
 }  // namespace arfabric::wire
