@@ -29,9 +29,10 @@
 
 namespace arfabric::wire::ibcs {
 
-// IEEE Std 802 "Local Experimental EtherType 1": free for experiments on a
+// IEEE Std 802 "Local Experimental EtherType 2" (arfabric's raw-Ethernet ARN
+// uses Local Experimental 1, 0x88B5): free for experiments on a
 // closed fabric, which is where the draft's CSIG domain lives.
-inline constexpr std::uint16_t kDefaultCsigEtherType = 0x88b5;
+inline constexpr std::uint16_t kDefaultCsigEtherType = 0x88b6;
 inline constexpr std::size_t kCsigTagSize = 4;
 inline constexpr std::uint8_t kCsigMaxSignalValue = 0x1f;
 inline constexpr std::uint8_t kCsigMaxLocator = 0x7f;

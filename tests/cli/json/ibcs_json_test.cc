@@ -12,7 +12,7 @@ TEST(IbcsJson, CsigTag) {
                                  .reserved = 1,
                                  .signal_value = 17,
                                  .locator_metadata = 5});
-  EXPECT_EQ(j["tpid"], 0x88b5);
+  EXPECT_EQ(j["tpid"], 0x88b6);
   EXPECT_EQ(j["signal"], "delay");
   EXPECT_EQ(j["signal_value"], 17);
   EXPECT_EQ(j["locator_metadata"], 5);
@@ -34,7 +34,7 @@ TEST(IbcsJson, HpccOptionAndShim) {
 TEST(IbcsJson, DecodeFrameListsEachBindingFound) {
   const Bytes frame = {
       0x02, 0,    0,    0,    0, 0x02, 0x02, 0, 0, 0, 0, 0x01,  // MACs
-      0x88, 0xb5, 0x0f, 0x85,  // CSIG: ABW, S=31 (UNINITIALIZED), LM=5
+      0x88, 0xb6, 0x0f, 0x85,  // CSIG: ABW, S=31 (UNINITIALIZED), LM=5
       0x08, 0x00,              // IPv4 follows (truncated: not parsed)
   };
   const auto j = decode_ibcs_frame(frame);

@@ -7,14 +7,14 @@ namespace arfabric::wire::ibcs {
 namespace {
 
 const Bytes kGolden = {
-    0x88, 0xb5,  // TPID: default CSIG EtherType (IEEE local experimental 1)
+    0x88, 0xb6,  // TPID: default CSIG EtherType (IEEE local experimental 2)
     0x58, 0x85,  // T=2 (delay) | R=1 | S=0x11 | LM=0x05
 };
 
 TEST(CsigTag, ParsesGoldenBytes) {
   auto tag = parse_csig_tag(kGolden);
   ASSERT_TRUE(tag) << tag.error().to_string();
-  EXPECT_EQ(tag->tpid, 0x88b5);
+  EXPECT_EQ(tag->tpid, 0x88b6);
   EXPECT_EQ(tag->signal_type, 2);
   EXPECT_EQ(tag->reserved, 1);
   EXPECT_EQ(tag->signal_value, 0x11);
@@ -22,7 +22,7 @@ TEST(CsigTag, ParsesGoldenBytes) {
 }
 
 TEST(CsigTag, SerializesGoldenBytes) {
-  CsigTag tag{.tpid = 0x88b5,
+  CsigTag tag{.tpid = 0x88b6,
               .signal_type = 2,
               .reserved = 1,
               .signal_value = 0x11,
@@ -34,7 +34,7 @@ TEST(CsigTag, SerializesGoldenBytes) {
 }
 
 TEST(CsigTag, AllOnesControlWord) {
-  const Bytes b = {0x88, 0xb5, 0xff, 0xff};
+  const Bytes b = {0x88, 0xb6, 0xff, 0xff};
   auto tag = parse_csig_tag(b);
   ASSERT_TRUE(tag);
   EXPECT_EQ(tag->signal_type, 7);

@@ -21,7 +21,7 @@ using testing::shim_bytes;
 const Bytes kCsigGolden = {
     0x02, 0x00, 0x00, 0x00, 0x00, 0x02,  // destination MAC
     0x02, 0x00, 0x00, 0x00, 0x00, 0x01,  // source MAC
-    0x88, 0xb5,                          // CSIG TPID
+    0x88, 0xb6,                          // CSIG TPID
     0x08, 0x85,                          // T=0 (ABW) R=0 S=0x11 LM=0x05
     0x08, 0x00,                          // next EtherType: IPv4
     0xde, 0xad,                          // payload (not parsed)
