@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/json/arn_json.h"
+#include "cli/json/ibcs_json.h"
 #include "cli/json/lsn_json.h"
 #include "common/hex.h"
 #include "sysdep/linux/pcap_file.h"
@@ -56,6 +57,25 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
           {"payload", to_hex(ip->payload)}};
 }
 
+nlohmann::json decode_other_frame(ByteSpan body, const wire::EthernetFrame& eth,
+                                  const DecodeOptions& options) {
+  const std::size_t offset = body.size() - eth.payload.size();
+  nlohmann::json j;
+  if (eth.header.ethertype == wire::kEtherTypeIpv4) {
+    j = decode_ipv4(body, offset, options);
+  } else {
+    j = {{"protocol", "unknown"},
+         {"eth",
+          {{"destination", wire::format_mac(eth.header.destination)},
+           {"source", wire::format_mac(eth.header.source)},
+           {"ethertype", eth.header.ethertype}}},
+         {"payload", to_hex(eth.payload)}};
+  }
+  nlohmann::json ibcs = decode_ibcs_frame(body, options.ibcs);
+  if (!ibcs.empty()) j["ibcs"] = std::move(ibcs);
+  return j;
+}
+
 }  // namespace
 
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
@@ -82,6 +102,15 @@ void add_decode_command(CLI::App& app, DecodeOptions& options) {
       ->capture_default_str();
   cmd->add_option("--bgp-port", options.bgp_port, "TCP port of BGP sessions")
       ->capture_default_str();
+  cmd->add_option("--csig-ethertype", options.ibcs.csig_ethertype,
+                  "TPID of the CSIG L2 tag (IBCS)")
+      ->capture_default_str();
+  cmd->add_option("--hpcc-option", options.ibcs.hpcc_option_type,
+                  "IPv4 option type of the HPCC max-utilisation field (IBCS)")
+      ->capture_default_str();
+  cmd->add_option("--ibcs-udp-port", options.ibcs.udp_port,
+                  "UDP port of the IBCS shim")
+      ->capture_default_str();
 }
 
 nlohmann::json decode_ethernet_frame(ByteSpan frame,
@@ -96,7 +125,6 @@ nlohmann::json decode_ethernet_frame(ByteSpan frame,
   auto eth = wire::parse_ethernet(body);
   if (!eth) return error_json(eth.error());
   const std::uint16_t type = eth->header.ethertype;
-  const std::size_t offset = body.size() - eth->payload.size();
   if (type == options.lsn.ethertype &&
       opcode_of(eth->payload) == options.lsn.opcode && !eth->header.vlan_tci) {
     wire::lsn::CodecOptions lsn = options.lsn;
@@ -110,13 +138,7 @@ nlohmann::json decode_ethernet_frame(ByteSpan frame,
     if (!f) return error_json(f.error());
     return to_json(*f);
   }
-  if (type == wire::kEtherTypeIpv4) return decode_ipv4(body, offset, options);
-  return {{"protocol", "unknown"},
-          {"eth",
-           {{"destination", wire::format_mac(eth->header.destination)},
-            {"source", wire::format_mac(eth->header.source)},
-            {"ethertype", type}}},
-          {"payload", to_hex(eth->payload)}};
+  return decode_other_frame(body, *eth, options);
 }
 
 nlohmann::json decode_hex_frame(ByteSpan bytes, const DecodeOptions& options) {

@@ -1,8 +1,10 @@
 // `arfabric decode`: prints one JSON object per frame read from hex text on
 // stdin or from a pcap/pcapng file. Recognised: LSN and ARN frames, ARN over
-// UDP, BGP messages inside TCP segments, IS-IS PDUs, and bare BGP messages or
-// Ethernet frames given as hex lines. A malformed frame prints a JSON object
-// with "error" (field, offset, reason) and decoding goes on with the next.
+// UDP, BGP messages inside TCP segments, IS-IS PDUs, IBCS signal fields (CSIG
+// tag, HPCC IPv4 option, UDP shim; listed under "ibcs" on any other frame),
+// and bare BGP messages or Ethernet frames given as hex lines. A malformed
+// frame prints a JSON object with "error" (field, offset, reason) and decoding
+// goes on with the next.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,6 +14,7 @@
 
 #include "common/bytes.h"
 #include "wire/arn/arn_transport.h"
+#include "wire/ibcs/signal_field.h"
 #include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::cli {
@@ -23,6 +26,7 @@ struct DecodeOptions {
   wire::lsn::CodecOptions lsn;
   wire::arn::UdpOptions arn_udp;
   wire::arn::L2Options arn_l2;
+  wire::ibcs::BindingConfig ibcs;
   std::uint16_t bgp_port = 179;
 };
 

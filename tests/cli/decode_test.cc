@@ -40,6 +40,8 @@ TEST(Decode, BundledExamplesDecodeAndTheMalformedOneReportsItsField) {
   EXPECT_TRUE(frames[2].at("udp_checksum_valid").get<bool>());
   EXPECT_EQ(frames[2].at("arn").at("path_id"), 7);
   EXPECT_EQ(frames[3].at("transport"), "ethernet");
+  EXPECT_EQ(frames[4].at("ibcs").at(0).at("binding"), "ipv4_udp");
+  EXPECT_EQ(frames[4].at("ibcs").at(0).at("metric"), 400000);
   std::size_t errors = 0;
   for (const auto& f : frames) {
     if (f.contains("error")) {
