@@ -14,6 +14,7 @@ std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data,
   h.sequence = ARF_TRY(r.u32("tcp.sequence"));
   h.acknowledgment = ARF_TRY(r.u32("tcp.acknowledgment"));
   const std::uint8_t data_offset = ARF_TRY(r.u8("tcp.data_offset"));
+  h.reserved = data_offset & 0x0f;
   h.flags = ARF_TRY(r.u8("tcp.flags"));
   h.window = ARF_TRY(r.u16("tcp.window"));
   h.checksum = ARF_TRY(r.u16("tcp.checksum"));
@@ -39,6 +40,9 @@ std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& h,
     return std::unexpected(
         EncodeError{"tcp.options", "not a multiple of 4 up to 40"});
   }
+  if (h.reserved > 0x0f) {
+    return std::unexpected(EncodeError{"tcp.reserved", "exceeds 4 bits"});
+  }
   const std::size_t header_length = 20 + h.options.size();
   const std::size_t length = header_length + payload.size();
   if (length > 0xffff)
@@ -48,7 +52,7 @@ std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& h,
   out.u16(h.destination_port);
   out.u32(h.sequence);
   out.u32(h.acknowledgment);
-  out.u8(static_cast<std::uint8_t>(header_length / 4 << 4));
+  out.u8(static_cast<std::uint8_t>(header_length / 4 << 4 | h.reserved));
   out.u8(h.flags);
   out.u16(h.window);
   out.u16(0);

@@ -20,6 +20,7 @@ struct TcpHeader {
   std::uint16_t destination_port = 0;
   std::uint32_t sequence = 0;
   std::uint32_t acknowledgment = 0;
+  std::uint8_t reserved = 0;  // 4 bits after Data Offset, kept as received
   std::uint8_t flags = kTcpFlagAck | kTcpFlagPsh;
   std::uint16_t window = 65535;
   std::uint16_t checksum = 0;
@@ -38,7 +39,7 @@ std::expected<TcpSegment, DecodeError> parse_tcp(ByteSpan data,
                                                  std::size_t base_offset = 0);
 
 // Writes header + payload, checksum over the IPv4 pseudo-header. Errors:
-// "tcp.options" not a multiple of 4 up to 40.
+// "tcp.options" not a multiple of 4 up to 40, "tcp.reserved" over 4 bits.
 std::expected<void, EncodeError> serialize_tcp_ipv4(const TcpHeader& header,
                                                     const Ipv4Header& ip,
                                                     ByteSpan payload,

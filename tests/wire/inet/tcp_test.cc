@@ -82,6 +82,22 @@ TEST(Tcp, SerializeRejectsBadOptions) {
   EXPECT_EQ(serialize_tcp_ipv4(h, ip(), {}, w).error().field, "tcp.options");
   h.options.assign(44, 1);
   EXPECT_EQ(serialize_tcp_ipv4(h, ip(), {}, w).error().field, "tcp.options");
+  h.options.clear();
+  h.reserved = 0x10;
+  EXPECT_EQ(serialize_tcp_ipv4(h, ip(), {}, w).error().field, "tcp.reserved");
+}
+
+// The 4 bits after Data Offset (RFC 9293 §3.1 "Rsrvd") round-trip: a decoder
+// must show what was on the wire.
+TEST(Tcp, ReservedBitsAreKept) {
+  Bytes b = kGolden;
+  b[12] = 0x5a;
+  auto s = parse_tcp(b);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->header.reserved, 0x0a);
+  ByteWriter w;
+  ASSERT_TRUE(serialize_tcp_ipv4(s->header, ip(), s->payload, w));
+  EXPECT_EQ(w.data()[12], 0x5a);
 }
 
 RC_GTEST_PROP(Tcp, RoundTripAndChecksum, ()) {
@@ -90,6 +106,7 @@ RC_GTEST_PROP(Tcp, RoundTripAndChecksum, ()) {
   h.destination_port = *rc::gen::arbitrary<std::uint16_t>();
   h.sequence = *rc::gen::arbitrary<std::uint32_t>();
   h.acknowledgment = *rc::gen::arbitrary<std::uint32_t>();
+  h.reserved = static_cast<std::uint8_t>(*rc::gen::inRange(0, 16));
   h.flags = *rc::gen::arbitrary<std::uint8_t>();
   h.window = *rc::gen::arbitrary<std::uint16_t>();
   h.urgent = *rc::gen::arbitrary<std::uint16_t>();
