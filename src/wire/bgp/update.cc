@@ -200,7 +200,10 @@ std::expected<UpdateParseResult, BgpError> parse_update_body(
   // RFC 7606 section 3(f): missing well-known mandatory attributes.
   const Update& u = result.update;
   std::vector<std::uint8_t> required;
-  if (!u.nlri.empty()) {
+  if (!u.attribute_tail.empty()) {
+    // Section 4 already asks for treat-as-withdraw, and the unparsed tail
+    // may hold the "missing" attributes: reporting them would be noise.
+  } else if (!u.nlri.empty()) {
     required = {attr_type::kOrigin, attr_type::kAsPath, attr_type::kNextHop};
   } else if (has_reachable_mp(u)) {
     // RFC 4760 section 3: NEXT_HOP is not needed with MP_REACH_NLRI only.

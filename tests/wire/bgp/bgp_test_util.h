@@ -157,6 +157,8 @@ inline Update gen_update(const SessionCodecOptions& o) {
       a.flags = *rc::gen::element<std::uint8_t>(0x80, 0xc0, 0xe0);
     }
     if (*rc::gen::arbitrary<bool>()) a.flags |= attr_flag::kExtendedLength;
+    // Serialization sets Extended Length itself for long values.
+    if (encoded_size(a, o) > 3 + 255) a.flags |= attr_flag::kExtendedLength;
     u.attributes.push_back(std::move(a));
   }
   return u;

@@ -240,11 +240,30 @@ RC_GTEST_PROP(BgpUpdate, ParseOfSerializeIsIdentity, ()) {
   const Update u = testing::gen_update(o);
   ByteWriter w;
   auto s = serialize(u, o, w);
+  if (!s) RC_LOG() << s.error().to_string() << "\n";
   RC_ASSERT(s.has_value());
   RC_ASSERT(w.size() == encoded_size(u, o));
   auto back = parse_update(w.data(), o);
+  if (!back) RC_LOG() << back.error().to_string() << "\n";
   RC_ASSERT(back.has_value());
+  for (const BgpError& e : back->attribute_errors) {
+    RC_LOG() << e.to_string() << "\n";
+  }
   RC_ASSERT(back->attribute_errors.empty());
+  if (!(back->update == u)) {
+    RC_LOG() << "withdrawn " << (back->update.withdrawn == u.withdrawn)
+             << " nlri " << (back->update.nlri == u.nlri) << " attrs "
+             << back->update.attributes.size() << "/" << u.attributes.size()
+             << "\n";
+    for (std::size_t i = 0;
+         i < u.attributes.size() && i < back->update.attributes.size(); ++i) {
+      if (!(u.attributes[i] == back->update.attributes[i])) {
+        RC_LOG() << "attr " << int(u.attributes[i].type)
+                 << " differs: " << format_attribute(u.attributes[i]) << " vs "
+                 << format_attribute(back->update.attributes[i]) << "\n";
+      }
+    }
+  }
   RC_ASSERT(back->update == u);
 }
 
