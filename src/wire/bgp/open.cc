@@ -208,7 +208,7 @@ std::expected<void, EncodeError> serialize(const Open& open, ByteWriter& out) {
 
 std::size_t encoded_size(const Open& open) {
   const bool ext = needs_extended(open);
-  std::size_t n = kHeaderSize + 10 + (ext ? 2 : 0);
+  std::size_t n = kHeaderSize + 10 + (ext ? 3 : 0);
   for (const OptionalParameter& p : open.parameters) {
     n += (ext ? 3 : 2) + param_value_size(p);
   }
