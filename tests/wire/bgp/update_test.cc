@@ -235,6 +235,34 @@ TEST(BgpUpdate, OverMaximumLengthIsAnEncodeError) {
   EXPECT_EQ(r.error().subcode, subcode::kBadMessageLength);
 }
 
+// The benchmark-sized vector: an UPDATE filling the 4096-byte maximum with
+// /24 NLRI after a typical attribute set.
+TEST(BgpUpdate, FourKilobyteUpdateRoundTrips) {
+  Update u;
+  u.attributes = {
+      make_attribute(attr_type::kOrigin, Origin{}),
+      make_attribute(attr_type::kAsPath,
+                     AsPath{{{segment_type::kAsSequence, {65001, 65002}}}}),
+      make_attribute(attr_type::kNextHop, NextHop{{10, 0, 0, 1}}),
+      make_attribute(attr_type::kCommunities, Communities{{0xfde90001}})};
+  Prefix p;
+  p.length = 24;
+  while (encoded_size(u, four_octet()) + 4 <= 4096) {
+    const std::size_t i = u.nlri.size();
+    p.address = {10, static_cast<std::uint8_t>(i >> 8),
+                 static_cast<std::uint8_t>(i)};
+    u.nlri.push_back(p);
+  }
+  ByteWriter w;
+  ASSERT_TRUE(serialize(u, four_octet(), w));
+  EXPECT_GT(w.size(), 4090u);
+  EXPECT_LE(w.size(), 4096u);
+  auto back = parse_update(w.data(), four_octet());
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->update, u);
+  EXPECT_EQ(back->update.nlri.size(), u.nlri.size());
+}
+
 RC_GTEST_PROP(BgpUpdate, ParseOfSerializeIsIdentity, ()) {
   const SessionCodecOptions o = testing::gen_options();
   const Update u = testing::gen_update(o);
