@@ -1,0 +1,98 @@
+#include "wire/bgp/as_path.h"
+
+#include <string>
+
+namespace arfabric::wire::bgp {
+
+std::expected<AsPath, DecodeError> parse_as_path(ByteReader r,
+                                                 std::size_t asn_size,
+                                                 std::string_view field) {
+  const std::string f(field);
+  AsPath path;
+  while (!r.empty()) {
+    AsPathSegment seg;
+    const std::size_t at = r.offset();
+    seg.type = ARF_TRY(r.u8(f + ".segment_type"));
+    if (seg.type < 1 || seg.type > 4) {
+      return std::unexpected(
+          r.error_at(at, f + ".segment_type",
+                     "unknown segment type " + std::to_string(seg.type)));
+    }
+    const std::size_t count_at = r.offset();
+    const std::uint8_t count = ARF_TRY(r.u8(f + ".segment_length"));
+    if (count == 0) {
+      return std::unexpected(
+          r.error_at(count_at, f + ".segment_length", "empty segment"));
+    }
+    if (r.remaining() < count * asn_size) {
+      return std::unexpected(
+          r.error_at(count_at, f + ".segment_length",
+                     std::to_string(count) + " ASNs overrun the attribute (" +
+                         std::to_string(r.remaining()) + " bytes left)"));
+    }
+    seg.asns.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      seg.asns.push_back(asn_size == 4 ? ARF_TRY(r.u32(f + ".asn"))
+                                       : ARF_TRY(r.u16(f + ".asn")));
+    }
+    path.segments.push_back(std::move(seg));
+  }
+  return path;
+}
+
+std::expected<void, EncodeError> serialize(const AsPath& path,
+                                           std::size_t asn_size,
+                                           ByteWriter& out) {
+  for (const AsPathSegment& seg : path.segments) {
+    if (seg.asns.empty() || seg.asns.size() > 255) {
+      return std::unexpected(
+          EncodeError{"as_path.segment", "segment holds " +
+                                             std::to_string(seg.asns.size()) +
+                                             " ASNs; must be 1..255"});
+    }
+    out.u8(seg.type);
+    out.u8(static_cast<std::uint8_t>(seg.asns.size()));
+    for (std::uint32_t asn : seg.asns) {
+      if (asn_size == 4) {
+        out.u32(asn);
+      } else if (asn > 0xffff) {
+        return std::unexpected(EncodeError{
+            "as_path.asn",
+            "ASN " + std::to_string(asn) + " does not fit 2 octets"});
+      } else {
+        out.u16(static_cast<std::uint16_t>(asn));
+      }
+    }
+  }
+  return {};
+}
+
+std::size_t encoded_size(const AsPath& path, std::size_t asn_size) {
+  std::size_t n = 0;
+  for (const AsPathSegment& seg : path.segments) {
+    n += 2 + seg.asns.size() * asn_size;
+  }
+  return n;
+}
+
+std::string format_as_path(const AsPath& path) {
+  std::string s;
+  for (const AsPathSegment& seg : path.segments) {
+    if (!s.empty()) s += ' ';
+    const bool set = seg.type == segment_type::kAsSet ||
+                     seg.type == segment_type::kConfedSet;
+    const bool confed = seg.type == segment_type::kConfedSequence ||
+                        seg.type == segment_type::kConfedSet;
+    if (confed) s += '(';
+    if (set) s += '{';
+    for (std::size_t i = 0; i < seg.asns.size(); ++i) {
+      if (i) s += set ? "," : " ";
+      s += std::to_string(seg.asns[i]);
+    }
+    if (set) s += '}';
+    if (confed) s += ')';
+  }
+  return s;
+}
+
+}  // namespace arfabric::wire::bgp
