@@ -1,8 +1,10 @@
 #include "cli/decode.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "cli/json/arn_json.h"
+#include "cli/json/bgp_json.h"
 #include "cli/json/ibcs_json.h"
 #include "cli/json/lsn_json.h"
 #include "common/hex.h"
@@ -48,6 +50,22 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
           offset);
       if (!d) return error_json(d.error());
       return to_json(*d);
+    }
+  }
+  if (ip->header.protocol == wire::kIpProtoTcp) {
+    auto tcp = wire::parse_tcp(ip->payload, l4);
+    if (!tcp) return error_json(tcp.error());
+    const bool bgp = tcp->header.source_port == options.bgp_port ||
+                     tcp->header.destination_port == options.bgp_port;
+    if (bgp && !tcp->payload.empty()) {
+      return {{"protocol", "bgp"},
+              {"source", wire::format_ipv4(ip->header.source)},
+              {"destination", wire::format_ipv4(ip->header.destination)},
+              {"source_port", tcp->header.source_port},
+              {"destination_port", tcp->header.destination_port},
+              {"messages",
+               bgp_messages_to_json(tcp->payload, l4 + (ip->payload.size() -
+                                                        tcp->payload.size()))}};
     }
   }
   return {{"protocol", "ipv4"},
@@ -142,6 +160,14 @@ nlohmann::json decode_ethernet_frame(ByteSpan frame,
 }
 
 nlohmann::json decode_hex_frame(ByteSpan bytes, const DecodeOptions& options) {
+  // A bare BGP message starts with its 16-byte all-ones marker, which no
+  // Ethernet frame we decode starts with (it would be a broadcast DA
+  // followed by a broadcast SA).
+  const bool bgp_marker =
+      bytes.size() >= 16 && std::all_of(bytes.begin(), bytes.begin() + 16,
+                                        [](auto b) { return b == 0xff; });
+  if (bgp_marker)
+    return {{"protocol", "bgp"}, {"messages", bgp_messages_to_json(bytes)}};
   return decode_ethernet_frame(bytes, options);
 }
 

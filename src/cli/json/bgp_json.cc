@@ -2,9 +2,11 @@
 
 #include <arpa/inet.h>
 
+#include <cmath>
 #include <string>
 
 #include "common/hex.h"
+#include "wire/fare/path_bandwidth.h"
 
 namespace arfabric::cli {
 namespace {
@@ -17,6 +19,40 @@ std::string hex_byte(std::uint8_t b) { return "0x" + to_hex(ByteSpan(&b, 1)); }
 std::uint8_t bits_for(AfiSafi f) {
   if (f.safi != kSafiUnicast) return 0;
   return f.afi == kAfiIpv4 ? 32 : f.afi == kAfiIpv6 ? 128 : 0;
+}
+
+// Generic fields plus the FARE Path Bandwidth (default sub-type) and RFC
+// 10005 Link Bandwidth readings, the communities FARE weights come from.
+json extended_community_json(const ExtendedCommunity& c) {
+  json j = {{"type", hex_byte(c.type())},
+            {"sub_type", hex_byte(c.sub_type())},
+            {"transitive", c.transitive()},
+            {"hex", to_hex(c.bytes)}};
+  if (auto pb = wire::fare::decode_path_bandwidth(c)) {
+    const auto id = pb->router_id;
+    const wire::Ipv4Address router = {static_cast<std::uint8_t>(id >> 24),
+                                      static_cast<std::uint8_t>(id >> 16),
+                                      static_cast<std::uint8_t>(id >> 8),
+                                      static_cast<std::uint8_t>(id)};
+    j["path_bandwidth"] = {{"router_id", wire::format_ipv4(router)},
+                           {"valid", pb->valid()}};
+    const double gbps = pb->gigabytes_per_second();
+    if (std::isfinite(gbps)) {
+      j["path_bandwidth"]["gigabytes_per_second"] = gbps;
+    } else {
+      j["path_bandwidth"]["gigabytes_per_second"] =
+          std::isnan(gbps) ? "nan" : "inf";
+    }
+  } else if (auto lb = wire::fare::decode_link_bandwidth(c)) {
+    const double bps = lb->bytes_per_second();
+    j["link_bandwidth"] = {{"as", lb->as_number}};
+    if (std::isfinite(bps)) {
+      j["link_bandwidth"]["bytes_per_second"] = bps;
+    } else {
+      j["link_bandwidth"]["bytes_per_second"] = std::isnan(bps) ? "nan" : "inf";
+    }
+  }
+  return j;
 }
 
 json prefix_json(const Prefix& p, std::uint8_t bits) {
@@ -98,10 +134,7 @@ json value_json(const AttributeValue& v) {
         } else if constexpr (std::is_same_v<T, ExtendedCommunities>) {
           json a = json::array();
           for (const ExtendedCommunity& c : x.values) {
-            a.push_back({{"type", hex_byte(c.type())},
-                         {"sub_type", hex_byte(c.sub_type())},
-                         {"transitive", c.transitive()},
-                         {"hex", to_hex(c.bytes)}});
+            a.push_back(extended_community_json(c));
           }
           return a;
         } else if constexpr (std::is_same_v<T, MpReachNlri>) {
@@ -287,12 +320,12 @@ json bgp_message_to_json(const Message& message,
   return message_body_json(message, options);
 }
 
-json bgp_messages_to_json(ByteSpan stream) {
+json bgp_messages_to_json(ByteSpan stream, std::size_t base_offset) {
   json out = json::array();
   std::size_t at = 0;
   while (at < stream.size()) {
     const ByteSpan rest = stream.subspan(at);
-    auto [r, options] = parse_guessing(rest, at);
+    auto [r, options] = parse_guessing(rest, base_offset + at);
     if (r) {
       json j = message_body_json(r->message, options);
       j["length"] = r->length;

@@ -24,8 +24,10 @@ namespace arfabric::cli {
 // object per message. A message that fails to parse becomes
 // {"error": {"field", "offset", "reason", "notification": {"code",
 // "subcode", ...}, "rfc7606": "..."}}; decoding continues after it when its
-// header gave a usable length, and stops otherwise. Never fails.
-nlohmann::json bgp_messages_to_json(ByteSpan stream);
+// header gave a usable length, and stops otherwise. Never fails. Error
+// offsets are counted from `base_offset` (the stream's position in a frame).
+nlohmann::json bgp_messages_to_json(ByteSpan stream,
+                                    std::size_t base_offset = 0);
 
 // Pieces, for callers that parsed messages themselves.
 nlohmann::json bgp_error_to_json(const wire::bgp::BgpError& error);
