@@ -13,6 +13,9 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
 
 json error_json(const DecodeError& e) {
   return {{"error",

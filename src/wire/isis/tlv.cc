@@ -10,6 +10,9 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
 
 struct TlvName {
   std::uint8_t type;
@@ -282,6 +285,28 @@ std::expected<Tlv, DecodeError> parse_tlv(std::uint8_t type, std::size_t at,
 
 // --- serialization -----------------------------------------------------------
 
+// A raw item with a decoded type would not parse back as raw.
+EncodeError raw_uses_decoded(std::string field, std::uint8_t type) {
+  return EncodeError{std::move(field),
+                     "raw item uses the decoded type " + std::to_string(type)};
+}
+
+bool is_decoded_tlv(std::uint8_t type) {
+  switch (type) {
+    case kTlvExtendedIsReach:
+    case kTlvProtocolsSupported:
+    case kTlvIpInterfaceAddress:
+    case kTlvExtendedIpReach:
+    case kTlvDynamicHostname:
+    case kTlvMtIpReach:
+    case kTlvIpv6Reach:
+    case kTlvMtIpv6Reach:
+      return true;
+    default:
+      return false;
+  }
+}
+
 EncodeError too_long(std::string field, std::size_t size) {
   return EncodeError{std::move(field),
                      "value of " + std::to_string(size) +
@@ -313,55 +338,65 @@ std::expected<void, EncodeError> write_raw(const RawTlv& t, ByteWriter& out,
 
 std::expected<void, EncodeError> write_is_sub_tlv(const IsReachSubTlv& s,
                                                   ByteWriter& out) {
-  return std::visit(Overloaded{
-                        [&](const Ipv4InterfaceAddressSubTlv& t)
-                            -> std::expected<void, EncodeError> {
-                          out.u8(kSubTlvIpv4InterfaceAddress);
-                          out.u8(4);
-                          out.bytes(t.address);
-                          return {};
-                        },
-                        [&](const Ipv4NeighborAddressSubTlv& t)
-                            -> std::expected<void, EncodeError> {
-                          out.u8(kSubTlvIpv4NeighborAddress);
-                          out.u8(4);
-                          out.bytes(t.address);
-                          return {};
-                        },
-                        [&](const MaxLinkBandwidthSubTlv& t)
-                            -> std::expected<void, EncodeError> {
-                          out.u8(kSubTlvMaxLinkBandwidth);
-                          out.u8(4);
-                          out.u32(t.bandwidth.bits);
-                          return {};
-                        },
-                        [&](const RawTlv& t) {
-                          return write_raw(t, out, "isis.tlv22.sub_tlv");
-                        },
-                    },
-                    s);
+  return std::visit(
+      Overloaded{
+          [&](const Ipv4InterfaceAddressSubTlv& t)
+              -> std::expected<void, EncodeError> {
+            out.u8(kSubTlvIpv4InterfaceAddress);
+            out.u8(4);
+            out.bytes(t.address);
+            return {};
+          },
+          [&](const Ipv4NeighborAddressSubTlv& t)
+              -> std::expected<void, EncodeError> {
+            out.u8(kSubTlvIpv4NeighborAddress);
+            out.u8(4);
+            out.bytes(t.address);
+            return {};
+          },
+          [&](const MaxLinkBandwidthSubTlv& t)
+              -> std::expected<void, EncodeError> {
+            out.u8(kSubTlvMaxLinkBandwidth);
+            out.u8(4);
+            out.u32(t.bandwidth.bits);
+            return {};
+          },
+          [&](const RawTlv& t) -> std::expected<void, EncodeError> {
+            if (t.type == kSubTlvIpv4InterfaceAddress ||
+                t.type == kSubTlvIpv4NeighborAddress ||
+                t.type == kSubTlvMaxLinkBandwidth)
+              return std::unexpected(
+                  raw_uses_decoded("isis.tlv22.sub_tlv", t.type));
+            return write_raw(t, out, "isis.tlv22.sub_tlv");
+          },
+      },
+      s);
 }
 
 std::expected<void, EncodeError> write_prefix_sub_tlv(
     const PrefixSubTlv& s, ByteWriter& out, const CodecOptions& options) {
-  return std::visit(Overloaded{
-                        [&](const PathBandwidthSubTlv& t)
-                            -> std::expected<void, EncodeError> {
-                          out.u8(options.path_bandwidth_sub_tlv_type);
-                          out.u8(4);
-                          out.u32(t.bandwidth.bits);
-                          return {};
-                        },
-                        [&](const PrefixAttributeFlagsSubTlv& t) {
-                          return write_raw(
-                              RawTlv{kSubTlvPrefixAttributeFlags, t.flags}, out,
-                              "isis.prefix.prefix_attribute_flags");
-                        },
-                        [&](const RawTlv& t) {
-                          return write_raw(t, out, "isis.prefix.sub_tlv");
-                        },
-                    },
-                    s);
+  return std::visit(
+      Overloaded{
+          [&](const PathBandwidthSubTlv& t)
+              -> std::expected<void, EncodeError> {
+            out.u8(options.path_bandwidth_sub_tlv_type);
+            out.u8(4);
+            out.u32(t.bandwidth.bits);
+            return {};
+          },
+          [&](const PrefixAttributeFlagsSubTlv& t) {
+            return write_raw(RawTlv{kSubTlvPrefixAttributeFlags, t.flags}, out,
+                             "isis.prefix.prefix_attribute_flags");
+          },
+          [&](const RawTlv& t) -> std::expected<void, EncodeError> {
+            if (t.type == kSubTlvPrefixAttributeFlags ||
+                t.type == options.path_bandwidth_sub_tlv_type)
+              return std::unexpected(
+                  raw_uses_decoded("isis.prefix.sub_tlv", t.type));
+            return write_raw(t, out, "isis.prefix.sub_tlv");
+          },
+      },
+      s);
 }
 
 std::expected<void, EncodeError> write_prefix_sub_tlvs(
@@ -504,8 +539,11 @@ std::expected<void, EncodeError> serialize(const Tlv& tlv, ByteWriter& out,
     return std::unexpected(
         EncodeError{"isis.options.path_bandwidth_sub_tlv_type",
                     "collides with Prefix Attribute Flags (4)"});
-  if (const auto* raw = std::get_if<RawTlv>(&tlv))
+  if (const auto* raw = std::get_if<RawTlv>(&tlv)) {
+    if (is_decoded_tlv(raw->type))
+      return std::unexpected(raw_uses_decoded("isis.tlv", raw->type));
     return write_raw(*raw, out, "isis.tlv");
+  }
   const std::size_t start = out.size();
   out.u8(tlv_type(tlv));
   auto body = [&]() -> std::expected<void, EncodeError> {

@@ -190,7 +190,9 @@ std::expected<std::vector<Tlv>, DecodeError> parse_tlvs(
 
 // Appends TLVs. Errors: a value over 255 octets (a TLV, an entry's sub-TLV
 // block), a metric over 24 bits (TLV 22), a prefix length over 32 / 128, MT
-// fields out of range, a Path Bandwidth type colliding with type 4.
+// fields out of range, a Path Bandwidth type colliding with type 4, a
+// RawTlv (TLV or sub-TLV) using a decoded type (it would not parse back as
+// raw).
 std::expected<void, EncodeError> serialize(const std::vector<Tlv>& tlvs,
                                            ByteWriter& out,
                                            const CodecOptions& options = {});

@@ -160,6 +160,26 @@ TEST(IsisTlv, SerializeRejectsOutOfRangeValues) {
             "isis.tlv235.mt_id");
   EXPECT_EQ(serialize(Tlv{RawTlv{1, Bytes(256, 0)}}, out).error().field,
             "isis.tlv");
+  EXPECT_EQ(serialize(Tlv{RawTlv{135, {}}}, out).error().field, "isis.tlv");
+  EXPECT_EQ(serialize(Tlv{ExtendedIsReachTlv{
+                          {IsNeighbor{{}, 0, 1, {RawTlv{9, {0, 0, 0, 0}}}}}}},
+                      out)
+                .error()
+                .field,
+            "isis.tlv22.sub_tlv");
+  EXPECT_EQ(
+      serialize(Tlv{Ipv6ReachTlv{{Ipv6Prefix{
+                    0,
+                    false,
+                    false,
+                    0,
+                    0,
+                    {},
+                    std::vector<PrefixSubTlv>{RawTlv{31, {1, 2, 3, 4}}}}}}},
+                out)
+          .error()
+          .field,
+      "isis.prefix.sub_tlv");
   EXPECT_FALSE(serialize(Tlv{ProtocolsSupportedTlv{}}, out,
                          {.path_bandwidth_sub_tlv_type = 4}));
   EXPECT_EQ(out.size(), 0u);
