@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "wire/isis/checksum.h"
+#include "wire/lsr/fletcher.h"
 
 namespace arfabric::wire::isis {
 
@@ -81,8 +81,8 @@ std::expected<ParsedLsp, DecodeError> parse_lsp(ByteSpan data,
   lsp.tlvs = ARF_TRY(parse_tlvs(pdu.subspan(kLspHeaderSize),
                                 base_offset + kLspHeaderSize, options));
   out.checksum_valid =
-      fletcher_checksum_valid(pdu.subspan(kLspChecksumRangeStart),
-                              kLspChecksumOffset - kLspChecksumRangeStart);
+      lsr::fletcher_checksum_valid(pdu.subspan(kLspChecksumRangeStart),
+                                   kLspChecksumOffset - kLspChecksumRangeStart);
   return out;
 }
 
@@ -123,9 +123,9 @@ std::expected<void, EncodeError> serialize(const Lsp& lsp, ByteWriter& out,
   if (options.compute_checksum) {
     const ByteSpan range =
         ByteSpan(out.data()).subspan(start + kLspChecksumRangeStart);
-    out.patch_u16(
-        start + kLspChecksumOffset,
-        fletcher_checksum(range, kLspChecksumOffset - kLspChecksumRangeStart));
+    out.patch_u16(start + kLspChecksumOffset,
+                  lsr::fletcher_checksum(
+                      range, kLspChecksumOffset - kLspChecksumRangeStart));
   }
   return {};
 }

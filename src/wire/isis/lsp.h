@@ -10,7 +10,7 @@
 //
 // Only 6-octet system IDs (ID length 0 or 6) are supported: every deployed
 // IS-IS uses them and the header layout depends on it. Octets after PDU
-// length (Ethernet padding) are ignored. The checksum (wire/isis/checksum.h)
+// length (Ethernet padding) are ignored. The checksum (wire/lsr/fletcher.h)
 // is verified on parse and reported, never enforced, so a decoder can show a
 // bad one; serialize computes it unless told to keep the struct's value.
 #pragma once

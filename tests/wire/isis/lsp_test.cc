@@ -4,7 +4,6 @@
 #include <rapidcheck/gtest.h>
 
 #include "common/hex.h"
-#include "wire/isis/checksum.h"
 #include "wire/isis/isis_gen.h"
 
 namespace arfabric::wire::isis {

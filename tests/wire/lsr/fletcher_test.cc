@@ -1,9 +1,9 @@
-#include "wire/isis/checksum.h"
+#include "wire/lsr/fletcher.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-namespace arfabric::wire::isis {
+namespace arfabric::wire::lsr {
 namespace {
 
 // Both Fletcher sums over `data`, computed the slow way (no early mod).
@@ -16,7 +16,7 @@ std::pair<unsigned, unsigned> sums(ByteSpan data) {
   return {static_cast<unsigned>(c0 % 255), static_cast<unsigned>(c1 % 255)};
 }
 
-TEST(IsisChecksum, HandWorkedExample) {
+TEST(Fletcher, HandWorkedExample) {
   // Data 01 02 [X Y] 03, checksum at offset 2, L = 5, n = 3. With X = Y = 0
   // C0 runs 1,3,3,3,6 -> C0 = 6, and C1 = 1+3+3+3+6 = 16.
   // X = (L - n) * C0 - C1 = 2*6 - 16 = -4 = 251; Y = -C0 - X = -6 - 251 = 253.
@@ -30,7 +30,7 @@ TEST(IsisChecksum, HandWorkedExample) {
   EXPECT_FALSE(fletcher_checksum_valid(d, 2));
 }
 
-TEST(IsisChecksum, ZeroOctetsBecome255AndZeroIsNeverValid) {
+TEST(Fletcher, ZeroOctetsBecome255AndZeroIsNeverValid) {
   // All-zero data: X and Y are both 0 mod 255 and must be sent as 0xff.
   Bytes d(10, 0);
   EXPECT_EQ(fletcher_checksum(d, 4), 0xffff);
@@ -39,7 +39,7 @@ TEST(IsisChecksum, ZeroOctetsBecome255AndZeroIsNeverValid) {
   EXPECT_TRUE(fletcher_checksum_valid(d, 4));
 }
 
-RC_GTEST_PROP(IsisChecksum, ComputedChecksumAlwaysVerifies, ()) {
+RC_GTEST_PROP(Fletcher, ComputedChecksumAlwaysVerifies, ()) {
   Bytes d = *rc::gen::suchThat(rc::gen::arbitrary<Bytes>(),
                                [](const Bytes& b) { return b.size() >= 2; });
   const std::size_t at = *rc::gen::inRange<std::size_t>(0, d.size() - 1);
@@ -53,4 +53,4 @@ RC_GTEST_PROP(IsisChecksum, ComputedChecksumAlwaysVerifies, ()) {
 }
 
 }  // namespace
-}  // namespace arfabric::wire::isis
+}  // namespace arfabric::wire::lsr

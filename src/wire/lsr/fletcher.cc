@@ -1,6 +1,6 @@
-#include "wire/isis/checksum.h"
+#include "wire/lsr/fletcher.h"
 
-namespace arfabric::wire::isis {
+namespace arfabric::wire::lsr {
 namespace {
 
 struct Sums {
@@ -43,4 +43,4 @@ bool fletcher_checksum_valid(ByteSpan data, std::size_t checksum_offset) {
   return s.c0 == 0 && s.c1 == 0;
 }
 
-}  // namespace arfabric::wire::isis
+}  // namespace arfabric::wire::lsr
