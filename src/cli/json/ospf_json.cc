@@ -1,5 +1,7 @@
 #include "cli/json/ospf_json.h"
 
+#include <cstdio>
+
 #include "cli/json/isis_json.h"
 #include "common/hex.h"
 
@@ -198,6 +200,78 @@ json ospfv3_prefix_tlvs_body_to_json(ByteSpan body,
   if (!r) return error_json(r.error());
   return {{"protocol", "ospfv3_extended_lsa"},
           {"tlvs", ospfv3_tlvs_to_json(*r, options)}};
+}
+
+namespace {
+
+json lsa_common_json(const auto& h, bool checksum_valid) {
+  char checksum[8];
+  std::snprintf(checksum, sizeof checksum, "0x%04x", h.checksum);
+  return {{"ls_age", h.ls_age},
+          {"ls_type", h.ls_type},
+          {"link_state_id", wire::format_ipv4(h.link_state_id)},
+          {"advertising_router", wire::format_ipv4(h.advertising_router)},
+          {"sequence_number", h.sequence_number},
+          {"checksum", checksum},
+          {"checksum_valid", checksum_valid},
+          {"length", h.length}};
+}
+
+// Merges a body decode into `j`, or records its error under "body_error".
+void add_body(json& j, const json& decoded) {
+  if (decoded.contains("error"))
+    j["body_error"] = decoded["error"];
+  else
+    j["tlvs"] = decoded["tlvs"];
+}
+
+}  // namespace
+
+json ospfv2_lsa_to_json(ByteSpan lsa, const ospf::CodecOptions& options) {
+  auto r = ospf::parse_ospfv2_lsa(lsa);
+  if (!r) return error_json(r.error());
+  json j = lsa_common_json(r->header, r->checksum_valid);
+  j["options"] = r->header.options;
+  // Body errors are reported relative to the body; shift them to the LSA.
+  auto shift = [](json b) {
+    if (b.contains("error"))
+      b["error"]["offset"] =
+          b["error"]["offset"].get<std::size_t>() + ospf::kLsaHeaderSize;
+    return b;
+  };
+  if (r->header.is_opaque()) {
+    j["opaque_type"] = r->header.opaque_type();
+    if (r->header.opaque_type() == ospf::kOpaqueTypeTe) {
+      add_body(j, shift(ospf_te_lsa_body_to_json(r->body)));
+      return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+    }
+    if (r->header.opaque_type() == ospf::kOpaqueTypeExtendedPrefix) {
+      add_body(j,
+               shift(ospf_extended_prefix_lsa_body_to_json(r->body, options)));
+      return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+    }
+  }
+  j["body"] = to_hex(r->body);
+  return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+}
+
+json ospfv3_lsa_to_json(ByteSpan lsa, const ospf::CodecOptions& options) {
+  auto r = ospf::parse_ospfv3_lsa(lsa);
+  if (!r) return error_json(r.error());
+  json j = lsa_common_json(r->header, r->checksum_valid);
+  j["function_code"] = r->header.function_code();
+  const auto at = ospf::elsa_tlv_offset(r->header.function_code());
+  if (at && *at <= r->body.size()) {
+    j["fixed"] = to_hex(r->body.first(*at));
+    json b = ospfv3_prefix_tlvs_body_to_json(r->body.subspan(*at), options);
+    if (b.contains("error"))
+      b["error"]["offset"] =
+          b["error"]["offset"].get<std::size_t>() + ospf::kLsaHeaderSize + *at;
+    add_body(j, b);
+  } else {
+    j["body"] = to_hex(r->body);
+  }
+  return {{"protocol", "ospfv3_lsa"}, {"lsa", j}};
 }
 
 }  // namespace arfabric::cli

@@ -8,6 +8,7 @@
 
 #include "common/bytes.h"
 #include "wire/ospf/extended_prefix.h"
+#include "wire/ospf/lsa.h"
 #include "wire/ospf/ospfv3_prefix.h"
 #include "wire/ospf/te_link.h"
 
@@ -27,5 +28,14 @@ nlohmann::json ospf_extended_prefix_lsa_body_to_json(
     ByteSpan body, const wire::ospf::CodecOptions& options = {});
 nlohmann::json ospfv3_prefix_tlvs_body_to_json(
     ByteSpan body, const wire::ospf::CodecOptions& options = {});
+
+// A whole LSA (header + body): OSPFv2 opaque TE (1) and Extended Prefix (7)
+// LSAs and RFC 8362 E-LSAs with prefix TLVs get their body decoded; other
+// LSAs show the body as hex. Never fails; errors become {"error": {...}}
+// (offsets from the LSA's first octet).
+nlohmann::json ospfv2_lsa_to_json(ByteSpan lsa,
+                                  const wire::ospf::CodecOptions& options = {});
+nlohmann::json ospfv3_lsa_to_json(ByteSpan lsa,
+                                  const wire::ospf::CodecOptions& options = {});
 
 }  // namespace arfabric::cli

@@ -44,3 +44,38 @@ TEST(OspfJson, ExtendedPrefixAndV3) {
 
 }  // namespace
 }  // namespace arfabric::cli
+
+namespace arfabric::cli {
+namespace {
+
+TEST(OspfJson, WholeLsas) {
+  const json v2 = ospfv2_lsa_to_json(*from_hex(
+      "0003 02 0a 01000000 c0000201 80000001 0000 0030"
+      "0001 0004 c0000201 0002 0010 0001 0001 01 000000 0006 0004 4f9502f9"));
+  ASSERT_TRUE(v2.contains("lsa")) << v2.dump();
+  EXPECT_EQ(v2["lsa"]["opaque_type"], 1);
+  EXPECT_FALSE(v2["lsa"]["checksum_valid"].get<bool>());  // 0000
+  EXPECT_EQ(v2["lsa"]["tlvs"][1]["sub_tlvs"][1]["bandwidth"]["raw"],
+            "4f9502f9");
+
+  // A Link TLV whose sub-TLV runs past it: the error offset is in the LSA.
+  const json bad = ospfv2_lsa_to_json(
+      *from_hex("0003 02 0a 01000000 c0000201 80000001 0000 001c"
+                "0002 0004 0006 0004"));
+  EXPECT_EQ(bad["lsa"]["body_error"]["field"], "ospf.te.link.sub_tlv.value");
+  EXPECT_EQ(bad["lsa"]["body_error"]["offset"], 28);
+
+  const json v3 = ospfv3_lsa_to_json(*from_hex(
+      "0001 a023 00000005 c0000201 80000002 747b 0030"
+      "0003 0018 00 00000a 40 00 0000 20010db8 00010000 8000 0004 7f7fffff"));
+  ASSERT_TRUE(v3.contains("lsa")) << v3.dump();
+  EXPECT_TRUE(v3["lsa"]["checksum_valid"].get<bool>());
+  EXPECT_EQ(v3["lsa"]["function_code"], 35);
+  EXPECT_EQ(v3["lsa"]["tlvs"][0]["prefix"], "2001:db8:1::/64");
+
+  EXPECT_EQ(ospfv3_lsa_to_json(*from_hex("0001 a0"))["error"]["field"],
+            "ospf.lsa.ls_type");
+}
+
+}  // namespace
+}  // namespace arfabric::cli
