@@ -151,6 +151,9 @@ TEST(IsisTshark, TsharkDecodesOurLspLikeWeDo) {
       strings(t, "isis.lsp.hostname"),
       std::vector<std::string>{lsp["tlvs"][1]["hostname"].get<std::string>()});
 
+  // nlohmann::json keeps object keys sorted, so tshark's sibling entries
+  // ("IS Neighbor: <id>", "Ext. IP Reachability: <prefix>") come back in
+  // label order; spine_lsp() lists them in that order already.
   // TLV 22: neighbours, metrics, maximum link bandwidth (tshark: Mbit/s).
   const json& neighbors = lsp["tlvs"][2]["neighbors"];
   std::vector<std::string> ids, metrics;
