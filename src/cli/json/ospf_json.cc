@@ -1,0 +1,277 @@
+#include "cli/json/ospf_json.h"
+
+#include <cstdio>
+
+#include "cli/json/isis_json.h"
+#include "common/hex.h"
+
+namespace arfabric::cli {
+namespace {
+
+namespace ospf = wire::ospf;
+using nlohmann::json;
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+json error_json(const DecodeError& e) {
+  return {{"error",
+           {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
+}
+
+json raw_json(const ospf::RawTlv& t) {
+  return {{"type", t.type}, {"value", to_hex(t.value)}};
+}
+
+json addresses_json(const std::vector<wire::Ipv4Address>& v) {
+  json a = json::array();
+  for (const auto& x : v) a.push_back(wire::format_ipv4(x));
+  return a;
+}
+
+json prefix_sub_tlvs_json(const std::vector<ospf::PrefixSubTlv>& subs,
+                          std::uint16_t bw_type) {
+  json a = json::array();
+  for (const ospf::PrefixSubTlv& s : subs) {
+    if (const auto* bw = std::get_if<ospf::PathBandwidthSubTlv>(&s))
+      a.push_back({{"type", bw_type},
+                   {"name", "path_bandwidth"},
+                   {"bandwidth", bandwidth_to_json(bw->bandwidth)}});
+    else
+      a.push_back(raw_json(std::get<ospf::RawTlv>(s)));
+  }
+  return a;
+}
+
+json v3_prefix_json(const ospf::Ospfv3Prefix& p) {
+  json j = {{"prefix",
+             format_ipv6(p.address) + "/" + std::to_string(p.prefix_length)},
+            {"prefix_options", p.prefix_options}};
+  if (p.reserved) j["reserved"] = p.reserved;
+  return j;
+}
+
+}  // namespace
+
+json ospf_te_tlvs_to_json(const std::vector<ospf::TeTlv>& tlvs) {
+  json a = json::array();
+  for (const ospf::TeTlv& tlv : tlvs) {
+    a.push_back(std::visit(
+        Overloaded{
+            [](const ospf::TeRouterAddressTlv& t) -> json {
+              return {{"type", ospf::kTeTlvRouterAddress},
+                      {"name", "router_address"},
+                      {"address", wire::format_ipv4(t.address)}};
+            },
+            [](const ospf::TeLinkTlv& t) -> json {
+              json subs = json::array();
+              for (const ospf::LinkSubTlv& s : t.sub_tlvs) {
+                subs.push_back(std::visit(
+                    Overloaded{
+                        [](const ospf::LinkTypeSubTlv& x) -> json {
+                          return {{"type", ospf::kLinkSubTlvLinkType},
+                                  {"name", "link_type"},
+                                  {"link_type", x.link_type}};
+                        },
+                        [](const ospf::LinkIdSubTlv& x) -> json {
+                          return {{"type", ospf::kLinkSubTlvLinkId},
+                                  {"name", "link_id"},
+                                  {"link_id", wire::format_ipv4(x.link_id)}};
+                        },
+                        [](const ospf::LocalAddressSubTlv& x) -> json {
+                          return {{"type", ospf::kLinkSubTlvLocalAddress},
+                                  {"name", "local_interface_address"},
+                                  {"addresses", addresses_json(x.addresses)}};
+                        },
+                        [](const ospf::RemoteAddressSubTlv& x) -> json {
+                          return {{"type", ospf::kLinkSubTlvRemoteAddress},
+                                  {"name", "remote_interface_address"},
+                                  {"addresses", addresses_json(x.addresses)}};
+                        },
+                        [](const ospf::MaxBandwidthSubTlv& x) -> json {
+                          return {
+                              {"type", ospf::kLinkSubTlvMaxBandwidth},
+                              {"name", "max_bandwidth"},
+                              {"bandwidth", bandwidth_to_json(x.bandwidth)}};
+                        },
+                        [](const ospf::RawTlv& x) { return raw_json(x); },
+                    },
+                    s));
+              }
+              return {{"type", ospf::kTeTlvLink},
+                      {"name", "link"},
+                      {"sub_tlvs", subs}};
+            },
+            [](const ospf::RawTlv& t) { return raw_json(t); },
+        },
+        tlv));
+  }
+  return a;
+}
+
+json ospf_extended_prefix_tlvs_to_json(
+    const std::vector<ospf::ExtendedPrefixLsaTlv>& tlvs,
+    const ospf::CodecOptions& options) {
+  json a = json::array();
+  for (const ospf::ExtendedPrefixLsaTlv& tlv : tlvs) {
+    if (const auto* p = std::get_if<ospf::ExtendedPrefixTlv>(&tlv)) {
+      a.push_back(
+          {{"type", ospf::kTlvExtendedPrefix},
+           {"name", "extended_prefix"},
+           {"route_type", p->route_type},
+           {"prefix", wire::format_ipv4(p->prefix) + "/" +
+                          std::to_string(p->prefix_length)},
+           {"address_family", p->address_family},
+           {"flags", p->flags},
+           {"attach", (p->flags & ospf::kExtendedPrefixFlagAttach) != 0},
+           {"node", (p->flags & ospf::kExtendedPrefixFlagNode) != 0},
+           {"sub_tlvs",
+            prefix_sub_tlvs_json(p->sub_tlvs,
+                                 options.ospfv2_path_bandwidth_sub_tlv_type)}});
+    } else {
+      a.push_back(raw_json(std::get<ospf::RawTlv>(tlv)));
+    }
+  }
+  return a;
+}
+
+json ospfv3_tlvs_to_json(const std::vector<ospf::Ospfv3Tlv>& tlvs,
+                         const ospf::CodecOptions& options) {
+  const std::uint16_t bw = options.ospfv3_path_bandwidth_sub_tlv_type;
+  json a = json::array();
+  for (const ospf::Ospfv3Tlv& tlv : tlvs) {
+    a.push_back(std::visit(
+        Overloaded{
+            [&](const ospf::InterAreaPrefixTlv& t) -> json {
+              json j = {{"type", ospf::kV3TlvInterAreaPrefix},
+                        {"name", "inter_area_prefix"},
+                        {"metric", t.metric}};
+              j.update(v3_prefix_json(t.prefix));
+              j["sub_tlvs"] = prefix_sub_tlvs_json(t.sub_tlvs, bw);
+              return j;
+            },
+            [&](const ospf::ExternalPrefixTlv& t) -> json {
+              json j = {{"type", ospf::kV3TlvExternalPrefix},
+                        {"name", "external_prefix"},
+                        {"flags", t.flags},
+                        {"e", (t.flags & ospf::kV3ExternalFlagE) != 0},
+                        {"metric", t.metric}};
+              j.update(v3_prefix_json(t.prefix));
+              j["sub_tlvs"] = prefix_sub_tlvs_json(t.sub_tlvs, bw);
+              return j;
+            },
+            [&](const ospf::IntraAreaPrefixTlv& t) -> json {
+              json j = {{"type", ospf::kV3TlvIntraAreaPrefix},
+                        {"name", "intra_area_prefix"},
+                        {"metric", t.metric}};
+              j.update(v3_prefix_json(t.prefix));
+              j["sub_tlvs"] = prefix_sub_tlvs_json(t.sub_tlvs, bw);
+              return j;
+            },
+            [](const ospf::RawTlv& t) { return raw_json(t); },
+        },
+        tlv));
+  }
+  return a;
+}
+
+json ospf_te_lsa_body_to_json(ByteSpan body) {
+  auto r = ospf::parse_te_lsa_body(body);
+  if (!r) return error_json(r.error());
+  return {{"protocol", "ospf_te"}, {"tlvs", ospf_te_tlvs_to_json(*r)}};
+}
+
+json ospf_extended_prefix_lsa_body_to_json(ByteSpan body,
+                                           const ospf::CodecOptions& options) {
+  auto r = ospf::parse_extended_prefix_lsa_body(body, 0, options);
+  if (!r) return error_json(r.error());
+  return {{"protocol", "ospf_extended_prefix"},
+          {"tlvs", ospf_extended_prefix_tlvs_to_json(*r, options)}};
+}
+
+json ospfv3_prefix_tlvs_body_to_json(ByteSpan body,
+                                     const ospf::CodecOptions& options) {
+  auto r = ospf::parse_ospfv3_tlvs(body, 0, options);
+  if (!r) return error_json(r.error());
+  return {{"protocol", "ospfv3_extended_lsa"},
+          {"tlvs", ospfv3_tlvs_to_json(*r, options)}};
+}
+
+namespace {
+
+json lsa_common_json(const auto& h, bool checksum_valid) {
+  char checksum[8];
+  std::snprintf(checksum, sizeof checksum, "0x%04x", h.checksum);
+  return {{"ls_age", h.ls_age},
+          {"ls_type", h.ls_type},
+          {"link_state_id", wire::format_ipv4(h.link_state_id)},
+          {"advertising_router", wire::format_ipv4(h.advertising_router)},
+          {"sequence_number", h.sequence_number},
+          {"checksum", checksum},
+          {"checksum_valid", checksum_valid},
+          {"length", h.length}};
+}
+
+// Merges a body decode into `j`, or records its error under "body_error".
+void add_body(json& j, const json& decoded) {
+  if (decoded.contains("error"))
+    j["body_error"] = decoded["error"];
+  else
+    j["tlvs"] = decoded["tlvs"];
+}
+
+}  // namespace
+
+json ospfv2_lsa_to_json(ByteSpan lsa, const ospf::CodecOptions& options) {
+  auto r = ospf::parse_ospfv2_lsa(lsa);
+  if (!r) return error_json(r.error());
+  json j = lsa_common_json(r->header, r->checksum_valid);
+  j["options"] = r->header.options;
+  // Body errors are reported relative to the body; shift them to the LSA.
+  auto shift = [](json b) {
+    if (b.contains("error"))
+      b["error"]["offset"] =
+          b["error"]["offset"].get<std::size_t>() + ospf::kLsaHeaderSize;
+    return b;
+  };
+  if (r->header.is_opaque()) {
+    j["opaque_type"] = r->header.opaque_type();
+    if (r->header.opaque_type() == ospf::kOpaqueTypeTe) {
+      add_body(j, shift(ospf_te_lsa_body_to_json(r->body)));
+      return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+    }
+    if (r->header.opaque_type() == ospf::kOpaqueTypeExtendedPrefix) {
+      add_body(j,
+               shift(ospf_extended_prefix_lsa_body_to_json(r->body, options)));
+      return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+    }
+  }
+  j["body"] = to_hex(r->body);
+  return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+}
+
+json ospfv3_lsa_to_json(ByteSpan lsa, const ospf::CodecOptions& options) {
+  auto r = ospf::parse_ospfv3_lsa(lsa);
+  if (!r) return error_json(r.error());
+  json j = lsa_common_json(r->header, r->checksum_valid);
+  j["function_code"] = r->header.function_code();
+  const auto at = ospf::elsa_tlv_offset(r->header.function_code());
+  if (at && *at <= r->body.size()) {
+    j["fixed"] = to_hex(r->body.first(*at));
+    json b = ospfv3_prefix_tlvs_body_to_json(r->body.subspan(*at), options);
+    if (b.contains("error"))
+      b["error"]["offset"] =
+          b["error"]["offset"].get<std::size_t>() + ospf::kLsaHeaderSize + *at;
+    add_body(j, b);
+  } else {
+    j["body"] = to_hex(r->body);
+  }
+  return {{"protocol", "ospfv3_lsa"}, {"lsa", j}};
+}
+
+}  // namespace arfabric::cli
