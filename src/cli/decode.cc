@@ -6,6 +6,7 @@
 #include "cli/json/arn_json.h"
 #include "cli/json/bgp_json.h"
 #include "cli/json/ibcs_json.h"
+#include "cli/json/isis_json.h"
 #include "cli/json/lsn_json.h"
 #include "common/hex.h"
 #include "sysdep/linux/pcap_file.h"
@@ -79,8 +80,19 @@ nlohmann::json decode_other_frame(ByteSpan body, const wire::EthernetFrame& eth,
                                   const DecodeOptions& options) {
   const std::size_t offset = body.size() - eth.payload.size();
   nlohmann::json j;
+  const ByteSpan payload = eth.payload;
   if (eth.header.ethertype == wire::kEtherTypeIpv4) {
     j = decode_ipv4(body, offset, options);
+  } else if (eth.header.is_length() && payload.size() >= 3 &&
+             payload[0] == 0xfe && payload[1] == 0xfe && payload[2] == 0x03) {
+    // 802.3 length frame with an LLC header for OSI (ISO 10589 §8.4.8).
+    const std::size_t length =
+        std::min<std::size_t>(eth.header.ethertype, payload.size());
+    j = isis_pdu_to_json(payload.first(length));
+    // The IS-IS decoder counts from the LLC header; report frame offsets.
+    if (j.contains("error")) {
+      j["error"]["offset"] = j["error"]["offset"].get<std::size_t>() + offset;
+    }
   } else {
     j = {{"protocol", "unknown"},
          {"eth",

@@ -42,6 +42,14 @@ TEST(Decode, BundledExamplesDecodeAndTheMalformedOneReportsItsField) {
   EXPECT_EQ(frames[3].at("transport"), "ethernet");
   EXPECT_EQ(frames[4].at("ibcs").at(0).at("binding"), "ipv4_udp");
   EXPECT_EQ(frames[4].at("ibcs").at(0).at("metric"), 400000);
+  const auto& update = frames[5].at("messages").at(0);
+  EXPECT_EQ(update.at("type"), "UPDATE");
+  EXPECT_EQ(update.at("nlri"), nlohmann::json::array({"10.1.0.0/24"}));
+  const auto& ec = update.at("attributes").at(3).at("value").at(0);
+  EXPECT_EQ(ec.at("path_bandwidth").at("gigabytes_per_second"), 50.0);
+  EXPECT_EQ(ec.at("path_bandwidth").at("router_id"), "10.0.0.1");
+  EXPECT_EQ(frames[6].at("protocol"), "isis");
+  EXPECT_TRUE(frames[6].at("isis").at("lsp").at("checksum_valid").get<bool>());
   std::size_t errors = 0;
   for (const auto& f : frames) {
     if (f.contains("error")) {
@@ -102,6 +110,24 @@ TEST(Decode, ReadsPcapFilesAndNumbersFrames) {
 
   options.pcap_path = testing::temp_path("missing.pcap");
   EXPECT_EQ(run_decode(options, in, out), 1);
+}
+
+}  // namespace
+}  // namespace arfabric::cli
+
+namespace arfabric::cli {
+namespace {
+
+TEST(Decode, IsisErrorsReportFrameOffsets) {
+  // The example LSP cut inside its LSP ID: the error offset counts from the
+  // start of the Ethernet frame (14-byte 802.3 header + LLC + PDU).
+  const std::string lsp =
+      "0180c2000015020000000001006efefe03831b010014010000006b0384192168";
+  const auto frames = decode_lines(lsp + "\n");
+  ASSERT_EQ(frames.size(), 1u);
+  ASSERT_TRUE(frames[0].contains("error")) << frames[0].dump();
+  EXPECT_GE(frames[0].at("error").at("offset").get<int>(), 14 + 3 + 8);
+  EXPECT_LE(frames[0].at("error").at("offset").get<int>(), 32);
 }
 
 }  // namespace
