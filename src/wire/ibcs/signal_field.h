@@ -46,7 +46,7 @@ enum class Binding : std::uint8_t {
 };
 
 // The code points each binding leaves to configuration, with their
-// documented defaults (docs/protocols/ibcs.md).
+// documented defaults (docs/PROTOCOLS.md, IBCS).
 struct BindingConfig {
   std::uint16_t csig_ethertype = kDefaultCsigEtherType;
   std::uint8_t hpcc_option_type = kDefaultHpccOptionType;

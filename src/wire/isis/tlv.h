@@ -37,7 +37,7 @@ using Ipv6Address = std::array<std::uint8_t, 16>;
 
 // Default type of the FARE Path Bandwidth prefix sub-TLV (draft section 3
 // says "TBD"). 31 is unassigned in the IANA "Sub-TLVs for TLVs 27, 135, 235,
-// 236, and 237" registry as we read it; see docs/protocols/lsr.md.
+// 236, and 237" registry as we read it; see docs/PROTOCOLS.md (IS-IS and OSPF).
 inline constexpr std::uint8_t kDefaultPathBandwidthSubTlvType = 31;
 
 struct CodecOptions {

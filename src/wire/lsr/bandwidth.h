@@ -7,7 +7,7 @@
 // denormals) re-serializes byte-exact and compares bit-for-bit. The codecs
 // reject nothing: what a NaN, an infinity or a negative value means for path
 // bandwidth is a policy question answered by the FARE engine (see
-// docs/protocols/lsr.md, "Units and special values").
+// docs/PROTOCOLS.md (IS-IS and OSPF), "Units and special values").
 #pragma once
 
 #include <bit>
