@@ -7,33 +7,37 @@ namespace arfabric::wire::bgp {
 std::expected<AsPath, DecodeError> parse_as_path(ByteReader r,
                                                  std::size_t asn_size,
                                                  std::string_view field) {
-  const std::string f(field);
+  // Field names are built only on error: this runs for every UPDATE.
+  auto error = [&](std::size_t at, const char* sub, std::string reason) {
+    return std::unexpected(
+        r.error_at(at, std::string(field) + "." + sub, std::move(reason)));
+  };
   AsPath path;
   while (!r.empty()) {
     AsPathSegment seg;
     const std::size_t at = r.offset();
-    seg.type = ARF_TRY(r.u8(f + ".segment_type"));
+    if (r.remaining() < 2) {
+      return error(
+          at, r.remaining() == 0 ? "segment_type" : "segment_length",
+          "truncated: need 2 bytes, have " + std::to_string(r.remaining()));
+    }
+    seg.type = *r.u8("segment_type");
     if (seg.type < 1 || seg.type > 4) {
-      return std::unexpected(
-          r.error_at(at, f + ".segment_type",
-                     "unknown segment type " + std::to_string(seg.type)));
+      return error(at, "segment_type",
+                   "unknown segment type " + std::to_string(seg.type));
     }
     const std::size_t count_at = r.offset();
-    const std::uint8_t count = ARF_TRY(r.u8(f + ".segment_length"));
-    if (count == 0) {
-      return std::unexpected(
-          r.error_at(count_at, f + ".segment_length", "empty segment"));
-    }
+    const std::uint8_t count = *r.u8("segment_length");
+    if (count == 0) return error(count_at, "segment_length", "empty segment");
     if (r.remaining() < count * asn_size) {
-      return std::unexpected(
-          r.error_at(count_at, f + ".segment_length",
-                     std::to_string(count) + " ASNs overrun the attribute (" +
-                         std::to_string(r.remaining()) + " bytes left)"));
+      return error(count_at, "segment_length",
+                   std::to_string(count) + " ASNs overrun the attribute (" +
+                       std::to_string(r.remaining()) + " bytes left)");
     }
     seg.asns.reserve(count);
+    // Cannot fail: the length was checked above.
     for (std::size_t i = 0; i < count; ++i) {
-      seg.asns.push_back(asn_size == 4 ? ARF_TRY(r.u32(f + ".asn"))
-                                       : ARF_TRY(r.u16(f + ".asn")));
+      seg.asns.push_back(asn_size == 4 ? *r.u32("asn") : *r.u16("asn"));
     }
     path.segments.push_back(std::move(seg));
   }

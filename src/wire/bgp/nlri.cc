@@ -43,29 +43,32 @@ std::string format_prefix(const Prefix& p, std::uint8_t max_bits) {
 std::expected<std::vector<Prefix>, BgpError> parse_prefixes(
     ByteReader r, std::uint8_t max_bits, bool add_path, std::string_view field,
     std::uint8_t subcode) {
-  const std::string f(field);
+  // Reads use the bare sub-field name and the caller's prefix is added only
+  // on error: building "field.sub" strings per prefix dominated parse time.
   auto fail = [&](DecodeError e) {
+    e.field = std::string(field) + "." + e.field;
     return std::unexpected(
         session_reset(std::move(e), error_code::kUpdateMessage, subcode));
   };
   std::vector<Prefix> out;
+  out.reserve(r.remaining() / (add_path ? 6 : 2));
   while (!r.empty()) {
     Prefix p;
     if (add_path) {
-      auto id = r.u32(f + ".path_id");
+      auto id = r.u32("path_id");
       if (!id) return fail(id.error());
       p.path_id = *id;
     }
     const std::size_t at = r.offset();
-    auto len = r.u8(f + ".prefix_length");
+    auto len = r.u8("prefix_length");
     if (!len) return fail(len.error());
     if (*len > max_bits) {
-      return fail(r.error_at(at, f + ".prefix_length",
+      return fail(r.error_at(at, "prefix_length",
                              "prefix length " + std::to_string(*len) +
                                  " exceeds " + std::to_string(max_bits)));
     }
     p.length = *len;
-    auto bytes = r.bytes(p.byte_length(), f + ".prefix");
+    auto bytes = r.bytes(p.byte_length(), "prefix");
     if (!bytes) return fail(bytes.error());
     std::memcpy(p.address.data(), bytes->data(), bytes->size());
     out.push_back(p);
