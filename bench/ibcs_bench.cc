@@ -90,3 +90,16 @@ void BM_SetupRewriteOnly(benchmark::State& state) {
 BENCHMARK(BM_SetupRewriteOnly);
 
 }  // namespace
+
+namespace {
+void BM_LocateOnly(benchmark::State& state) {
+  ByteWriter shim;
+  (void)wire::ibcs::serialize(wire::ibcs::UdpShim{.metric = 500}, shim);
+  Bytes frame = frame_with({}, wire::ibcs::kDefaultIbcsUdpPort, shim.data());
+  for (auto _ : state) {
+    auto f = wire::ibcs::locate(Binding::ipv4_udp, frame);
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_LocateOnly);
+}  // namespace

@@ -11,11 +11,10 @@ namespace arfabric::testing {
 // Inserts a CSIG tag after the MAC addresses of an untagged frame.
 inline Bytes with_csig(const Bytes& frame, const wire::ibcs::CsigTag& tag) {
   ByteWriter w;
+  w.bytes(ByteSpan(frame).first(12));
   (void)wire::ibcs::serialize(tag, w);
-  Bytes out(frame.begin(), frame.begin() + 12);
-  out.insert(out.end(), w.data().begin(), w.data().end());
-  out.insert(out.end(), frame.begin() + 12, frame.end());
-  return out;
+  w.bytes(ByteSpan(frame).subspan(12));
+  return w.take();
 }
 
 inline Bytes udp_shim_frame(std::uint32_t metric, std::uint8_t type = 0,
