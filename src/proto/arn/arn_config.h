@@ -1,0 +1,109 @@
+// Configuration of the ARN engine (draft-wh-rtgwg-adaptive-routing-arn-05
+// §3, §4), and the conventions it fixes where the draft leaves things open:
+//
+// - Path ID (§4.1 "each ARN message should be configured with an
+//   identifier (carried through parameters)"): (node_id << 16) | port, the
+//   reporting node and its monitored port. With the 5-tuple it identifies
+//   a condition: a receiver matches an elimination to its detection by
+//   (Path ID, destination).
+// - Affected object (§4.1): one ARN per destination reached through the
+//   monitored port, as a 5-tuple whose Mask has only the Destination bit
+//   set (protocol, source and ports are wildcards). The destination is an
+//   address inside that node's prefix; receivers map it to a NodeId by
+//   longest-prefix match in their `destinations` table.
+// - Metric (§4.1 "degree of congestion"): severity s = max(queue /
+//   queue_high, utilisation / util_high); Metric = min(255, floor(64 s)),
+//   so the threshold is 64, twice it 128, three times 192. A failure
+//   carries 255. CongestionChange level = clamp(Metric / 64, 1, 3).
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <vector>
+
+#include "common/units.h"
+#include "proto/arn/config_error.h"
+#include "proto/fib/forwarding_types.h"
+#include "wire/arn/arn_transport.h"
+#include "wire/inet/ethernet.h"
+#include "wire/inet/ipv4.h"
+
+namespace arfabric::proto::arn {
+
+enum class Transport : std::uint8_t { udp, l2 };
+
+// Hysteresis thresholds of one monitored port (§3.1 "exceeds the preset
+// threshold ... falls back below"): congested when queue >= queue_high OR
+// utilisation >= util_high; congestion eliminated only when queue <=
+// queue_low AND utilisation <= util_low.
+struct MonitoredPort {
+  PortId port = 0;
+  std::vector<wire::Ipv4Address> affected{};  // one per destination behind it
+  std::uint64_t queue_high_bytes = 256 * 1024;
+  std::uint64_t queue_low_bytes = 64 * 1024;
+  double util_high = 0.95;
+  double util_low = 0.80;
+};
+
+// An upstream node to notify (§3.1 "unicast or multicast"): the port to
+// send on and, for UDP, its address (unicast, or a multicast group the
+// host replicates). For L2 the address is unused (l2_destination is).
+struct Target {
+  PortId port = 0;
+  wire::Ipv4Address address{};
+};
+
+// Receiver's prefix table entry: addresses in prefix/length belong to node.
+struct Destination {
+  wire::Ipv4Address prefix{};
+  std::uint8_t length = 32;
+  NodeId node = 0;
+};
+
+struct ArnConfig {
+  std::uint16_t node_id = 0;  // high half of our Path IDs
+  std::uint16_t port_count = 1;
+  wire::Ipv4Address router_address{};  // UDP source
+  wire::MacAddress mac{};              // L2 source
+  Transport transport = Transport::udp;
+  wire::arn::UdpOptions udp;  // port 53456, DSCP 48 (CS6) by default
+  wire::arn::L2Options l2;
+  wire::MacAddress l2_destination = wire::arn::kDefaultGroupAddress;
+
+  // Sending (§3.1).
+  std::vector<MonitoredPort> monitored;
+  std::vector<Target> targets;
+  Time repeat_interval = us(100);        // re-send while the condition lasts
+  std::uint8_t elimination_repeats = 3;  // eliminations sent when it ends
+  std::uint32_t bucket_capacity = 16;    // per-target token bucket
+  Time refill_interval = us(5);          // one token per interval
+
+  // Receiving (§3.2).
+  std::vector<Destination> destinations;
+  Time hold_time = us(500);        // revoke when no refresh for this long
+  std::size_t max_entries = 1024;  // pre-sized table of received conditions
+  bool propagate = true;           // re-send when we cannot reroute
+};
+
+// Errors: "port_count" 0; "monitored[i].port" >= port_count or repeated;
+// "monitored[i].queue_low_bytes" > queue_high_bytes;
+// "monitored[i].util_low" > util_high or negative; "targets[i].port" >=
+// port_count; "repeat_interval", "refill_interval", "hold_time" not
+// positive; "bucket_capacity" 0; "destinations[i].length" > 32;
+// "max_entries" 0.
+std::expected<void, ConfigError> validate(const ArnConfig& config);
+
+constexpr std::uint32_t path_id(std::uint16_t node, PortId port) {
+  return std::uint32_t{node} << 16 | port;
+}
+constexpr std::uint16_t path_id_node(std::uint32_t id) {
+  return static_cast<std::uint16_t>(id >> 16);
+}
+
+constexpr std::uint8_t kFailureMetric = 255;
+constexpr std::uint8_t congestion_level(std::uint8_t metric) {
+  const int level = metric / 64;
+  return static_cast<std::uint8_t>(level < 1 ? 1 : level > 3 ? 3 : level);
+}
+
+}  // namespace arfabric::proto::arn

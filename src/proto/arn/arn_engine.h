@@ -1,0 +1,177 @@
+// The ARN engine: detection, notification and reaction
+// (draft-wh-rtgwg-adaptive-routing-arn-05 §3, §4).
+//
+// Sending side (§3.1, sender.cc): per monitored port a PortDetector turns
+// measurements and link state into congestion/failure detected/eliminated.
+// A detection is notified only when local measures cannot absorb it (§3
+// step 2, §3.1 "local rerouting might suffice"): the host tells the engine
+// per port, with set_local_alternatives(port, true), that every destination
+// reached through the port has another usable local next hop; then no ARN
+// is sent (counted `suppressed`). Otherwise one ARN per affected
+// destination goes to every target at once, is repeated every
+// repeat_interval while the condition lasts, and elimination_repeats
+// eliminations follow its end (§3.1 "send the corresponding ARN
+// continuously"). Every message spends a token of its target's bucket; a
+// message without a token is dropped and counted (`rate_limited`): the next
+// repetition, or the receivers' hold timer, recovers.
+//
+// Receiving side (§3.2, §4.1, receiver.cc): on_message() parses the
+// configured transport, maps the 5-tuple's destination to a NodeId
+// (longest-prefix match in config.destinations) and the arrival port to
+// "the path through the reporter", and emits for (arrival port, node):
+// a VetoChange for a failure, a CongestionChange (level from the Metric)
+// for congestion — congestion deprioritises, it never removes a path. The
+// matching elimination (same Path ID, same destination) revokes; so does
+// hold_time without a refresh (§4.1 "mechanisms such as timeouts").
+// Repeated detections refresh the timer without repeating records. When
+// this node has no other usable port toward the destination (host table
+// set_next_hops, minus ports we hold vetoed), it propagates the message
+// unchanged to its own targets (§3.2 last paragraph).
+//
+// Sans-I/O: time is an argument, outputs are records drained by the host,
+// which applies VetoChange/CongestionChange (source = VetoSource::arn) to
+// its Fib and puts Transmit bytes on the wire.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <expected>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "common/bytes.h"
+#include "common/units.h"
+#include "proto/arn/arn_config.h"
+#include "proto/arn/detector.h"
+#include "proto/fib/forwarding_types.h"
+#include "wire/arn/arn_message.h"
+
+namespace arfabric::proto::arn {
+
+// Bytes to put on `port`: an IPv4 packet (Transport::udp, the host adds
+// the link header) or a whole Ethernet frame without FCS (Transport::l2).
+struct Transmit {
+  PortId port = 0;
+  Transport transport = Transport::udp;
+  Bytes bytes;
+};
+
+struct Outputs {
+  std::vector<Transmit> transmits;
+  std::vector<VetoChange> vetoes;
+  std::vector<CongestionChange> congestion;
+  void clear() {
+    transmits.clear();
+    vetoes.clear();
+    congestion.clear();
+  }
+};
+
+struct Counters {
+  // Sending.
+  std::uint64_t detections = 0;  // detected conditions
+  std::uint64_t suppressed = 0;  // detections absorbed locally, no ARN
+  std::uint64_t sent = 0;        // messages handed to the host
+  std::uint64_t rate_limited = 0;
+  // Receiving.
+  std::uint64_t received = 0;
+  std::uint64_t malformed = 0;            // transport or ARN parse error
+  std::uint64_t ignored = 0;              // no Path ID / destination, or ours
+  std::uint64_t unknown_destination = 0;  // no prefix matched
+  std::uint64_t refreshed = 0;            // repeats of a known condition
+  std::uint64_t revoked = 0;              // by elimination
+  std::uint64_t timed_out = 0;            // by hold_time
+  std::uint64_t stale_elimination = 0;    // elimination of nothing we hold
+  std::uint64_t table_full = 0;
+  std::uint64_t propagated = 0;  // messages re-sent to our targets
+};
+
+class ArnEngine {
+ public:
+  // Errors: those of validate(ArnConfig).
+  static std::expected<ArnEngine, ConfigError> create(ArnConfig config);
+
+  // --- Detection inputs (§3.1). Unmonitored ports: ignored, false.
+  bool observe(PortId port, std::uint64_t queue_bytes, double utilisation,
+               Time now);
+  bool link_state(PortId port, bool up, Time now);
+  // Whether every destination behind `port` has another usable next hop
+  // here. Turning it off while a suppressed condition lasts starts
+  // notifying at once. Unmonitored port: ignored, false.
+  bool set_local_alternatives(PortId port, bool available, Time now);
+
+  // --- Receiving (§3.2). The ports through which `destination` is routed
+  // here (replaces the previous set); used to decide propagation.
+  void set_next_hops(NodeId destination, std::span<const PortId> ports);
+  // One ARN as an IPv4 packet (udp) or Ethernet frame (l2). Errors are
+  // counted (malformed, ignored, unknown_destination, table_full), never
+  // returned: a bad notification must not stop the data plane.
+  void on_message(PortId arrival_port, ByteSpan bytes, Time now);
+
+  // --- Timers: repetitions, eliminations, hold-time expiry.
+  Time next_deadline() const;  // Time::max() when nothing is pending
+  void on_timer(Time now);
+
+  Outputs& outputs() { return outputs_; }
+  Outputs drain() { return std::exchange(outputs_, Outputs{}); }
+  const Counters& counters() const { return counters_; }
+  const ArnConfig& config() const { return config_; }
+
+ private:
+  enum class Phase : std::uint8_t { idle, suppressed, notifying, eliminating };
+  struct Condition {
+    Phase phase = Phase::idle;
+    std::uint8_t eliminations_left = 0;
+    Time next_send;
+  };
+  enum Kind : std::uint8_t { kCongestion = 0, kFailure = 1 };
+  struct Bucket {
+    std::uint32_t tokens = 0;
+    Time last_refill;
+  };
+  struct Entry {
+    bool used = false;
+    bool active = false;  // false: revoked, kept until expiry to match
+                          // repeated eliminations
+    bool vetoed = false;
+    bool propagated = false;
+    std::uint8_t level = 0;
+    std::uint32_t path_id = 0;
+    NodeId destination = 0;
+    PortId port = 0;
+    Time expires;
+    Time last_propagated;
+  };
+
+  explicit ArnEngine(ArnConfig config);
+
+  // sender.cc
+  void handle(std::size_t monitor, Event event, Time now);
+  void tick(std::size_t monitor, Kind kind, Time now);
+  void notify(std::size_t monitor, Kind kind, bool detection, Time now);
+  bool take_token(std::size_t target, Time now);
+  void send_to_targets(const wire::arn::ArnMessage& message, PortId except_port,
+                       bool exclude, Time now);
+
+  // receiver.cc
+  std::optional<NodeId> lookup(const wire::Ipv4Address& address) const;
+  bool can_reroute(NodeId destination, PortId arrival) const;
+  void revoke(Entry& e);
+  Entry* find(std::uint32_t path_id, NodeId destination);
+  Entry* allocate();
+
+  ArnConfig config_;
+  std::vector<int> monitor_of_port_;  // port -> monitored index or -1
+  std::vector<PortDetector> detectors_;
+  std::vector<std::array<Condition, 2>> conditions_;
+  std::vector<bool> local_alternatives_;
+  std::vector<Bucket> buckets_;  // per target
+  std::vector<Entry> entries_;
+  std::vector<std::pair<NodeId, std::vector<PortId>>> next_hops_;
+  ByteWriter scratch_;
+  Outputs outputs_;
+  Counters counters_;
+};
+
+}  // namespace arfabric::proto::arn

@@ -1,0 +1,199 @@
+// ARN engine, sending side: detection inputs, the notify decision,
+// repetition, eliminations and per-target rate limiting (draft §3.1).
+#include <algorithm>
+
+#include "proto/arn/arn_engine.h"
+#include "wire/arn/arn_transport.h"
+
+namespace arfabric::proto::arn {
+
+using wire::arn::ArnMessage;
+using wire::arn::ArnType;
+
+std::expected<ArnEngine, ConfigError> ArnEngine::create(ArnConfig config) {
+  if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
+  return ArnEngine(std::move(config));
+}
+
+ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
+  monitor_of_port_.assign(config_.port_count, -1);
+  for (std::size_t i = 0; i < config_.monitored.size(); ++i) {
+    monitor_of_port_[config_.monitored[i].port] = static_cast<int>(i);
+    detectors_.emplace_back(config_.monitored[i]);
+  }
+  conditions_.resize(config_.monitored.size());
+  local_alternatives_.assign(config_.port_count, false);
+  buckets_.assign(config_.targets.size(),
+                  Bucket{config_.bucket_capacity, Time()});
+  entries_.resize(config_.max_entries);
+}
+
+bool ArnEngine::observe(PortId port, std::uint64_t queue_bytes,
+                        double utilisation, Time now) {
+  if (port >= monitor_of_port_.size() || monitor_of_port_[port] < 0)
+    return false;
+  const auto m = static_cast<std::size_t>(monitor_of_port_[port]);
+  handle(m, detectors_[m].observe(queue_bytes, utilisation), now);
+  return true;
+}
+
+bool ArnEngine::link_state(PortId port, bool up, Time now) {
+  if (port >= monitor_of_port_.size() || monitor_of_port_[port] < 0)
+    return false;
+  const auto m = static_cast<std::size_t>(monitor_of_port_[port]);
+  handle(m, detectors_[m].link(up), now);
+  return true;
+}
+
+bool ArnEngine::set_local_alternatives(PortId port, bool available, Time now) {
+  if (port >= monitor_of_port_.size() || monitor_of_port_[port] < 0)
+    return false;
+  local_alternatives_[port] = available;
+  if (available) return true;
+  const auto m = static_cast<std::size_t>(monitor_of_port_[port]);
+  for (Kind k : {kCongestion, kFailure}) {
+    Condition& c = conditions_[m][k];
+    if (c.phase != Phase::suppressed) continue;
+    c.phase = Phase::notifying;
+    c.next_send = now;
+    tick(m, k, now);
+  }
+  return true;
+}
+
+void ArnEngine::handle(std::size_t m, Event event, Time now) {
+  if (event == Event::none) return;
+  const Kind kind = event == Event::congestion_detected ||
+                            event == Event::congestion_eliminated
+                        ? kCongestion
+                        : kFailure;
+  const bool detected =
+      event == Event::congestion_detected || event == Event::failure_detected;
+  Condition& c = conditions_[m][kind];
+  if (detected) {
+    ++counters_.detections;
+    if (local_alternatives_[config_.monitored[m].port]) {
+      c.phase = Phase::suppressed;
+      ++counters_.suppressed;
+      return;
+    }
+    c.phase = Phase::notifying;
+  } else {
+    if (c.phase != Phase::notifying) {
+      c.phase = Phase::idle;  // nothing was announced, nothing to revoke
+      return;
+    }
+    c.phase = Phase::eliminating;
+    c.eliminations_left = config_.elimination_repeats;
+  }
+  c.next_send = now;
+  tick(m, kind, now);
+}
+
+// Sends what a due condition owes and schedules the next send.
+void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
+  Condition& c = conditions_[m][kind];
+  if (c.next_send > now) return;
+  if (c.phase == Phase::notifying) {
+    notify(m, kind, true, now);
+    c.next_send = now + config_.repeat_interval;
+  } else if (c.phase == Phase::eliminating) {
+    if (c.eliminations_left == 0) {
+      c.phase = Phase::idle;
+      return;
+    }
+    notify(m, kind, false, now);
+    if (--c.eliminations_left == 0)
+      c.phase = Phase::idle;
+    else
+      c.next_send = now + config_.repeat_interval;
+  }
+}
+
+void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
+  const MonitoredPort& mp = config_.monitored[m];
+  ArnMessage msg;
+  if (kind == kFailure) {
+    msg.type =
+        detection ? ArnType::failure_detected : ArnType::failure_eliminated;
+    msg.metric = detection ? kFailureMetric : 0;
+  } else {
+    msg.type = detection ? ArnType::congestion_detected
+                         : ArnType::congestion_eliminated;
+    msg.metric = detection ? detectors_[m].metric() : 0;
+  }
+  msg.path_id = path_id(config_.node_id, mp.port);
+  wire::arn::FiveTuple flow;
+  flow.mask = wire::arn::kMaskDestination;
+  for (const wire::Ipv4Address& a : mp.affected) {
+    std::copy(a.begin(), a.end(), flow.destination.begin());
+    msg.flow = flow;
+    send_to_targets(msg, 0, false, now);
+  }
+}
+
+bool ArnEngine::take_token(std::size_t t, Time now) {
+  Bucket& b = buckets_[t];
+  if (now > b.last_refill) {
+    const std::int64_t n = (now - b.last_refill) / config_.refill_interval;
+    const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
+    b.tokens = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(tokens, config_.bucket_capacity));
+    b.last_refill += config_.refill_interval * n;
+    if (b.tokens == config_.bucket_capacity) b.last_refill = now;
+  }
+  if (b.tokens == 0) return false;
+  --b.tokens;
+  return true;
+}
+
+void ArnEngine::send_to_targets(const ArnMessage& msg, PortId except_port,
+                                bool exclude, Time now) {
+  for (std::size_t t = 0; t < config_.targets.size(); ++t) {
+    const Target& target = config_.targets[t];
+    if (exclude && target.port == except_port) continue;
+    if (!take_token(t, now)) {
+      ++counters_.rate_limited;
+      continue;
+    }
+    scratch_.clear();
+    std::expected<void, EncodeError> ok;
+    if (config_.transport == Transport::udp) {
+      ok = wire::arn::serialize_ipv4_udp(msg, config_.router_address,
+                                         target.address, config_.udp, scratch_);
+    } else {
+      wire::arn::ArnL2Frame frame{config_.l2_destination, config_.mac, msg};
+      ok = wire::arn::serialize_l2(frame, scratch_, config_.l2);
+    }
+    if (!ok) continue;  // only a re-sent message with bad reserved bits
+    outputs_.transmits.push_back(
+        Transmit{target.port, config_.transport, scratch_.data()});
+    ++counters_.sent;
+  }
+}
+
+Time ArnEngine::next_deadline() const {
+  Time t = Time::max();
+  for (const auto& pair : conditions_)
+    for (const Condition& c : pair)
+      if (c.phase == Phase::notifying || c.phase == Phase::eliminating)
+        t = std::min(t, c.next_send);
+  for (const Entry& e : entries_)
+    if (e.used) t = std::min(t, e.expires);
+  return t;
+}
+
+void ArnEngine::on_timer(Time now) {
+  for (Entry& e : entries_) {
+    if (!e.used || e.expires > now) continue;
+    if (e.active) {
+      revoke(e);
+      ++counters_.timed_out;
+    }
+    e = Entry{};
+  }
+  for (std::size_t m = 0; m < conditions_.size(); ++m)
+    for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
+}
+
+}  // namespace arfabric::proto::arn

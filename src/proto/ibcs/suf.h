@@ -1,0 +1,114 @@
+// The IBCS Signal Update Function engine
+// (draft-tian-ccwg-ibcs-datapath-processing-00).
+//
+// Per frame, in the draft's order (§5, Figure 1):
+//
+//   process_ingress(frame, in_port, now)   // §4.1 scrub on untrusted ports
+//   key = extract_flow_key(frame); hash    // §5.2, by the caller, BEFORE
+//   process_egress(frame, out_port, now)   // §5.3 SUF, or §4.3 strip/zero
+//
+// The SUF (§6.1) for each configured binding whose field the frame carries:
+//   Rule 1  P_Metric == UNINITIALIZED          -> write L_Metric
+//   Rule 2  MIN: L < P, MAX: L > P             -> write L_Metric
+//   Rule 3  otherwise                          -> leave the header alone
+// with L_Metric from the egress port's LocalMetric. When L_Metric is
+// unavailable (no sample yet, stale, or a signal type this node does not
+// measure) the frame is forwarded unmodified and counted (§7.2 fail-open).
+// Rewrites go through wire::ibcs::rewrite_metric, which validates before
+// writing and updates IPv4/UDP checksums incrementally (§6.1 atomicity,
+// §6.2). A frame whose field is absent or malformed bypasses everything
+// (§5.1).
+//
+// Per-frame calls do not allocate for frames without a field or with a
+// well-formed one: a cheap allocation-free pre-scan decides whether to call
+// wire::ibcs::locate (which builds an error string when it fails).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <expected>
+#include <span>
+#include <vector>
+
+#include "common/units.h"
+#include "proto/fib/forwarding_types.h"
+#include "proto/ibcs/local_metric.h"
+#include "proto/ibcs/suf_config.h"
+
+namespace arfabric::proto::ibcs {
+
+// What happened to a frame; with several fields, the highest value wins.
+enum class Action : std::uint8_t {
+  none,       // no recognised field (or nothing to do on this port)
+  unchanged,  // Rule 3
+  fail_open,  // L_Metric unavailable
+  rewritten,  // Rule 1 or 2
+  scrubbed,   // ingress edge reset to UNINITIALIZED
+  zeroed,     // egress edge wrote 0 / UNINITIALIZED
+  stripped,   // egress edge removed a CSIG tag (new_length is 4 shorter)
+};
+
+struct Result {
+  Action action = Action::none;
+  std::size_t new_length = 0;  // the frame's length after processing
+};
+
+// Per-field counts, except `absent` (frames without any recognised field)
+// and `bad_port` (frames or samples for a port outside the table).
+struct Counters {
+  std::uint64_t rewritten = 0;
+  std::uint64_t unchanged = 0;
+  std::uint64_t scrubbed = 0;
+  std::uint64_t stripped = 0;
+  std::uint64_t zeroed = 0;
+  std::uint64_t fail_open = 0;
+  std::uint64_t absent = 0;
+  std::uint64_t bad_port = 0;
+  bool operator==(const Counters&) const = default;
+};
+
+class SignalUpdateFunction {
+ public:
+  // Errors: those of validate(SufConfig).
+  static std::expected<SignalUpdateFunction, ConfigError> create(
+      SufConfig config);
+
+  // Feeds the L_Metric of (port, rule); rule indexes config.rules. Returns
+  // false (and counts bad_port) when port or rule is out of range.
+  bool record_sample(PortId port, std::size_t rule, std::uint32_t value,
+                     Time now);
+  bool record_sample(PortId port, std::uint32_t value, Time now) {
+    return record_sample(port, 0, value, now);
+  }
+
+  // Ingress processing: scrubs on untrusted_ingress ports, otherwise
+  // leaves the frame alone (Action::none). A port outside the table is
+  // treated as untrusted (fail safe against spoofing) and counted bad_port.
+  Result process_ingress(std::span<std::uint8_t> frame, PortId ingress,
+                         Time now);
+
+  // Egress processing: the SUF on transit / peering ports, strip or zero on
+  // egress edge ports. A port outside the table: frame unmodified,
+  // bad_port counted. The frame's bytes past new_length are garbage after a
+  // strip.
+  Result process_egress(std::span<std::uint8_t> frame, PortId egress, Time now);
+
+  const Counters& counters() const { return counters_; }
+  const SufConfig& config() const { return config_; }
+
+ private:
+  explicit SignalUpdateFunction(SufConfig config);
+  LocalMetric& metric(PortId port, std::size_t rule) {
+    return metrics_[port * config_.rules.size() + rule];
+  }
+  Result scrub(std::span<std::uint8_t> frame);
+  Result edge(std::span<std::uint8_t> frame);
+  Result suf(std::span<std::uint8_t> frame, PortId port, Time now);
+
+  SufConfig config_;
+  std::array<EdgeAction, kMaxRules> edge_actions_{};
+  std::vector<LocalMetric> metrics_;  // ports x rules
+  Counters counters_;
+};
+
+}  // namespace arfabric::proto::ibcs

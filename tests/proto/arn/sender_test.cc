@@ -1,0 +1,102 @@
+#include <gtest/gtest.h>
+
+#include "proto/arn/arn_engine.h"
+#include "proto/arn/arn_fixtures.h"
+
+namespace arfabric::proto::arn {
+namespace {
+
+using namespace testing;
+using wire::arn::ArnType;
+
+TEST(Sender, NoNotificationWhenALocalAlternativeExists) {
+  ArnEngine spine1 = make(spine1_config());
+  spine1.set_local_alternatives(1, true, us(0));
+  spine1.link_state(1, false, us(1));
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+  EXPECT_EQ(spine1.counters().suppressed, 1u);
+  EXPECT_EQ(spine1.next_deadline(), Time::max());
+  spine1.on_timer(us(500));
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+  // Recovery of a suppressed failure announces nothing either.
+  spine1.link_state(1, true, us(600));
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+}
+
+TEST(Sender, LosingTheAlternativeStartsNotifying) {
+  ArnEngine spine1 = make(spine1_config());
+  spine1.set_local_alternatives(1, true, us(0));
+  spine1.link_state(1, false, us(1));
+  spine1.set_local_alternatives(1, false, us(7));
+  Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(parse_udp(out.transmits[0]).type, ArnType::failure_detected);
+  EXPECT_EQ(spine1.next_deadline(), us(107));
+}
+
+TEST(Sender, RepeatsWhileTheConditionLastsThenEliminates) {
+  ArnConfig c = spine1_config();
+  c.repeat_interval = us(100);
+  c.elimination_repeats = 2;
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  std::vector<ArnType> types;
+  auto collect = [&] {
+    for (const Transmit& t : spine1.drain().transmits)
+      types.push_back(parse_udp(t).type);
+  };
+  collect();
+  for (int step = 1; step <= 3; ++step) {
+    EXPECT_EQ(spine1.next_deadline(), us(100 * step));
+    spine1.on_timer(us(100 * step));
+    collect();
+  }
+  spine1.on_timer(us(350));  // not due: nothing
+  collect();
+  EXPECT_EQ(types.size(), 4u);  // at 0, 100, 200, 300
+  spine1.link_state(1, true, us(360));
+  collect();
+  EXPECT_EQ(spine1.next_deadline(), us(460));
+  spine1.on_timer(us(460));
+  collect();
+  EXPECT_EQ(spine1.next_deadline(), Time::max());
+  const std::vector<ArnType> want = {
+      ArnType::failure_detected,   ArnType::failure_detected,
+      ArnType::failure_detected,   ArnType::failure_detected,
+      ArnType::failure_eliminated, ArnType::failure_eliminated};
+  EXPECT_EQ(types, want);
+}
+
+TEST(Sender, TokenBucketLimitsEachTarget) {
+  ArnConfig c = spine1_config();
+  c.monitored[0].affected = {{10, 0, 2, 1}, {10, 0, 3, 1}, {10, 0, 4, 1}};
+  c.bucket_capacity = 2;
+  c.refill_interval = us(50);
+  c.repeat_interval = us(100);
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  EXPECT_EQ(spine1.drain().transmits.size(), 2u);  // 3 wanted, 2 tokens
+  EXPECT_EQ(spine1.counters().rate_limited, 1u);
+  // 100 us later two tokens have come back (one per 50 us).
+  spine1.on_timer(us(100));
+  EXPECT_EQ(spine1.drain().transmits.size(), 2u);
+  EXPECT_EQ(spine1.counters().rate_limited, 2u);
+  EXPECT_EQ(spine1.counters().sent, 4u);
+}
+
+TEST(Sender, CongestionMetricAndUnmonitoredPorts) {
+  ArnEngine spine1 = make(spine1_config());
+  EXPECT_FALSE(spine1.observe(0, 1'000'000, 1.0, us(0)));
+  EXPECT_FALSE(spine1.link_state(7, false, us(0)));
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+  // Default marks: 256 KiB high; 3x the mark -> Metric 192 (level 3).
+  EXPECT_TRUE(spine1.observe(1, 3 * 256 * 1024, 0.0, us(0)));
+  Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  const auto m = parse_udp(out.transmits[0]);
+  EXPECT_EQ(m.type, ArnType::congestion_detected);
+  EXPECT_EQ(m.metric, 192);
+}
+
+}  // namespace
+}  // namespace arfabric::proto::arn

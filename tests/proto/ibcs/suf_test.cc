@@ -1,0 +1,316 @@
+#include "proto/ibcs/suf.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "proto/ibcs/flow_key.h"
+#include "proto/ibcs/ibcs_frames.h"
+#include "wire/ibcs/signal_field.h"
+#include "wire/inet/udp.h"
+
+namespace arfabric::proto::ibcs {
+namespace {
+
+using testing::csig_udp_frame;
+using testing::full_ipv4_checksum;
+using testing::full_udp_checksum;
+using testing::get16;
+using testing::hpcc_frame;
+using testing::kIpOffset;
+using testing::udp_shim_frame;
+using wire::ibcs::Binding;
+using wire::ibcs::ExtremumOp;
+
+// Ports: 0 and 3 transit (fabric), 1 host-facing (untrusted ingress and
+// egress edge), 2 egress edge toward a peering domain.
+constexpr PortId kTransit = 0;
+constexpr PortId kHost = 1;
+constexpr PortId kPeer = 2;
+
+SufConfig config() {
+  SufConfig c;
+  c.rules = {{.binding = Binding::csig_l2},
+             {.binding = Binding::hpcc_int},
+             {.binding = Binding::ipv4_udp}};
+  c.ports.resize(4);
+  c.ports[kHost] = {.untrusted_ingress = true, .egress_edge = true};
+  c.ports[kPeer] = {.egress_edge = true, .peering = true};
+  return c;
+}
+
+constexpr std::size_t kCsig = 0, kHpcc = 1, kUdp = 2;
+
+SignalUpdateFunction engine(SufConfig c = config()) {
+  auto e = SignalUpdateFunction::create(std::move(c));
+  EXPECT_TRUE(e) << e.error().to_string();
+  return std::move(*e);
+}
+
+std::uint32_t metric(Binding b, const Bytes& frame) {
+  auto f = wire::ibcs::locate(b, frame);
+  EXPECT_TRUE(f) << f.error().to_string();
+  return *wire::ibcs::read_metric(frame, *f);
+}
+
+// A well-formed IPv4/UDP frame's checksums, recomputed from scratch.
+void expect_checksums_full(const Bytes& frame) {
+  EXPECT_EQ(get16(frame, kIpOffset + 10), full_ipv4_checksum(frame));
+  const std::size_t ihl = (frame[kIpOffset] & 0x0f) * 4u;
+  const std::size_t udp = kIpOffset + ihl;
+  if (get16(frame, udp + 6) != 0) {
+    EXPECT_EQ(get16(frame, udp + 6), full_udp_checksum(frame));
+  }
+  auto ip = wire::parse_ipv4(ByteSpan(frame).subspan(kIpOffset));
+  ASSERT_TRUE(ip);
+  EXPECT_TRUE(ip->checksum_valid);
+  EXPECT_TRUE(wire::udp_checksum_valid(ip->header, ip->payload));
+}
+
+TEST(Suf, Rule1UninitializedTakesLocalMetric) {
+  auto e = engine();
+  e.record_sample(kTransit, kCsig, 12, us(1));
+  Bytes frame = csig_udp_frame(31);  // 31 = UNINITIALIZED for ABW (MIN)
+  const Result r = e.process_egress(frame, kTransit, us(2));
+  EXPECT_EQ(r.action, Action::rewritten);
+  EXPECT_EQ(r.new_length, frame.size());
+  EXPECT_EQ(metric(Binding::csig_l2, frame), 12u);
+
+  // MAX signal: UNINITIALIZED is 0, and Rule 1 writes even L = 0x100.
+  e.record_sample(kTransit, kHpcc, 0x100, us(1));
+  frame = hpcc_frame(0);
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::rewritten);
+  EXPECT_EQ(metric(Binding::hpcc_int, frame), 0x100u);
+  expect_checksums_full(frame);
+}
+
+TEST(Suf, Rule2MinReplacesOnlyATighterBottleneck) {
+  auto e = engine();
+  e.record_sample(kTransit, kUdp, 400, us(1));  // 400 Mb/s spare here
+  Bytes frame = udp_shim_frame(1000);
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::rewritten);
+  EXPECT_EQ(metric(Binding::ipv4_udp, frame), 400u);
+  expect_checksums_full(frame);
+
+  // Rule 3: the packet already saw 300 Mb/s, tighter than 400.
+  frame = udp_shim_frame(300);
+  const Bytes before = frame;
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::unchanged);
+  EXPECT_EQ(frame, before);
+  EXPECT_EQ(e.counters().rewritten, 1u);
+  EXPECT_EQ(e.counters().unchanged, 1u);
+}
+
+TEST(Suf, Rule2MaxReplacesOnlyAHigherUtilisation) {
+  auto e = engine();
+  e.record_sample(kTransit, kHpcc, 0x8000, us(1));  // 50 %
+  Bytes frame = hpcc_frame(0x4000);                 // 25 % so far
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::rewritten);
+  EXPECT_EQ(metric(Binding::hpcc_int, frame), 0x8000u);
+  expect_checksums_full(frame);
+
+  frame = hpcc_frame(0x9000);  // 56 % upstream: keep it
+  const Bytes before = frame;
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::unchanged);
+  EXPECT_EQ(frame, before);
+}
+
+TEST(Suf, OperatorFromConfigurationOverridesMetadata) {
+  SufConfig c = config();
+  c.rules[kCsig].op = ExtremumOp::max;  // ABW metadata says MIN
+  auto e = engine(c);
+  e.record_sample(kTransit, kCsig, 20, us(1));
+  Bytes frame = csig_udp_frame(10);
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::rewritten);
+  EXPECT_EQ(metric(Binding::csig_l2, frame), 20u);
+}
+
+TEST(Suf, LocalMetricIsClampedToTheField) {
+  auto e = engine();
+  e.record_sample(kTransit, kCsig, 1000, us(1));  // over the 5-bit bucket
+  Bytes frame = csig_udp_frame(31);
+  e.process_egress(frame, kTransit, us(2));
+  EXPECT_EQ(metric(Binding::csig_l2, frame), 31u);
+}
+
+TEST(Suf, FailOpenWithoutSampleWhenStaleAndForUnmeasuredSignal) {
+  auto e = engine();  // max_age 100 us
+  Bytes frame = udp_shim_frame(1000);
+  const Bytes before = frame;
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(1)).action, Action::fail_open);
+  EXPECT_EQ(frame, before);
+
+  e.record_sample(kTransit, kUdp, 10, us(0));
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(101)).action,
+            Action::fail_open);  // 101 us > max_age
+  EXPECT_EQ(frame, before);
+  EXPECT_EQ(e.counters().fail_open, 2u);
+
+  // Another port's sample does not help.
+  e.record_sample(kTransit + 3, kUdp, 10, us(100));
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(101)).action,
+            Action::fail_open);
+
+  // Signal type 1 (utilisation) is not what this node measures (type 0).
+  Bytes other = udp_shim_frame(5, /*type=*/1);
+  EXPECT_EQ(e.process_egress(other, kTransit, us(50)).action,
+            Action::fail_open);
+  EXPECT_EQ(e.counters().fail_open, 4u);
+
+  // Fresh again.
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(100)).action,
+            Action::rewritten);
+}
+
+TEST(Suf, AbsentFieldBypasses) {
+  auto e = engine();
+  e.record_sample(kTransit, kUdp, 10, us(0));
+  Bytes frame = testing::ipv4_udp_frame({}, 4791, Bytes{1, 2, 3});
+  const Bytes before = frame;
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(1)).action, Action::none);
+  EXPECT_EQ(e.process_ingress(frame, kHost, us(1)).action, Action::none);
+  EXPECT_EQ(e.process_egress(frame, kHost, us(1)).action, Action::none);
+  EXPECT_EQ(frame, before);
+  EXPECT_EQ(e.counters().absent, 3u);
+}
+
+TEST(Roles, IngressEdgeScrubsEveryFieldBeforeTheSuf) {
+  auto e = engine();
+  // A host claims a tiny available bandwidth and a huge utilisation.
+  Bytes frame = testing::with_csig(
+      testing::ipv4_udp_frame(
+          testing::hpcc_option_bytes({.max_utilisation = 0xfffff}),
+          wire::ibcs::kDefaultIbcsUdpPort, testing::shim_bytes({.metric = 1})),
+      {.signal_value = 0});
+  const Result r = e.process_ingress(frame, kHost, us(1));
+  EXPECT_EQ(r.action, Action::scrubbed);
+  EXPECT_EQ(e.counters().scrubbed, 3u);
+  EXPECT_EQ(metric(Binding::csig_l2, frame), 31u);
+  EXPECT_EQ(metric(Binding::hpcc_int, frame), 0u);
+  EXPECT_EQ(metric(Binding::ipv4_udp, frame), 0xffffffffu);
+
+  // The first local evaluation then writes this node's metrics (Rule 1).
+  e.record_sample(kTransit, kCsig, 20, us(1));
+  e.record_sample(kTransit, kHpcc, 0x2000, us(1));
+  e.record_sample(kTransit, kUdp, 9000, us(1));
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(2)).action, Action::rewritten);
+  EXPECT_EQ(metric(Binding::csig_l2, frame), 20u);
+  EXPECT_EQ(metric(Binding::hpcc_int, frame), 0x2000u);
+  EXPECT_EQ(metric(Binding::ipv4_udp, frame), 9000u);
+  EXPECT_EQ(e.counters().rewritten, 3u);
+}
+
+TEST(Roles, TransitNeverResets) {
+  auto e = engine();
+  Bytes frame = udp_shim_frame(1);
+  const Bytes before = frame;
+  EXPECT_EQ(e.process_ingress(frame, kTransit, us(1)).action, Action::none);
+  // Without a tighter local value the SUF leaves it too.
+  e.record_sample(kTransit, kUdp, 50, us(1));
+  EXPECT_EQ(e.process_egress(frame, kTransit, us(1)).action, Action::unchanged);
+  EXPECT_EQ(frame, before);
+  EXPECT_EQ(e.counters().scrubbed, 0u);
+}
+
+TEST(Roles, EgressEdgeStripsCsigTag) {
+  auto e = engine();
+  const Bytes inner = testing::ipv4_udp_frame({}, 4791, Bytes(20, 0xab));
+  Bytes frame = testing::with_csig(inner, {.signal_value = 7});
+  const Result r = e.process_egress(frame, kHost, us(1));
+  EXPECT_EQ(r.action, Action::stripped);
+  EXPECT_EQ(r.new_length, inner.size());  // 4 bytes shorter
+  EXPECT_EQ(Bytes(frame.begin(), frame.begin() + r.new_length), inner);
+  EXPECT_EQ(e.counters().stripped, 1u);
+}
+
+TEST(Roles, EgressEdgeZeroesHpccAndUninitializesShim) {
+  auto e = engine();
+  Bytes frame = hpcc_frame(0x7777);
+  Result r = e.process_egress(frame, kHost, us(1));
+  EXPECT_EQ(r.action, Action::zeroed);
+  EXPECT_EQ(r.new_length, frame.size());
+  EXPECT_EQ(metric(Binding::hpcc_int, frame), 0u);
+  expect_checksums_full(frame);
+
+  frame = udp_shim_frame(1234);
+  e.process_egress(frame, kHost, us(1));
+  EXPECT_EQ(metric(Binding::ipv4_udp, frame), 0xffffffffu);
+  expect_checksums_full(frame);
+
+  SufConfig c = config();
+  c.rules[kUdp].edge_action = EdgeAction::zero;
+  auto z = engine(c);
+  frame = udp_shim_frame(1234);
+  z.process_egress(frame, kHost, us(1));
+  EXPECT_EQ(metric(Binding::ipv4_udp, frame), 0u);
+  expect_checksums_full(frame);
+}
+
+TEST(Roles, EgressEdgeWithPeeringRunsTheSuf) {
+  auto e = engine();
+  e.record_sample(kPeer, kUdp, 70, us(1));
+  Bytes frame = udp_shim_frame(1234);
+  EXPECT_EQ(e.process_egress(frame, kPeer, us(1)).action, Action::rewritten);
+  EXPECT_EQ(metric(Binding::ipv4_udp, frame), 70u);
+}
+
+TEST(Roles, UnknownPortIsCountedAndTreatedSafely) {
+  auto e = engine();
+  Bytes frame = udp_shim_frame(1);
+  EXPECT_EQ(e.process_ingress(frame, 9, us(1)).action, Action::scrubbed);
+  EXPECT_EQ(e.process_egress(frame, 9, us(1)).action, Action::none);
+  EXPECT_FALSE(e.record_sample(9, 5, us(1)));
+  EXPECT_FALSE(e.record_sample(0, 3, 5, us(1)));
+  EXPECT_EQ(e.counters().bad_port, 4u);
+}
+
+// §5.2: the ECMP hash is taken before the SUF and the SUF never touches the
+// 5-tuple, so the hash of the frame after the update is the same.
+TEST(Phase2, HashUnchangedByTheUpdate) {
+  auto e = engine();
+  e.record_sample(kTransit, kCsig, 3, us(0));
+  e.record_sample(kTransit, kHpcc, 0x10000, us(0));
+  e.record_sample(kTransit, kUdp, 5, us(0));
+  std::vector<Bytes> frames = {udp_shim_frame(1000), hpcc_frame(0),
+                               csig_udp_frame(31)};
+  for (Bytes& frame : frames) {
+    const auto before = extract_flow_key(frame);
+    ASSERT_TRUE(before);
+    const std::uint64_t hash = testing::flow_hash(*before);
+    const Bytes original = frame;
+    EXPECT_EQ(e.process_egress(frame, kTransit, us(1)).action,
+              Action::rewritten);
+    EXPECT_NE(frame, original);
+    const auto after = extract_flow_key(frame);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(*after, *before);
+    EXPECT_EQ(testing::flow_hash(*after), hash);
+  }
+  // Stripping the tag at an egress edge keeps the 5-tuple too.
+  Bytes frame = csig_udp_frame(4);
+  const auto before = extract_flow_key(frame);
+  const Result r = e.process_egress(frame, kHost, us(1));
+  ASSERT_EQ(r.action, Action::stripped);
+  EXPECT_EQ(extract_flow_key(ByteSpan(frame).first(r.new_length)), before);
+}
+
+// Any P, L and operator: the shim ends up holding the operator's extremum
+// (or L when P was UNINITIALIZED), with a UDP checksum equal to a full
+// recomputation.
+RC_GTEST_PROP(SufProperty, ShimFollowsTheRulesAndChecksumMatches,
+              (std::uint32_t p, std::uint32_t l, bool max_op)) {
+  SufConfig c = config();
+  c.rules[kUdp].op = max_op ? ExtremumOp::max : ExtremumOp::min;
+  auto e = SignalUpdateFunction::create(c);
+  RC_ASSERT(e.has_value());
+  e->record_sample(kTransit, kUdp, l, us(0));
+  Bytes frame = udp_shim_frame(p);
+  e->process_egress(frame, kTransit, us(1));
+  const std::uint32_t want = p == 0xffffffffu ? l
+                             : max_op         ? std::max(p, l)
+                                              : std::min(p, l);
+  RC_ASSERT(metric(Binding::ipv4_udp, frame) == want);
+  RC_ASSERT(get16(frame, kIpOffset + 26) == full_udp_checksum(frame));
+}
+
+}  // namespace
+}  // namespace arfabric::proto::ibcs
