@@ -101,6 +101,11 @@ class Receiver {
   std::int32_t neighbour(PortId port) const {
     return port < slot_.size() ? slot_[port] : kUnknown;
   }
+  // The codec's success path on the raw bytes, without building an
+  // LsnFrame; false sends the frame through wire::lsn::parse.
+  bool accept_fast(ByteSpan frame, std::uint32_t& range, std::uint32_t& type,
+                   std::uint64_t* bitmap) const;
+  void count_malformed(const DecodeError& e);
   std::size_t emit(std::uint32_t n, PortId port, std::uint32_t type,
                    std::uint32_t r, const std::uint64_t* diff);
 

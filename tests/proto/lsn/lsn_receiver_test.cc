@@ -244,5 +244,45 @@ RC_GTEST_PROP(LsnReceiver, RecordsMatchAReferenceModel, ()) {
   }
 }
 
+// The receiver's fast header check accepts exactly what wire::lsn::parse
+// accepts and reads the same fields: random frames, random byte damage.
+RC_GTEST_PROP(LsnReceiver, FastPathAgreesWithTheCodec, ()) {
+  Receiver fast = make(testing::leaf_config(1, 16384));
+  wire::lsn::LsnFrame f;
+  f.msg_type = static_cast<MsgType>(*rc::gen::inRange(0, 4));
+  f.dev_range = static_cast<std::uint8_t>(*rc::gen::inRange(0, 64));
+  f.bitmap.bytes = *rc::gen::container<std::array<std::uint8_t, 32>>(
+      rc::gen::arbitrary<std::uint8_t>());
+  ByteWriter w;
+  RC_ASSERT(wire::lsn::serialize(f, w).has_value());
+  Bytes bytes = w.take();
+  const int damage = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < damage; ++i) {
+    bytes[*rc::gen::inRange<std::size_t>(0, bytes.size())] =
+        *rc::gen::arbitrary<std::uint8_t>();
+  }
+  bytes.resize(*rc::gen::inRange<std::size_t>(0, bytes.size() + 1));
+  const auto parsed = wire::lsn::parse(bytes);
+  fast.on_frame(1, bytes, Time());
+  RC_ASSERT(fast.counters().applied == (parsed ? 1u : 0u));
+  RC_ASSERT(fast.counters().malformed() == (parsed ? 0u : 1u));
+  if (!parsed) return;
+  for (std::uint32_t b = 0; b < 256; ++b) {
+    const NodeId id = parsed->device_id(b);
+    RC_ASSERT(
+        fast.reachable(1, id) ==
+        (parsed->msg_type != MsgType::reachable || parsed->bitmap.test(b)));
+  }
+  bool clear[4] = {true, true, true, true};
+  const auto t = static_cast<std::size_t>(parsed->msg_type);
+  if (t > 0) {
+    for (std::uint32_t b = 0; b < 256; ++b) {
+      clear[t] = parsed->bitmap.test(b);
+      const std::uint8_t want = clear[t] ? 0 : static_cast<std::uint8_t>(t);
+      RC_ASSERT(fast.congestion_level(1, parsed->device_id(b)) == want);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arfabric::proto::lsn
