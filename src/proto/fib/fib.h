@@ -1,0 +1,188 @@
+// The forwarding information base of one node: weighted ECMP next-hop groups
+// per destination, masked by vetoes and shaped by congestion, realised as
+// hardware-style member tables (issue 4, "FIB with weighted ECMP").
+//
+// draft-camarillo-rtgwg-lsn §3.2.3: a member is effective iff the routing
+// protocol installed it (weight > 0 in the last set_route) AND no source
+// (LSN, ARN) vetoes it. If routing has members but none is effective, the
+// configured Fallback applies ("removes that path ... or activates a
+// pre-programmed backup path").
+//
+// §4.2, last paragraph -- the LSN recovery latch. An LSN veto is set by
+// VetoChange{lsn, vetoed=true}. VetoChange{lsn, vetoed=false} records that
+// LSN reports the path reachable, but does not by itself clear the veto. The
+// veto clears when LSN's latest report is "reachable" and either
+//   (a) the path was re-installed: set_route(dest, members) with the port at
+//       weight > 0 was called at a time strictly later than the veto (and,
+//       under ReinstallRule::withdraw_then_install, after some set_route /
+//       remove_route for dest that left the port out), in either order with
+//       the reachable report; or
+//   (b) FibConfig::lsn_safety_bound has elapsed since the reachable report
+//       (on_timer() at or after next_deadline()).
+// "The veto time" is the time of the transition to unreachable; repeated
+// unreachable reports do not move it, nor do repeated reachable reports
+// restart the safety bound. ARN vetoes clear on the ARN un-veto record (the
+// ARN engine runs its own revoke timeout).
+//
+// Rebuilds touch only the affected destination's member table, and only
+// when its effective member set or weights changed. select() is O(1) and
+// allocation-free.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <expected>
+#include <functional>
+#include <optional>
+#include <queue>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "common/units.h"
+#include "proto/fib/fib_config.h"
+#include "proto/fib/flowlet_table.h"
+#include "proto/fib/forwarding_types.h"
+#include "proto/fib/member_table.h"
+#include "proto/fib/prefix_table.h"
+
+namespace arfabric::proto::fib {
+
+enum class SelectMode : std::uint8_t {
+  per_flow,    // entry hash % N
+  per_packet,  // per-destination counter walking the member table
+  flowlet,     // FlowletTable, idle gap FibConfig::flowlet_gap
+};
+inline constexpr std::size_t kSelectModes = 3;
+
+// What a destination's table currently forwards over.
+enum class GroupState : std::uint8_t {
+  no_route,      // routing has no member with weight > 0
+  effective,     // routing AND no veto, congestion-shaped
+  keep_routing,  // fallback: routing members, vetoes ignored
+  backup,        // fallback: the backup group
+  drop,          // fallback: drop (or backup wanted but empty)
+};
+
+struct FibCounters {
+  std::array<std::uint64_t, kSelectModes> selections{};  // returned a port
+  std::uint64_t no_route = 0;  // select() for a destination without route
+  std::uint64_t fallback_keep_routing = 0;  // selections using each fallback
+  std::uint64_t fallback_backup = 0;
+  std::uint64_t fallback_drop = 0;       // selections dropped by the fallback
+  std::uint64_t fallback_entered = 0;    // rebuilds that found no effective set
+  std::uint64_t veto_changes = 0;        // VetoChange records applied
+  std::uint64_t lsn_reachable_held = 0;  // reachable reports that restored
+                                         // nothing yet (the latch held)
+  std::uint64_t latch_released_reinstall = 0;
+  std::uint64_t latch_released_safety_bound = 0;
+  std::uint64_t congestion_changes = 0;
+  std::uint64_t table_rebuilds = 0;
+  std::uint64_t entries_moved = 0;
+};
+
+class Fib {
+ public:
+  // Errors: whatever validate(config) reports.
+  static std::expected<Fib, Error> create(const FibConfig& config);
+
+  // Control plane. Errors: dest >= max_destinations; a weight above
+  // kMaxWeight; a port listed twice. An empty list (or all weights 0) means
+  // routing has no member (same as remove_route).
+  std::expected<void, Error> set_route(NodeId dest,
+                                       std::span<const WeightedMember> members,
+                                       Time now);
+  std::expected<void, Error> remove_route(NodeId dest, Time now);
+  // The pre-programmed backup group used by Fallback::backup. Same errors.
+  std::expected<void, Error> set_backup(
+      NodeId dest, std::span<const WeightedMember> members);
+
+  // Notifications. Errors: destination >= max_destinations; source or
+  // level out of range.
+  std::expected<void, Error> apply(const VetoChange& change, Time now);
+  std::expected<void, Error> apply(const CongestionChange& change);
+
+  // LSN safety-bound timer. next_deadline() may be earlier than needed (a
+  // stale entry); on_timer() then does nothing for it.
+  Time next_deadline() const;
+  void on_timer(Time now);
+
+  // Data plane: the port for a packet to `dest`, or nullopt (no route or
+  // fallback drop; both counted). `flow_hash` comes from flow_hash() over
+  // the headers as received (before any mutation). O(1), allocation-free.
+  std::optional<PortId> select(NodeId dest, std::uint64_t flow_hash, Time now,
+                               SelectMode mode);
+
+  // Prefixes -> destination nodes (prefix_table.h for costs and errors).
+  std::expected<void, Error> add_prefix(const Prefix& prefix, NodeId node);
+  bool remove_prefix(const Prefix& prefix) { return prefixes_.remove(prefix); }
+  std::optional<NodeId> lookup(
+      bool ipv6, const std::array<std::uint8_t, 16>& address) const {
+    return prefixes_.lookup(ipv6, address);
+  }
+
+  // Inspection.
+  GroupState state(NodeId dest) const;
+  // The destination's member table, or nullptr if never filled.
+  const MemberTable* table(NodeId dest) const;
+  // Whether the path via `port` toward `dest` is currently vetoed (any
+  // source, LSN latch included).
+  bool vetoed(NodeId dest, PortId port) const;
+  const FibCounters& counters() const { return counters_; }
+  const FlowletCounters& flowlet_counters() const {
+    return flowlets_.counters();
+  }
+  const FibConfig& config() const { return config_; }
+
+ private:
+  struct PortState {
+    PortId port = 0;
+    std::uint32_t routing_weight = 0;
+    std::uint32_t backup_weight = 0;
+    bool arn_veto = false;
+    bool lsn_latched = false;   // the LSN veto is in force
+    bool lsn_reachable = true;  // LSN's latest report
+    bool reinstalled = false;   // condition (a) met since the veto
+    bool withdrawn = false;     // routing left the port out since the veto
+    std::array<std::uint8_t, kVetoSources> congestion{};
+    Time veto_at;
+    Time deadline = Time::max();  // safety bound, if armed
+  };
+  struct Dest {
+    std::vector<PortState> ports;  // sorted by port
+    GroupState state = GroupState::no_route;
+    std::uint32_t spray_next = 0;
+    std::optional<MemberTable> table;
+    std::vector<WeightedMember> active;  // what `table` was built from
+  };
+  struct Deadline {
+    Time at;
+    NodeId dest;
+    PortId port;
+    bool operator>(const Deadline& o) const { return at > o.at; }
+  };
+
+  explicit Fib(const FibConfig& config);
+  std::expected<void, Error> check_members(
+      std::string_view what, NodeId dest,
+      std::span<const WeightedMember> members);
+  PortState& port_state(Dest& d, PortId port);
+  static bool is_vetoed(const PortState& p) {
+    return p.arn_veto || p.lsn_latched;
+  }
+  std::uint8_t level(const PortState& p) const;
+  void release_latch(PortState& p, bool by_reinstall);
+  void rebuild(NodeId dest);
+
+  FibConfig config_;
+  std::vector<Dest> dests_;
+  PrefixTable prefixes_;
+  FlowletTable flowlets_;
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>>
+      deadlines_;
+  std::vector<WeightedMember> scratch_;
+  std::vector<PortId> sort_scratch_;
+  FibCounters counters_;
+};
+
+}  // namespace arfabric::proto::fib

@@ -1,0 +1,68 @@
+// A hardware-style WCMP member table: N entries, each naming a port; a
+// packet uses entry (flow hash % N). Weights become entry counts through
+// quantise() (minimum maximum relative error, see quantise.h).
+//
+// Resilient update (issue 4, "changing one member moves as few entries as
+// possible"): assign() keeps every entry whose port still has room under its
+// new count, so only members whose count changes lose or gain entries; an
+// entry moves only from a member whose count fell (or that left) to one
+// whose count rose. The number of moved entries is therefore exactly
+// sum over ports of max(0, old_count - new_count), the minimum possible.
+// A member whose count shrinks gives up its highest-index entries.
+//
+// The first fill (from an empty table) spreads each member's entries over
+// the table by writing the k-th entry of the concatenated member runs to
+// slot (k * stride) % N, stride ~ 0.618 N and coprime with N, so that
+// consecutive slots (per-packet spraying walks them) mostly differ.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "proto/fib/quantise.h"
+
+namespace arfabric::proto::fib {
+
+class MemberTable {
+ public:
+  // Precondition: kMinTableSize <= size <= kMaxTableSize (FibConfig
+  // validation); allocates everything the table will ever need except the
+  // per-assign member list, whose capacity grows with the largest group.
+  explicit MemberTable(std::uint32_t size);
+
+  // Replaces the member set (ports unique, weights <= kMaxWeight; the Fib
+  // checks both). Members with weight 0 are ignored. Returns the number of
+  // entries whose port changed (all N on the first non-empty fill). An empty
+  // or all-zero member set makes the table empty and leaves the entries as
+  // they were, so a later refill moves as little as possible.
+  std::uint32_t assign(std::span<const WeightedMember> members);
+
+  bool empty() const { return members_.empty(); }
+  std::uint32_t size() const { return size_; }
+  // Precondition: !empty() and index < size().
+  PortId at(std::uint32_t index) const { return entries_[index]; }
+  std::span<const PortId> entries() const { return entries_; }
+  // Entries held by `port` (0 if it is not a member).
+  std::uint32_t count_of(PortId port) const;
+  // The quantisation error of the current member set.
+  RelativeError max_relative_error() const { return error_; }
+  std::uint32_t stride() const { return stride_; }
+
+ private:
+  struct Slot {
+    PortId port;
+    std::uint32_t count;
+  };
+  std::uint32_t size_;
+  std::uint32_t stride_;
+  bool filled_ = false;  // entries_ holds some earlier fill
+  std::vector<PortId> entries_;
+  std::vector<Slot> members_;  // sorted by port, count > 0
+  RelativeError error_{0, 1};
+  // Scratch reused across assign() calls.
+  std::vector<WeightedMember> sorted_;
+  std::vector<std::uint32_t> counts_, heap_, remaining_, free_;
+};
+
+}  // namespace arfabric::proto::fib

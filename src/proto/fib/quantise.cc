@@ -1,0 +1,176 @@
+#include "proto/fib/quantise.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace arfabric::proto::fib {
+
+RelativeError relative_error(std::uint64_t count, std::uint32_t weight,
+                             std::uint64_t total_weight,
+                             std::uint32_t table_size) {
+  // |c/N - w/W| / (w/W) = |c W - N w| / (N w)
+  const std::uint64_t target = std::uint64_t{table_size} * weight;
+  const std::uint64_t have = count * total_weight;
+  return {have > target ? have - target : target - have, target};
+}
+
+namespace {
+
+struct Ctx {
+  std::span<const WeightedMember> m;
+  std::uint64_t total;
+  std::uint32_t n;
+  RelativeError err(std::uint32_t i, std::uint64_t c) const {
+    return relative_error(c, m[i].weight, total, n);
+  }
+  std::uint64_t floor_t(std::uint32_t i) const {
+    return std::uint64_t{n} * m[i].weight / total;
+  }
+  std::uint64_t ceil_t(std::uint32_t i) const {
+    return (std::uint64_t{n} * m[i].weight + total - 1) / total;
+  }
+};
+
+// The k-th smallest step cost when each member i starts at start(i) and
+// steps by `dir` (+1 / -1), a step from c costing ctx.err(i, c + dir).
+// Steps that would leave [1, inf) are not available. Member step costs grow,
+// so popping the cheapest k times from a heap of next steps finds it.
+// counts is used as the running state and scratch as the heap.
+template <typename Start>
+RelativeError kth_step_cost(const Ctx& ctx, std::span<std::uint32_t> counts,
+                            std::span<std::uint32_t> heap_store,
+                            std::uint64_t k, int dir, Start start) {
+  std::size_t heap_n = 0;
+  for (std::uint32_t i = 0; i < ctx.m.size(); ++i) {
+    if (ctx.m[i].weight == 0) continue;
+    counts[i] = static_cast<std::uint32_t>(start(i));
+    if (dir < 0 && counts[i] <= 1) continue;
+    heap_store[heap_n++] = i;
+  }
+  auto cost = [&](std::uint32_t i) {
+    return ctx.err(i, static_cast<std::uint64_t>(counts[i] + dir));
+  };
+  auto greater = [&](std::uint32_t a, std::uint32_t b) {
+    return cost(b) < cost(a);
+  };
+  std::span<std::uint32_t> heap = heap_store.first(heap_n);
+  std::make_heap(heap.begin(), heap.end(), greater);
+  RelativeError last{0, 1};
+  for (std::uint64_t step = 0; step < k; ++step) {
+    assert(!heap.empty());
+    std::pop_heap(heap.begin(), heap.end(), greater);
+    const std::uint32_t i = heap.back();
+    last = cost(i);
+    counts[i] = static_cast<std::uint32_t>(counts[i] + dir);
+    if (dir < 0 && counts[i] <= 1) {
+      heap = heap.first(heap.size() - 1);
+    } else {
+      std::push_heap(heap.begin(), heap.end(), greater);
+    }
+  }
+  return last;
+}
+
+RelativeError max_error(const Ctx& ctx, std::span<const std::uint32_t> c) {
+  RelativeError worst{0, 1};
+  for (std::uint32_t i = 0; i < ctx.m.size(); ++i)
+    if (ctx.m[i].weight > 0) worst = std::max(worst, ctx.err(i, c[i]));
+  return worst;
+}
+
+}  // namespace
+
+RelativeError quantise(std::span<const WeightedMember> members,
+                       std::uint32_t table_size,
+                       std::span<std::uint32_t> counts,
+                       std::span<std::uint32_t> scratch) {
+  assert(counts.size() == members.size());
+  assert(scratch.size() >= members.size());
+  std::uint64_t total = 0;
+  std::uint32_t positive = 0;
+  for (const WeightedMember& m : members) {
+    total += m.weight;
+    positive += m.weight > 0;
+  }
+  std::fill(counts.begin(), counts.end(), 0u);
+  if (positive == 0) return {0, 1};
+  const Ctx ctx{members, total, table_size};
+
+  if (positive > table_size) {
+    // One entry each for the table_size heaviest (stable by input order).
+    std::uint32_t k = 0;
+    for (std::uint32_t i = 0; i < members.size(); ++i)
+      if (members[i].weight > 0) scratch[k++] = i;
+    std::stable_sort(scratch.begin(), scratch.begin() + k,
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       return members[a].weight > members[b].weight;
+                     });
+    for (std::uint32_t j = 0; j < table_size; ++j) counts[scratch[j]] = 1;
+    return max_error(ctx, counts);
+  }
+
+  // E_each: the best each member can do on its own.
+  RelativeError target{0, 1};
+  for (std::uint32_t i = 0; i < members.size(); ++i) {
+    if (members[i].weight == 0) continue;
+    const std::uint64_t fl = ctx.floor_t(i);
+    RelativeError best = ctx.err(i, std::max<std::uint64_t>(1, ctx.ceil_t(i)));
+    if (fl >= 1) best = std::min(best, ctx.err(i, fl));
+    target = std::max(target, best);
+  }
+  // E_lo: entries that must be given back when every member sits at
+  // max(1, ceil t_i).
+  std::uint64_t sum_ceil = 0, sum_floor = 0;
+  for (std::uint32_t i = 0; i < members.size(); ++i) {
+    if (members[i].weight == 0) continue;
+    sum_ceil += std::max<std::uint64_t>(1, ctx.ceil_t(i));
+    sum_floor += ctx.floor_t(i);
+  }
+  if (sum_ceil > table_size)
+    target = std::max(
+        target, kth_step_cost(ctx, counts, scratch, sum_ceil - table_size, -1,
+                              [&](std::uint32_t i) {
+                                return std::max<std::uint64_t>(1,
+                                                               ctx.ceil_t(i));
+                              }));
+  // E_hi: entries that must be added when every member sits at floor t_i.
+  if (sum_floor < table_size)
+    target = std::max(
+        target, kth_step_cost(ctx, counts, scratch, table_size - sum_floor, +1,
+                              [&](std::uint32_t i) { return ctx.floor_t(i); }));
+
+  // Counts: lo_i(E*), then the cheapest next entries until the sum is N.
+  std::uint64_t sum = 0;
+  std::size_t heap_n = 0;
+  for (std::uint32_t i = 0; i < members.size(); ++i) {
+    if (members[i].weight == 0) {
+      counts[i] = 0;
+      continue;
+    }
+    std::uint64_t c = std::max<std::uint64_t>(1, ctx.ceil_t(i));
+    while (c > 1 && !(target < ctx.err(i, c - 1))) --c;
+    counts[i] = static_cast<std::uint32_t>(c);
+    sum += c;
+    scratch[heap_n++] = i;
+  }
+  assert(sum <= table_size);
+  auto next_cost = [&](std::uint32_t i) { return ctx.err(i, counts[i] + 1); };
+  auto greater = [&](std::uint32_t a, std::uint32_t b) {
+    const RelativeError ca = next_cost(a), cb = next_cost(b);
+    if (cb < ca) return true;
+    if (ca < cb) return false;
+    return a > b;  // ties: earlier member first, so results are stable
+  };
+  std::span<std::uint32_t> heap = scratch.first(heap_n);
+  std::make_heap(heap.begin(), heap.end(), greater);
+  for (; sum < table_size; ++sum) {
+    std::pop_heap(heap.begin(), heap.end(), greater);
+    const std::uint32_t i = heap.back();
+    assert(!(target < next_cost(i)));
+    ++counts[i];
+    std::push_heap(heap.begin(), heap.end(), greater);
+  }
+  return max_error(ctx, counts);
+}
+
+}  // namespace arfabric::proto::fib

@@ -1,0 +1,365 @@
+#include "proto/fib/fib.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "proto/fib/flow_hash.h"
+
+namespace arfabric::proto::fib {
+namespace {
+
+using Members = std::vector<WeightedMember>;
+
+Fib make(FibConfig c = {}) {
+  auto f = Fib::create(c);
+  EXPECT_TRUE(f) << f.error().to_string();
+  return std::move(*f);
+}
+
+Members equal(PortId first, PortId count) {
+  Members m;
+  for (PortId p = first; p < first + count; ++p) m.push_back({p, 1});
+  return m;
+}
+
+VetoChange lsn(PortId port, NodeId dest, bool vetoed) {
+  return {port, dest, VetoSource::lsn, vetoed};
+}
+VetoChange arn(PortId port, NodeId dest, bool vetoed) {
+  return {port, dest, VetoSource::arn, vetoed};
+}
+
+// Ports hit when every table entry is selected once (per-flow hash covers
+// exactly these indices).
+std::map<PortId, int> hits(Fib& f, NodeId dest) {
+  std::map<PortId, int> out;
+  for (std::uint64_t i = 0; i < f.config().table_size; ++i)
+    if (auto p = f.select(dest, i, Time(), SelectMode::per_flow)) ++out[*p];
+  return out;
+}
+
+TEST(Fib, CreateRejectsBadConfig) {
+  FibConfig c;
+  c.table_size = 10;
+  EXPECT_EQ(Fib::create(c).error().field, "config.table_size");
+}
+
+TEST(Fib, ControlPlaneErrors) {
+  Fib f = make({.max_destinations = 4});
+  EXPECT_EQ(f.set_route(4, equal(1, 2), Time()).error().field,
+            "set_route.destination");
+  EXPECT_EQ(f.set_route(0, Members{{1, 1}, {1, 2}}, Time()).error(),
+            (Error{"set_route.members", "port 1 listed twice"}));
+  EXPECT_EQ(f.set_route(0, Members{{1, kMaxWeight + 1}}, Time()).error().field,
+            "set_route.members[0]");
+  EXPECT_EQ(f.apply(lsn(1, 9, true), Time()).error().field, "veto.destination");
+  EXPECT_EQ(f.apply(CongestionChange{1, 0, VetoSource::lsn, 4}).error().field,
+            "congestion.level");
+  EXPECT_EQ(f.add_prefix(Prefix{}, 4).error().field, "add_prefix.destination");
+}
+
+TEST(Fib, NoRouteIsCounted) {
+  Fib f = make({.max_destinations = 4});
+  EXPECT_EQ(f.select(2, 1, Time(), SelectMode::per_flow), std::nullopt);
+  EXPECT_EQ(f.select(99, 1, Time(), SelectMode::per_flow), std::nullopt);
+  EXPECT_EQ(f.counters().no_route, 2u);
+  ASSERT_TRUE(f.set_route(2, equal(1, 2), Time()));
+  ASSERT_TRUE(f.remove_route(2, Time()));
+  EXPECT_EQ(f.state(2), GroupState::no_route);
+}
+
+TEST(Fib, StatisticalSplitMatchesWeights) {
+  // {4,2,1,1} in 4096 entries is exact: 2048, 1024, 512, 512. 200,000
+  // random flows: a port of share p gets a Binomial(200000, p) count, sd
+  // sqrt(n p (1-p)) = 224 (p = 1/2), 194 (1/4), 140 (1/8). We allow 4 sd
+  // per port: a correct hash fails with probability < 1e-4 per port, and
+  // the seed is fixed, so the test is deterministic; a 1% bias (2000 flows)
+  // would be 9 sd or more.
+  Fib f = make({.max_destinations = 1});
+  ASSERT_TRUE(f.set_route(0, Members{{1, 4}, {2, 2}, {3, 1}, {4, 1}}, Time()));
+  EXPECT_EQ(f.table(0)->max_relative_error().num, 0u);
+  std::mt19937_64 rng(2026);
+  std::map<PortId, double> count;
+  constexpr int kFlows = 200'000;
+  for (int i = 0; i < kFlows; ++i) {
+    FlowKey k;
+    for (auto& b : k.source) b = static_cast<std::uint8_t>(rng());
+    for (auto& b : k.destination) b = static_cast<std::uint8_t>(rng());
+    k.source_port = static_cast<std::uint16_t>(rng());
+    k.destination_port = 4791;
+    k.protocol = 17;
+    ++count[*f.select(0, flow_hash(k, 1), Time(), SelectMode::per_flow)];
+  }
+  const std::map<PortId, double> share{
+      {1, 0.5}, {2, 0.25}, {3, 0.125}, {4, 0.125}};
+  for (const auto& [port, p] : share) {
+    const double sd = std::sqrt(kFlows * p * (1 - p));
+    EXPECT_NEAR(count[port], kFlows * p, 4 * sd) << port;
+  }
+  EXPECT_EQ(f.counters().selections[0], static_cast<std::uint64_t>(kFlows));
+}
+
+TEST(Fib, PerPacketSprayIsExactOverOneTableWalk) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, Members{{1, 2}, {2, 1}, {3, 1}}, Time()));
+  std::map<PortId, int> n;
+  for (int i = 0; i < 64; ++i)
+    ++n[*f.select(0, 0, Time(), SelectMode::per_packet)];
+  EXPECT_EQ(n, (std::map<PortId, int>{{1, 32}, {2, 16}, {3, 16}}));
+  EXPECT_EQ(f.counters().selections[1], 64u);
+}
+
+TEST(Fib, VetoIsAnAndOverSources) {
+  Fib f = make({.max_destinations = 2, .table_size = 64});
+  ASSERT_TRUE(f.set_route(1, equal(1, 3), Time()));
+  const auto rebuilds = f.counters().table_rebuilds;
+  ASSERT_TRUE(f.apply(arn(2, 1, true), us(1)));
+  EXPECT_TRUE(f.vetoed(1, 2));
+  EXPECT_EQ(hits(f, 1), (std::map<PortId, int>{{1, 32}, {3, 32}}));
+  ASSERT_TRUE(f.apply(lsn(2, 1, true), us(2)));  // both sources now
+  ASSERT_TRUE(f.apply(arn(2, 1, false), us(3)));
+  EXPECT_TRUE(f.vetoed(1, 2));  // LSN still says no
+  EXPECT_EQ(hits(f, 1).count(2), 0u);
+  // ARN alone: its un-veto restores at once.
+  ASSERT_TRUE(f.apply(arn(3, 1, true), us(4)));
+  ASSERT_TRUE(f.apply(arn(3, 1, false), us(5)));
+  EXPECT_EQ(hits(f, 1), (std::map<PortId, int>{{1, 32}, {3, 32}}));
+  // A veto on a port that routing does not use changes nothing.
+  const auto r = f.counters().table_rebuilds;
+  ASSERT_TRUE(f.apply(arn(9, 1, true), us(6)));
+  EXPECT_EQ(f.counters().table_rebuilds, r);
+  EXPECT_EQ(f.counters().veto_changes, 6u);
+  EXPECT_GT(r, rebuilds);
+}
+
+TEST(Fib, LsnReachableAloneDoesNotRestore) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(0)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), us(10)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), us(20)));
+  EXPECT_TRUE(f.vetoed(0, 1));
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{2, 64}}));
+  EXPECT_EQ(f.counters().lsn_reachable_held, 1u);
+  // Re-install: set_route with the port, later than the veto.
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(30)));
+  EXPECT_FALSE(f.vetoed(0, 1));
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{1, 32}, {2, 32}}));
+  EXPECT_EQ(f.counters().latch_released_reinstall, 1u);
+}
+
+TEST(Fib, ReinstallBeforeReachableRestoresOnTheReachableReport) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(0)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), us(10)));
+  // Same instant as the veto: not "later", does not count.
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(10)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), us(11)));
+  EXPECT_TRUE(f.vetoed(0, 1));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), us(12)));
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(13)));  // still unreachable
+  EXPECT_TRUE(f.vetoed(0, 1));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), us(14)));
+  EXPECT_FALSE(f.vetoed(0, 1));
+}
+
+TEST(Fib, WithdrawThenInstallRule) {
+  Fib f = make({.max_destinations = 1,
+                .table_size = 64,
+                .reinstall_rule = ReinstallRule::withdraw_then_install});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(0)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), us(10)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), us(20)));
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(30)));  // never withdrawn
+  EXPECT_TRUE(f.vetoed(0, 1));
+  ASSERT_TRUE(f.set_route(0, Members{{2, 1}}, us(40)));  // withdraw
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), us(50)));      // install
+  EXPECT_FALSE(f.vetoed(0, 1));
+}
+
+TEST(Fib, SafetyBoundRestoresWithoutReinstall) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});  // bound 5 s
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  EXPECT_EQ(f.next_deadline(), Time::max());
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), ms(1)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), ms(2)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), ms(3)));  // a repeat: no restart
+  EXPECT_EQ(f.next_deadline(), ms(2) + sec(5));
+  f.on_timer(ms(2) + sec(5) - ps(1));
+  EXPECT_TRUE(f.vetoed(0, 1));
+  f.on_timer(ms(2) + sec(5));
+  EXPECT_FALSE(f.vetoed(0, 1));
+  EXPECT_EQ(f.counters().latch_released_safety_bound, 1u);
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{1, 32}, {2, 32}}));
+  EXPECT_EQ(f.next_deadline(), Time::max());
+}
+
+TEST(Fib, NewVetoDisarmsTheSafetyBound) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), ms(1)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), ms(2)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), ms(3)));
+  f.on_timer(sec(10));
+  EXPECT_TRUE(f.vetoed(0, 1));
+  EXPECT_EQ(f.counters().latch_released_safety_bound, 0u);
+}
+
+TEST(Fib, ZeroSafetyBoundMeansNoLatch) {
+  Fib f = make(
+      {.max_destinations = 1, .table_size = 64, .lsn_safety_bound = Time()});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(f.apply(lsn(1, 0, true), ms(1)));
+  ASSERT_TRUE(f.apply(lsn(1, 0, false), ms(2)));
+  EXPECT_FALSE(f.vetoed(0, 1));
+}
+
+TEST(Fib, FallbackBackup) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(f.set_backup(0, Members{{7, 1}}));
+  ASSERT_TRUE(f.apply(arn(1, 0, true), us(1)));
+  ASSERT_TRUE(f.apply(arn(2, 0, true), us(1)));
+  EXPECT_EQ(f.state(0), GroupState::backup);
+  EXPECT_EQ(f.select(0, 5, us(2), SelectMode::per_flow), PortId{7});
+  EXPECT_EQ(f.counters().fallback_backup, 1u);
+  EXPECT_EQ(f.counters().fallback_entered, 1u);
+  // The backup itself vetoed: drop.
+  ASSERT_TRUE(f.apply(arn(7, 0, true), us(3)));
+  EXPECT_EQ(f.state(0), GroupState::drop);
+  EXPECT_EQ(f.select(0, 5, us(4), SelectMode::per_flow), std::nullopt);
+  EXPECT_EQ(f.counters().fallback_drop, 1u);
+  // A member returns: back to the effective group.
+  ASSERT_TRUE(f.apply(arn(2, 0, false), us(5)));
+  EXPECT_EQ(f.state(0), GroupState::effective);
+  EXPECT_EQ(f.select(0, 5, us(6), SelectMode::per_flow), PortId{2});
+}
+
+TEST(Fib, FallbackKeepRoutingAndDrop) {
+  Fib keep = make({.max_destinations = 1,
+                   .table_size = 64,
+                   .fallback = Fallback::keep_routing});
+  ASSERT_TRUE(keep.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(keep.apply(lsn(1, 0, true), us(1)));
+  ASSERT_TRUE(keep.apply(lsn(2, 0, true), us(1)));
+  EXPECT_EQ(keep.state(0), GroupState::keep_routing);
+  EXPECT_EQ(hits(keep, 0), (std::map<PortId, int>{{1, 32}, {2, 32}}));
+  EXPECT_EQ(keep.counters().fallback_keep_routing, 64u);
+
+  Fib drop = make(
+      {.max_destinations = 1, .table_size = 64, .fallback = Fallback::drop});
+  ASSERT_TRUE(drop.set_route(0, equal(1, 1), Time()));
+  ASSERT_TRUE(drop.set_backup(0, Members{{7, 1}}));  // ignored under drop
+  ASSERT_TRUE(drop.apply(lsn(1, 0, true), us(1)));
+  EXPECT_EQ(drop.select(0, 1, us(2), SelectMode::flowlet), std::nullopt);
+  EXPECT_EQ(drop.counters().fallback_drop, 1u);
+  EXPECT_EQ(drop.counters().fallback_entered, 1u);
+}
+
+TEST(Fib, CongestionLowersShareButNeverRemoves) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::lsn, 3}));
+  // Weights 1*4 : 1*1 -> t = 51.2, 12.8 -> 51 : 13 (errors 0.4%, 1.6%).
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{1, 51}, {2, 13}}));
+  // The larger level of the two sources counts.
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::arn, 1}));
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::lsn, 0}));
+  // 4 : 3 -> t = 36.57, 27.43 -> 37 : 27.
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{1, 37}, {2, 27}}));
+  EXPECT_EQ(f.counters().congestion_changes, 3u);
+}
+
+TEST(Fib, CongestionTierUsesOnlyTheLeastCongested) {
+  Fib f = make({.max_destinations = 1,
+                .table_size = 64,
+                .congestion_policy = CongestionPolicy::tier});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::lsn, 1}));
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{1, 64}}));
+  ASSERT_TRUE(f.apply(CongestionChange{1, 0, VetoSource::lsn, 2}));
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{2, 64}}));
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::lsn, 2}));
+  EXPECT_EQ(hits(f, 0), (std::map<PortId, int>{{1, 32}, {2, 32}}));
+}
+
+TEST(Fib, FlowletSurvivesUnrelatedVeto) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 4), Time()));
+  const std::uint64_t h = mix64(3);
+  const PortId p = *f.select(0, h, us(0), SelectMode::flowlet);
+  const PortId other = p == 1 ? 2 : 1;
+  ASSERT_TRUE(f.apply(arn(other, 0, true), us(1)));
+  EXPECT_EQ(f.select(0, h, us(2), SelectMode::flowlet), p);
+  ASSERT_TRUE(f.apply(arn(p, 0, true), us(3)));
+  EXPECT_NE(f.select(0, h, us(4), SelectMode::flowlet), p);
+  EXPECT_EQ(f.flowlet_counters().repicked_on_change, 1u);
+  EXPECT_EQ(f.counters().selections[2], 3u);
+}
+
+TEST(Fib, PrefixLookupGivesTheDestination) {
+  Fib f = make({.max_destinations = 8});
+  Prefix p;
+  p.address = {10, 0, 5, 0};
+  p.length = 24;
+  ASSERT_TRUE(f.add_prefix(p, 5));
+  EXPECT_EQ(f.lookup(false, {10, 0, 5, 77}), NodeId{5});
+  EXPECT_TRUE(f.remove_prefix(p));
+  EXPECT_EQ(f.lookup(false, {10, 0, 5, 77}), std::nullopt);
+}
+
+// draft-camarillo-rtgwg-lsn §4 at the FIB of the ingress leaf: 256
+// destination leaves, each reachable over 256 spines (ports 0..255, spine A
+// = port 0). Spine A loses Leaf_5.
+TEST(Fib, LsnIllustrationSection4) {
+  Fib f = make({.max_destinations = 256, .table_size = 4096});
+  const Members spines = equal(0, 256);
+  for (NodeId leaf = 0; leaf < 256; ++leaf)
+    ASSERT_TRUE(f.set_route(leaf, spines, Time()));
+  std::vector<std::vector<PortId>> before;
+  for (NodeId leaf = 0; leaf < 256; ++leaf)
+    before.emplace_back(f.table(leaf)->entries().begin(),
+                        f.table(leaf)->entries().end());
+  const auto rebuilds = f.counters().table_rebuilds;
+
+  constexpr PortId kSpineA = 0;
+  ASSERT_TRUE(f.apply(lsn(kSpineA, 5, true), us(100)));
+  EXPECT_EQ(f.counters().table_rebuilds, rebuilds + 1);  // leaf 5 only
+  // 255 members in 4096 entries: 16 each plus 16 members with 17
+  // (255 * 16 = 4080); spine A's 16 entries went to 16 other spines.
+  const std::map<PortId, int> leaf5 = hits(f, 5);
+  EXPECT_EQ(leaf5.size(), 255u);
+  EXPECT_EQ(leaf5.count(kSpineA), 0u);
+  EXPECT_EQ(f.counters().entries_moved, 256u * 4096u + 16u);
+  // No flow hashes to spine A (every table index was tried above; and a
+  // sample of real flows too).
+  for (std::uint32_t i = 0; i < 10'000; ++i) {
+    FlowKey k;
+    k.source = {10, 0, static_cast<std::uint8_t>(i >> 8),
+                static_cast<std::uint8_t>(i)};
+    k.destination = {10, 5, 0, 1};
+    k.source_port = static_cast<std::uint16_t>(i);
+    ASSERT_NE(f.select(5, flow_hash(k, 0), us(101), SelectMode::per_flow),
+              kSpineA);
+  }
+  for (NodeId leaf = 0; leaf < 256; ++leaf) {
+    if (leaf == 5) continue;
+    const auto e = f.table(leaf)->entries();
+    ASSERT_TRUE(std::equal(e.begin(), e.end(), before[leaf].begin(),
+                           before[leaf].end()))
+        << leaf;
+  }
+  // Link restored: Spine A reports Leaf_5 reachable. 1 AND 0: still out.
+  ASSERT_TRUE(f.apply(lsn(kSpineA, 5, false), ms(50)));
+  EXPECT_EQ(hits(f, 5).count(kSpineA), 0u);
+  // BGP re-installs the route: back to 256 members, spine A's entries back.
+  ASSERT_TRUE(f.set_route(5, spines, ms(80)));
+  EXPECT_EQ(hits(f, 5).size(), 256u);
+  EXPECT_EQ(f.table(5)->count_of(kSpineA), 16u);
+}
+
+}  // namespace
+}  // namespace arfabric::proto::fib
