@@ -1,7 +1,7 @@
 // Configuration of the forwarding information base (src/proto/fib).
 //
 // Every choice the drafts leave open is a field here with its default; the
-// reasons are in docs/protocols/fib.md. validate() names the first bad field.
+// reasons are in docs/PROTOCOLS.md (FIB). validate() names the first bad field.
 //   - draft-camarillo-rtgwg-lsn §3.2.3: effective member = routing AND
 //     notification; empty result -> "pre-programmed backup path" (Fallback).
 //   - draft-camarillo-rtgwg-lsn §4.2 last paragraph: a reachable report alone

@@ -38,7 +38,7 @@ namespace arfabric::proto::ibcs {
 // does not tell an outside receiver "zero bandwidth".
 enum class EdgeAction : std::uint8_t { strip, zero, uninitialize };
 
-// Defaults (docs/protocols/ibcs-suf.md): CSIG -> strip (an L2 tag the
+// Defaults (docs/PROTOCOLS.md, IBCS SUF): CSIG -> strip (an L2 tag the
 // outside does not know; stripping restores the original frame); HPCC
 // option -> zero (= UNINITIALIZED for a MAX signal; removing an IPv4
 // option would move the payload and rewrite IHL and total length);

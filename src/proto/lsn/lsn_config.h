@@ -11,7 +11,7 @@
 //   - the queue thresholds behind congestion levels 1..3 (§3.1 Msg-type,
 //     "implementation specific"), with hysteresis;
 //   - the TBD code points (wire::lsn::CodecOptions).
-// Decisions and defaults are written down in docs/protocols/lsn-engine.md.
+// Decisions and defaults are written down in docs/PROTOCOLS.md (LSN engine).
 #pragma once
 
 #include <array>
