@@ -16,7 +16,17 @@ std::uint32_t golden_stride(std::uint32_t n) {
   return s;
 }
 
+constexpr std::uint32_t kNoIndex = ~0u;
+
 }  // namespace
+
+std::uint32_t MemberTable::member_index(PortId port) const {
+  const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
+  for (std::uint32_t h = (port * 0x9E3779B1u) & mask;; h = (h + 1) & mask) {
+    const std::uint32_t i = index_[h];
+    if (i == kNoIndex || members_[i].port == port) return i;
+  }
+}
 
 MemberTable::MemberTable(std::uint32_t size)
     : size_(size), stride_(golden_stride(size)), entries_(size, 0) {
@@ -56,18 +66,23 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members) {
     return size_;
   }
 
+  // Index the members by port (linear probing, at most half full).
+  std::uint32_t cap = 1;
+  while (cap < 2 * members_.size()) cap <<= 1;
+  index_.assign(cap, kNoIndex);
+  for (std::uint32_t i = 0; i < members_.size(); ++i) {
+    std::uint32_t h = (members_[i].port * 0x9E3779B1u) & (cap - 1);
+    while (index_[h] != kNoIndex) h = (h + 1) & (cap - 1);
+    index_[h] = i;
+  }
   // Keep each member's first `count` entries (by index); free the rest.
   remaining_.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i)
     remaining_[i] = members_[i].count;
   free_.clear();
   for (std::uint32_t slot = 0; slot < size_; ++slot) {
-    const PortId p = entries_[slot];
-    auto it =
-        std::lower_bound(members_.begin(), members_.end(), p,
-                         [](const Slot& s, PortId q) { return s.port < q; });
-    const std::size_t i = static_cast<std::size_t>(it - members_.begin());
-    if (it != members_.end() && it->port == p && remaining_[i] > 0) {
+    const std::uint32_t i = member_index(entries_[slot]);
+    if (i != kNoIndex && remaining_[i] > 0) {
       --remaining_[i];
     } else {
       free_.push_back(slot);
@@ -75,12 +90,19 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members) {
   }
   // Hand the freed slots round-robin to the members still short of entries,
   // so a growing member's new entries interleave with other growers'.
-  std::size_t i = 0;
+  growers_.clear();
+  for (std::uint32_t i = 0; i < members_.size(); ++i)
+    if (remaining_[i] > 0) growers_.push_back(i);
+  std::size_t g = 0;
   for (const std::uint32_t slot : free_) {
-    while (remaining_[i] == 0) i = (i + 1) % members_.size();
+    if (g >= growers_.size()) g = 0;
+    const std::uint32_t i = growers_[g];
     entries_[slot] = members_[i].port;
-    --remaining_[i];
-    i = (i + 1) % members_.size();
+    if (--remaining_[i] == 0) {
+      growers_.erase(growers_.begin() + static_cast<std::ptrdiff_t>(g));
+    } else {
+      ++g;
+    }
   }
   return static_cast<std::uint32_t>(free_.size());
 }

@@ -62,7 +62,12 @@ class MemberTable {
   RelativeError error_{0, 1};
   // Scratch reused across assign() calls.
   std::vector<WeightedMember> sorted_;
-  std::vector<std::uint32_t> counts_, heap_, remaining_, free_;
+  std::vector<QuantiseHeapItem> heap_;
+  std::vector<std::uint32_t> counts_, remaining_, free_, growers_;
+  // Open-addressing port -> member index (power-of-two size >= 2 members),
+  // so the resilient pass costs O(N), not O(N log M).
+  std::vector<std::uint32_t> index_;
+  std::uint32_t member_index(PortId port) const;
 };
 
 }  // namespace arfabric::proto::fib

@@ -31,6 +31,14 @@ struct Ctx {
   }
 };
 
+// Orders a std heap so that the cheapest step (ties: lowest member) is on
+// top.
+bool costlier(const QuantiseHeapItem& a, const QuantiseHeapItem& b) {
+  if (b.cost < a.cost) return true;
+  if (a.cost < b.cost) return false;
+  return a.member > b.member;
+}
+
 // The k-th smallest step cost when each member i starts at start(i) and
 // steps by `dir` (+1 / -1), a step from c costing ctx.err(i, c + dir).
 // Steps that would leave [1, inf) are not available. Member step costs grow,
@@ -38,34 +46,33 @@ struct Ctx {
 // counts is used as the running state and scratch as the heap.
 template <typename Start>
 RelativeError kth_step_cost(const Ctx& ctx, std::span<std::uint32_t> counts,
-                            std::span<std::uint32_t> heap_store,
+                            std::span<QuantiseHeapItem> heap_store,
                             std::uint64_t k, int dir, Start start) {
+  auto cost = [&](std::uint32_t i) {
+    return ctx.err(i, static_cast<std::uint64_t>(counts[i] + dir));
+  };
   std::size_t heap_n = 0;
   for (std::uint32_t i = 0; i < ctx.m.size(); ++i) {
     if (ctx.m[i].weight == 0) continue;
     counts[i] = static_cast<std::uint32_t>(start(i));
     if (dir < 0 && counts[i] <= 1) continue;
-    heap_store[heap_n++] = i;
+    heap_store[heap_n++] = {cost(i), i};
   }
-  auto cost = [&](std::uint32_t i) {
-    return ctx.err(i, static_cast<std::uint64_t>(counts[i] + dir));
-  };
-  auto greater = [&](std::uint32_t a, std::uint32_t b) {
-    return cost(b) < cost(a);
-  };
-  std::span<std::uint32_t> heap = heap_store.first(heap_n);
-  std::make_heap(heap.begin(), heap.end(), greater);
+  std::span<QuantiseHeapItem> heap = heap_store.first(heap_n);
+  std::make_heap(heap.begin(), heap.end(), costlier);
   RelativeError last{0, 1};
   for (std::uint64_t step = 0; step < k; ++step) {
     assert(!heap.empty());
-    std::pop_heap(heap.begin(), heap.end(), greater);
-    const std::uint32_t i = heap.back();
-    last = cost(i);
+    std::pop_heap(heap.begin(), heap.end(), costlier);
+    QuantiseHeapItem& top = heap.back();
+    last = top.cost;
+    const std::uint32_t i = top.member;
     counts[i] = static_cast<std::uint32_t>(counts[i] + dir);
     if (dir < 0 && counts[i] <= 1) {
       heap = heap.first(heap.size() - 1);
     } else {
-      std::push_heap(heap.begin(), heap.end(), greater);
+      top.cost = cost(i);
+      std::push_heap(heap.begin(), heap.end(), costlier);
     }
   }
   return last;
@@ -83,7 +90,7 @@ RelativeError max_error(const Ctx& ctx, std::span<const std::uint32_t> c) {
 RelativeError quantise(std::span<const WeightedMember> members,
                        std::uint32_t table_size,
                        std::span<std::uint32_t> counts,
-                       std::span<std::uint32_t> scratch) {
+                       std::span<QuantiseHeapItem> scratch) {
   assert(counts.size() == members.size());
   assert(scratch.size() >= members.size());
   std::uint64_t total = 0;
@@ -100,12 +107,14 @@ RelativeError quantise(std::span<const WeightedMember> members,
     // One entry each for the table_size heaviest (stable by input order).
     std::uint32_t k = 0;
     for (std::uint32_t i = 0; i < members.size(); ++i)
-      if (members[i].weight > 0) scratch[k++] = i;
+      if (members[i].weight > 0) scratch[k++].member = i;
     std::stable_sort(scratch.begin(), scratch.begin() + k,
-                     [&](std::uint32_t a, std::uint32_t b) {
-                       return members[a].weight > members[b].weight;
+                     [&](const QuantiseHeapItem& a, const QuantiseHeapItem& b) {
+                       return members[a.member].weight >
+                              members[b.member].weight;
                      });
-    for (std::uint32_t j = 0; j < table_size; ++j) counts[scratch[j]] = 1;
+    for (std::uint32_t j = 0; j < table_size; ++j)
+      counts[scratch[j].member] = 1;
     return max_error(ctx, counts);
   }
 
@@ -151,24 +160,21 @@ RelativeError quantise(std::span<const WeightedMember> members,
     while (c > 1 && !(target < ctx.err(i, c - 1))) --c;
     counts[i] = static_cast<std::uint32_t>(c);
     sum += c;
-    scratch[heap_n++] = i;
+    scratch[heap_n++].member = i;
   }
   assert(sum <= table_size);
   auto next_cost = [&](std::uint32_t i) { return ctx.err(i, counts[i] + 1); };
-  auto greater = [&](std::uint32_t a, std::uint32_t b) {
-    const RelativeError ca = next_cost(a), cb = next_cost(b);
-    if (cb < ca) return true;
-    if (ca < cb) return false;
-    return a > b;  // ties: earlier member first, so results are stable
-  };
-  std::span<std::uint32_t> heap = scratch.first(heap_n);
-  std::make_heap(heap.begin(), heap.end(), greater);
+  for (std::size_t j = 0; j < heap_n; ++j)
+    scratch[j].cost = next_cost(scratch[j].member);
+  std::span<QuantiseHeapItem> heap = scratch.first(heap_n);
+  std::make_heap(heap.begin(), heap.end(), costlier);
   for (; sum < table_size; ++sum) {
-    std::pop_heap(heap.begin(), heap.end(), greater);
-    const std::uint32_t i = heap.back();
-    assert(!(target < next_cost(i)));
-    ++counts[i];
-    std::push_heap(heap.begin(), heap.end(), greater);
+    std::pop_heap(heap.begin(), heap.end(), costlier);
+    QuantiseHeapItem& top = heap.back();
+    assert(!(target < top.cost));
+    ++counts[top.member];
+    top.cost = next_cost(top.member);
+    std::push_heap(heap.begin(), heap.end(), costlier);
   }
   return max_error(ctx, counts);
 }

@@ -62,6 +62,13 @@ struct RelativeError {
   }
 };
 
+// Scratch for quantise()'s heaps: a member and the cost of its next step,
+// cached so that heap comparisons do not recompute it.
+struct QuantiseHeapItem {
+  RelativeError cost;
+  std::uint32_t member = 0;
+};
+
 // err_i(count) for a member of `weight` out of `total_weight` in a table of
 // `table_size` entries. Precondition: weight > 0.
 RelativeError relative_error(std::uint64_t count, std::uint32_t weight,
@@ -77,6 +84,6 @@ RelativeError relative_error(std::uint64_t count, std::uint32_t weight,
 RelativeError quantise(std::span<const WeightedMember> members,
                        std::uint32_t table_size,
                        std::span<std::uint32_t> counts,
-                       std::span<std::uint32_t> scratch);
+                       std::span<QuantiseHeapItem> scratch);
 
 }  // namespace arfabric::proto::fib

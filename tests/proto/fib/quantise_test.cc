@@ -17,7 +17,7 @@ struct Result {
 
 Result run(const std::vector<WeightedMember>& m, std::uint32_t n) {
   Result r{std::vector<std::uint32_t>(m.size()), {}};
-  std::vector<std::uint32_t> scratch(m.size());
+  std::vector<QuantiseHeapItem> scratch(m.size());
   r.error = quantise(m, n, r.counts, scratch);
   return r;
 }
