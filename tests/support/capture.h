@@ -120,4 +120,38 @@ inline const nlohmann::json& tshark_layers(const nlohmann::json& frames,
   return frames.at(i).at("_source").at("layers");
 }
 
+// Every value of field `key` anywhere in tshark's JSON `j`, in document
+// order, as text (arrays from --no-duplicate-keys are flattened). tshark
+// nests fields in subtrees whose shape varies by dissector, so tests look
+// fields up by name rather than by path.
+inline void collect_tshark_values(const nlohmann::json& j,
+                                  const std::string& key,
+                                  std::vector<std::string>& out) {
+  auto text = [](const nlohmann::json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  };
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it.key() == key) {
+        if (it.value().is_array()) {
+          for (const nlohmann::json& v : it.value()) out.push_back(text(v));
+        } else {
+          out.push_back(text(it.value()));
+        }
+      } else {
+        collect_tshark_values(it.value(), key, out);
+      }
+    }
+  } else if (j.is_array()) {
+    for (const nlohmann::json& v : j) collect_tshark_values(v, key, out);
+  }
+}
+
+inline std::vector<std::string> tshark_values(const nlohmann::json& j,
+                                              const std::string& key) {
+  std::vector<std::string> out;
+  collect_tshark_values(j, key, out);
+  return out;
+}
+
 }  // namespace arfabric::testing

@@ -20,34 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-// Every value of `key` anywhere in `j`, in document order; arrays (from
-// --no-duplicate-keys) are flattened.
-void collect(const json& j, const std::string& key, std::vector<json>& out) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it.key() == key) {
-        if (it.value().is_array())
-          for (const json& v : it.value()) out.push_back(v);
-        else
-          out.push_back(it.value());
-      } else {
-        collect(it.value(), key, out);
-      }
-    }
-  } else if (j.is_array()) {
-    for (const json& v : j) collect(v, key, out);
-  }
-}
-
-std::vector<std::string> strings(const json& j, const std::string& key) {
-  std::vector<json> v;
-  collect(j, key, v);
-  std::vector<std::string> s;
-  for (const json& x : v)
-    s.push_back(x.is_string() ? x.get<std::string>() : x.dump());
-  return s;
-}
-
 Lsp spine_lsp() {
   Lsp lsp;
   lsp.header.pdu_type = kPduTypeL2Lsp;
@@ -128,27 +100,28 @@ TEST(IsisTshark, TsharkDecodesOurLspLikeWeDo) {
   const json t = arfabric::testing::tshark_layers(ts, 0);
 
   // Header fields.
-  EXPECT_EQ(strings(t, "isis.type"), std::vector<std::string>{"20"});
-  EXPECT_EQ(strings(t, "isis.lsp.lsp_id"),
+  EXPECT_EQ(testing::tshark_values(t, "isis.type"),
+            std::vector<std::string>{"20"});
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.lsp_id"),
             std::vector<std::string>{lsp["lsp_id"].get<std::string>()});
   EXPECT_EQ(lsp["lsp_id"], "1921.6800.1001.00-02");
   char seq[16];
   std::snprintf(seq, sizeof seq, "0x%08x",
                 lsp["sequence_number"].get<std::uint32_t>());
-  EXPECT_EQ(strings(t, "isis.lsp.sequence_number"),
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.sequence_number"),
             std::vector<std::string>{seq});
-  EXPECT_EQ(strings(t, "isis.lsp.checksum"),
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.checksum"),
             std::vector<std::string>{lsp["checksum"].get<std::string>()});
-  EXPECT_EQ(strings(t, "isis.lsp.checksum.status"),
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.checksum.status"),
             std::vector<std::string>{"1"});  // PROTO_CHECKSUM_E_GOOD
   EXPECT_TRUE(lsp["checksum_valid"].get<bool>());
   EXPECT_EQ(
-      strings(t, "isis.lsp.pdu_length"),
+      testing::tshark_values(t, "isis.lsp.pdu_length"),
       std::vector<std::string>{std::to_string(lsp["pdu_length"].get<int>())});
 
   // Hostname.
   EXPECT_EQ(
-      strings(t, "isis.lsp.hostname"),
+      testing::tshark_values(t, "isis.lsp.hostname"),
       std::vector<std::string>{lsp["tlvs"][1]["hostname"].get<std::string>()});
 
   // nlohmann::json keeps object keys sorted, so tshark's sibling entries
@@ -166,15 +139,20 @@ TEST(IsisTshark, TsharkDecodesOurLspLikeWeDo) {
         bw_mbps.push_back(s["bandwidth"]["bytes_per_second"].get<double>() * 8 /
                           1e6);
   }
-  EXPECT_EQ(strings(t, "isis.lsp.ext_is_reachability.is_neighbor_id"), ids);
-  EXPECT_EQ(strings(t, "isis.lsp.ext_is_reachability.metric"), metrics);
-  const auto ts_bw = strings(t, "isis.lsp.maximum_link_bandwidth");
+  EXPECT_EQ(
+      testing::tshark_values(t, "isis.lsp.ext_is_reachability.is_neighbor_id"),
+      ids);
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.ext_is_reachability.metric"),
+            metrics);
+  const auto ts_bw =
+      testing::tshark_values(t, "isis.lsp.maximum_link_bandwidth");
   ASSERT_EQ(ts_bw.size(), bw_mbps.size());
   for (std::size_t i = 0; i < ts_bw.size(); ++i)
     EXPECT_NEAR(std::stod(ts_bw[i]), bw_mbps[i], bw_mbps[i] * 1e-6) << i;
   EXPECT_NEAR(bw_mbps[0], 100000.0, 0.01);  // 100G (1.25e10 rounds)
   EXPECT_NEAR(bw_mbps[1], 40000.0, 0.01);   // 40G (5e9 is exact)
-  EXPECT_EQ(strings(t, "isis.lsp.ext_is_reachability.ipv4_interface_address"),
+  EXPECT_EQ(testing::tshark_values(
+                t, "isis.lsp.ext_is_reachability.ipv4_interface_address"),
             std::vector<std::string>{"10.2.2.0"});
 
   // TLV 135: prefixes, lengths, metrics, up/down, sub-TLV presence; tshark
@@ -188,22 +166,30 @@ TEST(IsisTshark, TsharkDecodesOurLspLikeWeDo) {
     updown.push_back(p["up_down"].get<bool>() ? "1" : "0");
     subtlv.push_back(p.contains("sub_tlvs") ? "1" : "0");
   }
-  EXPECT_EQ(strings(t, "isis.lsp.ext_ip_reachability.ipv4_prefix"), prefixes);
-  EXPECT_EQ(strings(t, "isis.lsp.ext_ip_reachability.prefix_length"), lengths);
-  EXPECT_EQ(strings(t, "isis.lsp.ext_ip_reachability.metric"), pmetrics);
-  EXPECT_EQ(strings(t, "isis.lsp.ext_ip_reachability.distribution"), updown);
-  EXPECT_EQ(strings(t, "isis.lsp.ext_ip_reachability.subtlv"), subtlv);
-  EXPECT_EQ(strings(t, "isis.lsp.ext_ip_reachability.code"),
+  EXPECT_EQ(
+      testing::tshark_values(t, "isis.lsp.ext_ip_reachability.ipv4_prefix"),
+      prefixes);
+  EXPECT_EQ(
+      testing::tshark_values(t, "isis.lsp.ext_ip_reachability.prefix_length"),
+      lengths);
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.ext_ip_reachability.metric"),
+            pmetrics);
+  EXPECT_EQ(
+      testing::tshark_values(t, "isis.lsp.ext_ip_reachability.distribution"),
+      updown);
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.ext_ip_reachability.subtlv"),
+            subtlv);
+  EXPECT_EQ(testing::tshark_values(t, "isis.lsp.ext_ip_reachability.code"),
             std::vector<std::string>{
                 std::to_string(kDefaultPathBandwidthSubTlvType)});
 
   // Frame 2: the corrupted checksum is bad for tshark and for us.
   const json t2 = arfabric::testing::tshark_layers(ts, 1);
-  EXPECT_EQ(strings(t2, "isis.lsp.checksum.status"),
+  EXPECT_EQ(testing::tshark_values(t2, "isis.lsp.checksum.status"),
             std::vector<std::string>{"0"});  // PROTO_CHECKSUM_E_BAD
   const json ours2 = our_json(frames[1]);
   EXPECT_FALSE(ours2["isis"]["lsp"]["checksum_valid"].get<bool>());
-  EXPECT_EQ(strings(t2, "isis.lsp.checksum"),
+  EXPECT_EQ(testing::tshark_values(t2, "isis.lsp.checksum"),
             std::vector<std::string>{
                 ours2["isis"]["lsp"]["checksum"].get<std::string>()});
 }

@@ -22,32 +22,6 @@ namespace {
 
 using nlohmann::json;
 
-void collect(const json& j, const std::string& key, std::vector<json>& out) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (it.key() == key) {
-        if (it.value().is_array())
-          for (const json& v : it.value()) out.push_back(v);
-        else
-          out.push_back(it.value());
-      } else {
-        collect(it.value(), key, out);
-      }
-    }
-  } else if (j.is_array()) {
-    for (const json& v : j) collect(v, key, out);
-  }
-}
-
-std::vector<std::string> strings(const json& j, const std::string& key) {
-  std::vector<json> v;
-  collect(j, key, v);
-  std::vector<std::string> s;
-  for (const json& x : v)
-    s.push_back(x.is_string() ? x.get<std::string>() : x.dump());
-  return s;
-}
-
 // nlohmann::json keeps object keys sorted, so sibling LSAs come back ordered
 // by tshark's label text, not by position: compare them as sorted lists.
 std::vector<std::string> sorted(std::vector<std::string> v) {
@@ -134,28 +108,31 @@ TEST(OspfTshark, TsharkDecodesOurOpaqueLsasLikeWeDo) {
   char c0[8], c1[8];
   std::snprintf(c0, sizeof c0, "0x%04x", lsas[0].checksum);
   std::snprintf(c1, sizeof c1, "0x%04x", lsas[1].checksum);
-  EXPECT_EQ(sorted(strings(t, "ospf.lsa.chksum")), sorted({c0, c1}));
-  EXPECT_EQ(sorted(strings(t, "ospf.lsa.length")),
+  EXPECT_EQ(sorted(testing::tshark_values(t, "ospf.lsa.chksum")),
+            sorted({c0, c1}));
+  EXPECT_EQ(sorted(testing::tshark_values(t, "ospf.lsa.length")),
             sorted({std::to_string(lsas[0].bytes.size()),
                     std::to_string(lsas[1].bytes.size())}));
-  EXPECT_EQ(sorted(strings(t, "ospf.lsa.seqnum")),
+  EXPECT_EQ(sorted(testing::tshark_values(t, "ospf.lsa.seqnum")),
             sorted({"0x80000010", "0x80000011"}));
   // And our parser agrees the checksums are valid.
   for (const Lsa& l : lsas)
     EXPECT_TRUE(parse_ospfv2_lsa(l.bytes)->checksum_valid);
 
   // TE link.
-  EXPECT_EQ(strings(t, "ospf.mpls.routerid"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.mpls.routerid"),
             std::vector<std::string>{"192.0.2.1"});
-  EXPECT_EQ(strings(t, "ospf.mpls.linktype"), std::vector<std::string>{"1"});
-  EXPECT_EQ(strings(t, "ospf.mpls.linkid"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.mpls.linktype"),
+            std::vector<std::string>{"1"});
+  EXPECT_EQ(testing::tshark_values(t, "ospf.mpls.linkid"),
             std::vector<std::string>{"192.0.2.2"});
-  EXPECT_EQ(strings(t, "ospf.mpls.local_addr"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.mpls.local_addr"),
             std::vector<std::string>{"10.1.1.0"});
-  EXPECT_EQ(strings(t, "ospf.mpls.remote_addr"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.mpls.remote_addr"),
             std::vector<std::string>{"10.1.1.1"});
-  EXPECT_EQ(strings(t, "ospf.mpls.te_metric"), std::vector<std::string>{"10"});
-  const auto bw = strings(t, "ospf.mpls.link_max_bw");
+  EXPECT_EQ(testing::tshark_values(t, "ospf.mpls.te_metric"),
+            std::vector<std::string>{"10"});
+  const auto bw = testing::tshark_values(t, "ospf.mpls.link_max_bw");
   ASSERT_EQ(bw.size(), 1u);
   const double ours =
       static_cast<double>(find_max_bandwidth(std::get<TeLinkTlv>(te[1]))
@@ -164,15 +141,17 @@ TEST(OspfTshark, TsharkDecodesOurOpaqueLsasLikeWeDo) {
 
   // Extended Prefix: fixed fields, then our Path Bandwidth as an unknown
   // sub-TLV 32768 with our bits, then the padded Prefix SID and TLV 5.
-  EXPECT_EQ(strings(t, "ospf.tlv.extpfx.rotuetype"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.tlv.extpfx.rotuetype"),
             std::vector<std::string>{"1"});
-  EXPECT_EQ(strings(t, "ospf.prefix_length"), std::vector<std::string>{"24"});
-  EXPECT_EQ(strings(t, "ospf.v3.address_prefix.ipv4"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.prefix_length"),
+            std::vector<std::string>{"24"});
+  EXPECT_EQ(testing::tshark_values(t, "ospf.v3.address_prefix.ipv4"),
             std::vector<std::string>{"10.1.0.0"});
-  EXPECT_EQ(strings(t, "ospf.tlv_value"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.tlv_value"),
             std::vector<std::string>{"7f:7f:ff:ff"});
-  EXPECT_EQ(strings(t, "ospf.tlv.sid_label"), std::vector<std::string>{"100"});
-  EXPECT_EQ(strings(t, "ospf.tlv.unknown"),
+  EXPECT_EQ(testing::tshark_values(t, "ospf.tlv.sid_label"),
+            std::vector<std::string>{"100"});
+  EXPECT_EQ(testing::tshark_values(t, "ospf.tlv.unknown"),
             std::vector<std::string>{"ab:cd:ef"});
 }
 
