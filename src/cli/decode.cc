@@ -5,6 +5,7 @@
 
 #include "cli/json/arn_json.h"
 #include "cli/json/bgp_json.h"
+#include "cli/json/error_json.h"
 #include "cli/json/ibcs_json.h"
 #include "cli/json/isis_json.h"
 #include "cli/json/lsn_json.h"
@@ -18,10 +19,7 @@
 namespace arfabric::cli {
 namespace {
 
-nlohmann::json error_json(const DecodeError& e) {
-  return {{"error",
-           {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
-}
+using cli::error_json;  // the DecodeError form, next to this overload
 
 nlohmann::json error_json(const std::string& field, const std::string& reason) {
   return error_json(DecodeError{field, 0, reason});

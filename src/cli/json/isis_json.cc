@@ -5,26 +5,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/json/error_json.h"
 #include "common/hex.h"
+#include "common/overloaded.h"
 
 namespace arfabric::cli {
 namespace {
 
 namespace isis = wire::isis;
 using nlohmann::json;
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-json error_json(const DecodeError& e) {
-  return {{"error",
-           {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
-}
 
 std::string hex16(std::uint16_t v) {
   char buf[8];

@@ -2,27 +2,16 @@
 
 #include <cstdio>
 
+#include "cli/json/error_json.h"
 #include "cli/json/isis_json.h"
 #include "common/hex.h"
+#include "common/overloaded.h"
 
 namespace arfabric::cli {
 namespace {
 
 namespace ospf = wire::ospf;
 using nlohmann::json;
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-json error_json(const DecodeError& e) {
-  return {{"error",
-           {{"field", e.field}, {"offset", e.offset}, {"reason", e.reason}}}};
-}
 
 json raw_json(const ospf::RawTlv& t) {
   return {{"type", t.type}, {"value", to_hex(t.value)}};

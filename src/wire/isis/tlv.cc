@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include "common/overloaded.h"
+
 namespace arfabric::wire::isis {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 struct TlvName {
   std::uint8_t type;

@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include "common/overloaded.h"
+
 namespace arfabric::wire::ospf {
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-// Clang 16 lacks aggregate CTAD (P1816), so spell the guide out.
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 DecodeError wrong_length(const TlvView& t, std::string_view field,
                          std::string_view want) {
