@@ -1,0 +1,346 @@
+#include "proto/bgp/rib.h"
+
+#include <algorithm>
+
+namespace arfabric::proto::bgp {
+
+namespace wb = wire::bgp;
+
+Rib::Rib(RibConfig config) : config_(std::move(config)) {}
+
+void Rib::set_peer(PeerId peer, const RibPeer& info) {
+  if (peers_.size() <= peer) peers_.resize(peer + 1);
+  peers_[peer] = info;
+}
+
+std::uint32_t Rib::slot_for(const Destination& d) {
+  auto [it, inserted] = by_destination_.try_emplace(d, 0);
+  if (!inserted) return it->second;
+  std::uint32_t index;
+  if (!free_.empty()) {
+    index = free_.back();
+    free_.pop_back();
+  } else {
+    index = static_cast<std::uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  RibEntry& e = entries_[index];
+  e = RibEntry{};
+  e.destination = d;
+  e.in_use = true;
+  it->second = index;
+  return index;
+}
+
+void Rib::release(std::uint32_t index) {
+  by_destination_.erase(entries_[index].destination);
+  entries_[index] = RibEntry{};
+  free_.push_back(index);
+}
+
+void Rib::mark_dirty(std::uint32_t index) {
+  if (entries_[index].dirty) return;
+  entries_[index].dirty = true;
+  dirty_.push_back(index);
+}
+
+void Rib::add_path(const Destination& d, Path path) {
+  const std::uint32_t index = slot_for(d);
+  RibEntry& e = entries_[index];
+  auto it = std::find_if(e.paths.begin(), e.paths.end(), [&](const Path& p) {
+    return p.peer == path.peer && p.path_id == path.path_id;
+  });
+  if (it != e.paths.end()) {
+    *it = std::move(path);
+  } else {
+    e.paths.push_back(std::move(path));
+    ++path_count_;
+  }
+  mark_dirty(index);
+}
+
+void Rib::remove_path(const Destination& d, PeerId peer,
+                      std::uint32_t path_id) {
+  auto found = by_destination_.find(d);
+  if (found == by_destination_.end()) return;
+  RibEntry& e = entries_[found->second];
+  auto it = std::find_if(e.paths.begin(), e.paths.end(), [&](const Path& p) {
+    return p.peer == peer && p.path_id == path_id;
+  });
+  if (it == e.paths.end()) return;
+  e.paths.erase(it);
+  --path_count_;
+  mark_dirty(found->second);
+}
+
+void Rib::flush_peer(PeerId peer, std::optional<std::uint16_t> afi) {
+  for (std::uint32_t i = 0; i < entries_.size(); ++i) {
+    RibEntry& e = entries_[i];
+    if (!e.in_use || (afi && e.destination.afi != *afi)) continue;
+    const std::size_t before = e.paths.size();
+    std::erase_if(e.paths, [peer](const Path& p) { return p.peer == peer; });
+    if (e.paths.size() != before) {
+      path_count_ -= before - e.paths.size();
+      mark_dirty(i);
+    }
+  }
+}
+
+void Rib::mark_peer_dirty(PeerId peer) {
+  for (std::uint32_t i = 0; i < entries_.size(); ++i) {
+    const RibEntry& e = entries_[i];
+    if (!e.in_use) continue;
+    if (std::any_of(e.paths.begin(), e.paths.end(),
+                    [peer](const Path& p) { return p.peer == peer; })) {
+      mark_dirty(i);
+    }
+  }
+}
+
+void Rib::set_multihomed_leaves(const Destination& d, std::uint32_t leaves) {
+  multihomed_[d] = leaves;
+  if (auto it = by_destination_.find(d); it != by_destination_.end()) {
+    mark_dirty(it->second);
+  }
+}
+
+const RibEntry* Rib::find(const Destination& d) const {
+  auto it = by_destination_.find(d);
+  return it == by_destination_.end() ? nullptr : &entries_[it->second];
+}
+
+std::vector<DecisionChange> Rib::decide() {
+  std::vector<DecisionChange> changes;
+  // run_decision never marks entries dirty, so the list is stable.
+  for (std::uint32_t index : dirty_) {
+    entries_[index].dirty = false;
+    DecisionChange c = run_decision(index);
+    if (c.installed_changed || c.exported_changed) changes.push_back(c);
+  }
+  dirty_.clear();
+  return changes;
+}
+
+bool Rib::better(const Path& a, const Path& b) const {
+  // Locally originated routes win (they have no AS_PATH to compare).
+  if ((a.peer == kLocalPeer) != (b.peer == kLocalPeer)) {
+    return a.peer == kLocalPeer;
+  }
+  const RouteAttributes& x = *a.attributes;
+  const RouteAttributes& y = *b.attributes;
+  // RFC 4271 section 9.1.2.2 (a)-(c), plus the highest LOCAL_PREF of
+  // section 9.1.1 (eBGP routes all get the same default).
+  if (x.local_pref != y.local_pref) return x.local_pref > y.local_pref;
+  if (x.as_path_length != y.as_path_length) {
+    return x.as_path_length < y.as_path_length;
+  }
+  if (x.origin != y.origin) return x.origin < y.origin;
+  if (config_.always_compare_med || x.neighbor_as == y.neighbor_as) {
+    // A missing MED is the lowest value (RFC 4271 section 9.1.2.2 (c)).
+    const std::uint32_t mx = x.med.value_or(0), my = y.med.value_or(0);
+    if (mx != my) return mx < my;
+  }
+  // (d) eBGP over iBGP and (e) IGP cost do not apply: every peer is eBGP
+  // and next hops are directly connected. (f) lowest BGP Identifier,
+  // (g) lowest peer address.
+  if (a.peer == kLocalPeer) return false;
+  const RibPeer& pa = peers_[a.peer];
+  const RibPeer& pb = peers_[b.peer];
+  if (pa.remote_id != pb.remote_id) return pa.remote_id < pb.remote_id;
+  if (pa.address_rank != pb.address_rank) {
+    return pa.address_rank < pb.address_rank;
+  }
+  return a.path_id < b.path_id;
+}
+
+bool Rib::multipath_equal(const Path& best, const Path& other) const {
+  if (best.peer == kLocalPeer || other.peer == kLocalPeer) return false;
+  const RouteAttributes& x = *best.attributes;
+  const RouteAttributes& y = *other.attributes;
+  if (x.local_pref != y.local_pref || x.as_path_length != y.as_path_length ||
+      x.origin != y.origin) {
+    return false;
+  }
+  if ((config_.always_compare_med || x.neighbor_as == y.neighbor_as) &&
+      x.med.value_or(0) != y.med.value_or(0)) {
+    return false;
+  }
+  return config_.multipath_relax || x.neighbor_as == y.neighbor_as;
+}
+
+namespace {
+
+std::vector<wb::PathAttribute>::iterator insert_position(
+    std::vector<wb::PathAttribute>& attrs, std::uint8_t type) {
+  return std::find_if(attrs.begin(), attrs.end(),
+                      [type](const wb::PathAttribute& a) { return a.type > type; });
+}
+
+// Prepends `asn` to the AS_PATH (RFC 4271 section 5.1.2 (b)): into the
+// leading AS_SEQUENCE when it has room, else as a new segment.
+void prepend_as(std::vector<wb::PathAttribute>& attrs, std::uint32_t asn) {
+  for (wb::PathAttribute& a : attrs) {
+    auto* path = std::get_if<wb::AsPath>(&a.value);
+    if (a.type != wb::attr_type::kAsPath || !path) continue;
+    auto& segs = path->segments;
+    if (!segs.empty() && segs.front().type == wb::segment_type::kAsSequence &&
+        segs.front().asns.size() < 255) {
+      segs.front().asns.insert(segs.front().asns.begin(), asn);
+    } else {
+      segs.insert(segs.begin(),
+                  wb::AsPathSegment{wb::segment_type::kAsSequence, {asn}});
+    }
+    return;
+  }
+  wb::AsPath path;
+  path.segments.push_back({wb::segment_type::kAsSequence, {asn}});
+  attrs.insert(insert_position(attrs, wb::attr_type::kAsPath),
+               wb::make_attribute(wb::attr_type::kAsPath, std::move(path)));
+}
+
+}  // namespace
+
+AttributesRef Rib::export_attributes(const RibEntry& e, const Path& best,
+                                     const fare::ExportResult& fare_export) {
+  const RouteAttributes* source = best.attributes.get();
+  if (memo_.result && memo_.source == source &&
+      memo_.transitive == fare_export.transitive &&
+      memo_.non_transitive == fare_export.non_transitive) {
+    return memo_.result;
+  }
+  (void)e;
+  std::vector<wb::PathAttribute> attrs = source->attributes;
+  const std::uint8_t sub_type = config_.fare.sub_type;
+  if (best.peer != kLocalPeer) {
+    wb::prepare_for_propagation(attrs);
+    // MED and LOCAL_PREF are not sent to other ASes (RFC 4271 section
+    // 5.1.4, 5.1.5).
+    std::erase_if(attrs, [](const wb::PathAttribute& a) {
+      return a.type == wb::attr_type::kMed ||
+             a.type == wb::attr_type::kLocalPref;
+    });
+  }
+  // Extended communities: non-transitive ones stop here unless we attach
+  // them ourselves (RFC 4360 section 2); FARE's are replaced.
+  std::vector<wb::ExtendedCommunity> ecs;
+  for (const wb::PathAttribute& a : attrs) {
+    if (const auto* v = std::get_if<wb::ExtendedCommunities>(&a.value)) {
+      for (const wb::ExtendedCommunity& ec : v->values) {
+        const bool is_fare =
+            config_.fare_enabled &&
+            wire::fare::decode_path_bandwidth(ec, sub_type).has_value();
+        if (ec.transitive() && !is_fare) ecs.push_back(ec);
+      }
+    }
+  }
+  std::erase_if(attrs, [](const wb::PathAttribute& a) {
+    return a.type == wb::attr_type::kExtendedCommunities;
+  });
+  if (fare_export.transitive) {
+    ecs.push_back(wire::fare::encode(*fare_export.transitive, sub_type));
+  }
+  if (fare_export.non_transitive) {
+    ecs.push_back(wire::fare::encode(*fare_export.non_transitive, sub_type));
+  }
+  if (!ecs.empty()) {
+    attrs.insert(insert_position(attrs, wb::attr_type::kExtendedCommunities),
+                 wb::make_attribute(wb::attr_type::kExtendedCommunities,
+                                    wb::ExtendedCommunities{std::move(ecs)}));
+  }
+  if (!std::any_of(attrs.begin(), attrs.end(), [](const wb::PathAttribute& a) {
+        return a.type == wb::attr_type::kOrigin;
+      })) {
+    attrs.insert(attrs.begin(),
+                 wb::make_attribute(wb::attr_type::kOrigin, wb::Origin{}));
+  }
+  prepend_as(attrs, config_.local_as);
+  AttributesRef result = make_route_attributes(std::move(attrs), {}, sub_type);
+  memo_ = ExportMemo{source, fare_export.transitive, fare_export.non_transitive,
+                     result};
+  return result;
+}
+
+namespace {
+
+bool same_export(const AttributesRef& a, const AttributesRef& b) {
+  if (a == b) return true;
+  if (!a || !b) return false;
+  return a->attributes == b->attributes;
+}
+
+}  // namespace
+
+DecisionChange Rib::run_decision(std::uint32_t index) {
+  RibEntry& e = entries_[index];
+  DecisionChange change{index, false, false};
+  std::vector<NextHopWeight> installed;
+  AttributesRef exported;
+  fare::FallbackReason reason = fare::FallbackReason::none;
+  bool local_best = false;
+
+  if (!e.paths.empty()) {
+    // Best path first, then the multipath set in preference order.
+    std::vector<const Path*> order;
+    order.reserve(e.paths.size());
+    for (const Path& p : e.paths) order.push_back(&p);
+    std::sort(order.begin(), order.end(),
+              [this](const Path* a, const Path* b) { return better(*a, *b); });
+    const Path& best = *order.front();
+    local_best = best.peer == kLocalPeer;
+    std::vector<const Path*> selected{&best};
+    if (!local_best) {
+      for (std::size_t i = 1;
+           i < order.size() && selected.size() < config_.maximum_paths; ++i) {
+        if (multipath_equal(best, *order[i])) selected.push_back(order[i]);
+      }
+    }
+    fare::ExportResult fare_export;
+    if (local_best) {
+      if (config_.fare_enabled) fare_export = fare::originate(config_.fare);
+    } else {
+      std::vector<fare::Candidate> candidates;
+      candidates.reserve(selected.size());
+      for (const Path* p : selected) {
+        const RibPeer& peer = peers_[p->peer];
+        candidates.push_back(fare::Candidate{
+            peer.link_bandwidth, peer.role, p->attributes->path_bandwidth,
+            p->attributes->path_bandwidth_non_transitive});
+      }
+      fare::ImportResult weights;
+      if (config_.fare_enabled) {
+        auto mh = multihomed_.find(e.destination);
+        weights = fare::import_weights(
+            config_.fare, candidates, mh == multihomed_.end() ? 1 : mh->second);
+        reason = weights.reason;
+        fare_export = fare::readvertise(config_.fare, candidates, weights,
+                                        config_.maximum_paths > 1);
+      }
+      installed.reserve(selected.size());
+      for (std::size_t i = 0; i < selected.size(); ++i) {
+        const BitsPerSecond w =
+            config_.fare_enabled && weights.weighted ? weights.weights[i] : 1;
+        installed.push_back(NextHopWeight{selected[i]->peer,
+                                          selected[i]->attributes->next_hop, w});
+      }
+      // Deterministic order for the FIB: by peer, then next hop.
+      std::sort(installed.begin(), installed.end(),
+                [](const NextHopWeight& a, const NextHopWeight& b) {
+                  return a.peer != b.peer ? a.peer < b.peer
+                                          : a.next_hop < b.next_hop;
+                });
+    }
+    exported = export_attributes(e, best, fare_export);
+  }
+  change.installed_changed =
+      installed != e.installed || local_best != e.local_best;
+  change.exported_changed = !same_export(exported, e.exported);
+  e.installed = std::move(installed);
+  e.local_best = local_best;
+  e.fare_reason = reason;
+  // Keep the old object when equal so that Adj-RIB-Out grouping by pointer
+  // stays stable.
+  if (change.exported_changed) e.exported = std::move(exported);
+  return change;
+}
+
+}  // namespace arfabric::proto::bgp

@@ -1,0 +1,316 @@
+#include "proto/bgp/rib.h"
+
+#include <gtest/gtest.h>
+
+#include "wire/bgp/nlri.h"
+
+namespace arfabric::proto::bgp {
+namespace {
+
+namespace wb = wire::bgp;
+using wire::fare::PathBandwidth;
+
+constexpr std::uint8_t kSub = wire::fare::kDefaultPathBandwidthSubType;
+
+Destination dest(const std::string& text) {
+  auto p = wb::prefix_from_string(text);
+  EXPECT_TRUE(p) << text;
+  return destination_of(
+      text.find(':') == std::string::npos ? wb::kAfiIpv4 : wb::kAfiIpv6, *p);
+}
+
+struct Attrs {
+  std::vector<std::uint32_t> as_path;
+  std::optional<double> ec_gbytes;  // transitive Path Bandwidth EC, GB/s
+  std::optional<std::uint32_t> med;
+  std::vector<wb::PathAttribute> extra;
+};
+
+AttributesRef make(const Attrs& a, std::uint8_t next_hop_last = 1) {
+  std::vector<wb::PathAttribute> attrs;
+  attrs.push_back(wb::make_attribute(wb::attr_type::kOrigin, wb::Origin{}));
+  wb::AsPath path;
+  if (!a.as_path.empty()) {
+    path.segments.push_back({wb::segment_type::kAsSequence, a.as_path});
+  }
+  attrs.push_back(wb::make_attribute(wb::attr_type::kAsPath, path));
+  if (a.med) {
+    attrs.push_back(wb::make_attribute(wb::attr_type::kMed, wb::Med{*a.med}));
+  }
+  if (a.ec_gbytes) {
+    const PathBandwidth pb =
+        wire::fare::make_path_bandwidth(0x0a000001, *a.ec_gbytes);
+    attrs.push_back(wb::make_attribute(
+        wb::attr_type::kExtendedCommunities,
+        wb::ExtendedCommunities{{wire::fare::encode(pb, kSub)}}));
+  }
+  for (const auto& e : a.extra) attrs.push_back(e);
+  return make_route_attributes(std::move(attrs), Bytes{10, 0, 0, next_hop_last},
+                               kSub);
+}
+
+RibConfig config(fare::Role role = fare::Role::leaf) {
+  RibConfig c;
+  c.local_as = 65000;
+  c.fare.role = role;
+  c.fare.router_id = 0x01010101;
+  return c;
+}
+
+// Four spines (AS 65100) with 400G links; peer i has router ID i+1.
+Rib four_spines(RibConfig c = config()) {
+  Rib rib(c);
+  for (PeerId p = 0; p < 4; ++p) {
+    rib.set_peer(p, RibPeer{65100, p + 1, p, fare::Role::spine, gbps(400)});
+  }
+  return rib;
+}
+
+TEST(Rib, ShorterAsPathWinsAndIsTheOnlyMember) {
+  Rib rib = four_spines();
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(d, Path{1, 0, make({{65100, 65002, 65001}, 50.0})});
+  const auto changes = rib.decide();
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_TRUE(changes[0].installed_changed);
+  const RibEntry* e = rib.find(d);
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->installed.size(), 1u);
+  EXPECT_EQ(e->installed[0].peer, 0u);
+}
+
+TEST(Rib, MultipathRelaxAcrossNeighbourAses) {
+  Rib rib(config());
+  rib.set_peer(0, RibPeer{65101, 1, 0, fare::Role::spine, gbps(400)});
+  rib.set_peer(1, RibPeer{65102, 2, 1, fare::Role::spine, gbps(400)});
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65101, 65001}, 50.0})});
+  rib.add_path(d, Path{1, 0, make({{65102, 65001}, 50.0})});
+  rib.decide();
+  EXPECT_EQ(rib.find(d)->installed.size(), 2u);
+
+  RibConfig strict = config();
+  strict.multipath_relax = false;
+  Rib rib2(strict);
+  rib2.set_peer(0, RibPeer{65101, 1, 0, fare::Role::spine, gbps(400)});
+  rib2.set_peer(1, RibPeer{65102, 2, 1, fare::Role::spine, gbps(400)});
+  rib2.add_path(d, Path{0, 0, make({{65101, 65001}, 50.0})});
+  rib2.add_path(d, Path{1, 0, make({{65102, 65001}, 50.0})});
+  rib2.decide();
+  // Without relax only the best (lowest router ID) stays.
+  ASSERT_EQ(rib2.find(d)->installed.size(), 1u);
+  EXPECT_EQ(rib2.find(d)->installed[0].peer, 0u);
+}
+
+TEST(Rib, MaximumPathsCapsTheSetInPreferenceOrder) {
+  RibConfig c = config();
+  c.maximum_paths = 2;
+  Rib rib = four_spines(c);
+  const Destination d = dest("10.1.0.0/24");
+  for (PeerId p = 0; p < 4; ++p) {
+    rib.add_path(d, Path{3 - p, 0, make({{65100, 65001}, 50.0})});
+  }
+  rib.decide();
+  const auto& inst = rib.find(d)->installed;
+  ASSERT_EQ(inst.size(), 2u);
+  // Router IDs 1 and 2 are the lowest: peers 0 and 1.
+  EXPECT_EQ(inst[0].peer, 0u);
+  EXPECT_EQ(inst[1].peer, 1u);
+}
+
+TEST(Rib, MedComparedOnlyWithinOneNeighbourAs) {
+  Rib rib = four_spines();
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0, 20})});
+  rib.add_path(d, Path{1, 0, make({{65100, 65001}, 50.0, 10})});
+  rib.decide();
+  const auto& inst = rib.find(d)->installed;
+  // Same neighbour AS: lower MED wins and the other is not equal-cost.
+  ASSERT_EQ(inst.size(), 1u);
+  EXPECT_EQ(inst[0].peer, 1u);
+}
+
+TEST(Rib, FareWeightsAreMinOfLinkAndCommunity) {
+  Rib rib = four_spines();
+  // Spine 2's link degraded to 200G = 25 GB/s.
+  rib.set_peer(2, RibPeer{65100, 3, 2, fare::Role::spine, gbps(200)});
+  const Destination d = dest("10.1.0.0/24");
+  // Spine 3 advertises 12.5 GB/s = 100G (its link to the far leaf).
+  const double ecs[4] = {50.0, 50.0, 50.0, 12.5};
+  for (PeerId p = 0; p < 4; ++p) {
+    rib.add_path(d, Path{p, 0, make({{65100, 65001}, ecs[p]})});
+  }
+  rib.decide();
+  const RibEntry* e = rib.find(d);
+  ASSERT_EQ(e->installed.size(), 4u);
+  EXPECT_EQ(e->fare_reason, fare::FallbackReason::none);
+  // min(400G, 50 GB/s=400G)=400G; spine 2: min(200G, 400G)=200G;
+  // spine 3: min(400G, 12.5 GB/s = 100G) = 100G.
+  EXPECT_EQ(e->installed[0].weight, gbps(400));
+  EXPECT_EQ(e->installed[1].weight, gbps(400));
+  EXPECT_EQ(e->installed[2].weight, gbps(200));
+  EXPECT_EQ(e->installed[3].weight, gbps(100));
+}
+
+TEST(Rib, MissingCommunityFallsBackToEqualWeightsWithReason) {
+  Rib rib = four_spines();
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(d, Path{1, 0, make({{65100, 65001}, std::nullopt})});
+  rib.decide();
+  const RibEntry* e = rib.find(d);
+  EXPECT_EQ(e->fare_reason, fare::FallbackReason::missing_path_bandwidth);
+  ASSERT_EQ(e->installed.size(), 2u);
+  EXPECT_EQ(e->installed[0].weight, 1u);
+  EXPECT_EQ(e->installed[1].weight, 1u);
+}
+
+TEST(Rib, FareDisabledGivesEqualWeightsAndKeepsReceivedCommunity) {
+  RibConfig c = config();
+  c.fare_enabled = false;
+  Rib rib = four_spines(c);
+  rib.set_peer(2, RibPeer{65100, 3, 2, fare::Role::spine, gbps(100)});
+  const Destination d = dest("10.1.0.0/24");
+  for (PeerId p = 0; p < 4; ++p) {
+    rib.add_path(d, Path{p, 0, make({{65100, 65001}, 50.0})});
+  }
+  rib.decide();
+  const RibEntry* e = rib.find(d);
+  for (const auto& m : e->installed) EXPECT_EQ(m.weight, 1u);
+  ASSERT_TRUE(e->exported->path_bandwidth);
+  EXPECT_DOUBLE_EQ(e->exported->path_bandwidth->gigabytes_per_second(), 50.0);
+}
+
+TEST(Rib, ExportPrependsStripsAndUpdatesTheCommunity) {
+  Rib rib = four_spines(config(fare::Role::spine));
+  const Destination d = dest("10.1.0.0/24");
+  const wb::PathAttribute unknown_transitive{
+      wb::attr_flag::kOptional | wb::attr_flag::kTransitive, 200,
+      wb::RawAttribute{{1, 2}}};
+  const wb::PathAttribute unknown_non_transitive{wb::attr_flag::kOptional, 201,
+                                                 wb::RawAttribute{{3}}};
+  wb::ExtendedCommunity non_transitive_rt{{0x40, 0x02, 0, 0, 0, 0, 0, 1}};
+  wb::ExtendedCommunity transitive_rt{{0x00, 0x02, 0, 0, 0, 0, 0, 2}};
+  Attrs a{{65001}, std::nullopt, 7, {}};
+  a.extra = {wb::make_attribute(wb::attr_type::kLocalPref, wb::LocalPref{300}),
+             wb::make_attribute(
+                 wb::attr_type::kExtendedCommunities,
+                 wb::ExtendedCommunities{
+                     {non_transitive_rt, transitive_rt,
+                      wire::fare::encode(
+                          wire::fare::make_path_bandwidth(9, 50.0), kSub)}}),
+             unknown_transitive, unknown_non_transitive};
+  rib.add_path(d, Path{0, 0, make(a)});
+  rib.decide();
+  const AttributesRef& out = rib.find(d)->exported;
+  ASSERT_TRUE(out);
+  const auto* path = std::get_if<wb::AsPath>(&out->find(2)->value);
+  ASSERT_TRUE(path);
+  EXPECT_EQ(path->segments[0].asns, (std::vector<std::uint32_t>{65000, 65001}));
+  EXPECT_EQ(out->find(wb::attr_type::kMed), nullptr);        // RFC 4271 5.1.4
+  EXPECT_EQ(out->find(wb::attr_type::kLocalPref), nullptr);  // 5.1.5
+  ASSERT_NE(out->find(200), nullptr);
+  EXPECT_TRUE(out->find(200)->flags & wb::attr_flag::kPartial);
+  EXPECT_EQ(out->find(201), nullptr);
+  const auto* ecs = std::get_if<wb::ExtendedCommunities>(
+      &out->find(wb::attr_type::kExtendedCommunities)->value);
+  ASSERT_TRUE(ecs);
+  ASSERT_EQ(ecs->values.size(), 2u);
+  EXPECT_EQ(ecs->values[0], transitive_rt);
+  // The spine's own EC: min(400G link = 50 GB/s, 50 GB/s), its router ID.
+  auto pb = wire::fare::decode_path_bandwidth(ecs->values[1], kSub);
+  ASSERT_TRUE(pb);
+  EXPECT_EQ(pb->router_id, 0x01010101u);
+  EXPECT_DOUBLE_EQ(pb->gigabytes_per_second(), 50.0);
+}
+
+TEST(Rib, LocallyOriginatedRouteExportsMaximumBandwidth) {
+  Rib rib(config());
+  const Destination d = dest("10.9.0.0/24");
+  rib.add_path(d, Path{kLocalPeer, 0,
+                       make_route_attributes(
+                           {wb::make_attribute(wb::attr_type::kOrigin,
+                                               wb::Origin{})},
+                           {}, kSub)});
+  rib.decide();
+  const RibEntry* e = rib.find(d);
+  EXPECT_TRUE(e->local_best);
+  EXPECT_TRUE(e->installed.empty());
+  ASSERT_TRUE(e->exported && e->exported->path_bandwidth);
+  EXPECT_EQ(e->exported->path_bandwidth->gigabytes_per_second(), 65504.0);
+  EXPECT_EQ(e->exported->as_path_length, 1u);
+}
+
+TEST(Rib, LinkBandwidthChangeReweightsOnlyAffectedEntries) {
+  Rib rib = four_spines();
+  const Destination d1 = dest("10.1.0.0/24"), d2 = dest("10.2.0.0/24");
+  for (PeerId p = 0; p < 2; ++p) {
+    rib.add_path(d1, Path{p, 0, make({{65100, 65001}, 50.0})});
+  }
+  rib.add_path(d2, Path{2, 0, make({{65100, 65002}, 50.0})});
+  rib.add_path(d2, Path{3, 0, make({{65100, 65002}, 50.0})});
+  rib.decide();
+  rib.set_peer(1, RibPeer{65100, 2, 1, fare::Role::spine, gbps(100)});
+  rib.mark_peer_dirty(1);
+  const auto changes = rib.decide();
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(rib.entry(changes[0].index).destination, d1);
+  EXPECT_EQ(rib.find(d1)->installed[1].weight, gbps(100));
+  // The re-advertised sum changes too: 400G + 100G = 62.5 GB/s.
+  EXPECT_TRUE(changes[0].exported_changed);
+  EXPECT_DOUBLE_EQ(
+      rib.find(d1)->exported->path_bandwidth->gigabytes_per_second(), 62.5);
+}
+
+TEST(Rib, FlushPeerRemovesItsPathsOnly) {
+  Rib rib = four_spines();
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(d, Path{1, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(dest("2001:db8::/32"), Path{0, 0, make({{65100, 65001}})});
+  rib.decide();
+  EXPECT_EQ(rib.path_count(), 3u);
+  rib.flush_peer(0, wb::kAfiIpv6);
+  EXPECT_EQ(rib.path_count(), 2u);
+  rib.flush_peer(0);
+  rib.decide();
+  EXPECT_EQ(rib.path_count(), 1u);
+  ASSERT_EQ(rib.find(d)->installed.size(), 1u);
+  EXPECT_EQ(rib.find(d)->installed[0].peer, 1u);
+}
+
+TEST(Rib, ReplacingAPathWithIdenticalAttributesChangesNothing) {
+  Rib rib = four_spines();
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.decide();
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  EXPECT_TRUE(rib.decide().empty());
+}
+
+TEST(Rib, HostBitsDoNotMakeDestinationsDiffer) {
+  wb::Prefix p;
+  p.length = 20;
+  p.address = {10, 1, 0x1f, 0xff};
+  const Destination d = destination_of(wb::kAfiIpv4, p);
+  EXPECT_EQ(d.address[2], 0x10);
+  EXPECT_EQ(d.address[3], 0);
+  EXPECT_EQ(format_destination(d), "10.1.16.0/20");
+}
+
+TEST(Rib, EntriesAreReleasedWhenUnused) {
+  Rib rib = four_spines();
+  const Destination d = dest("10.1.0.0/24");
+  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.decide();
+  rib.remove_path(d, 0, 0);
+  const auto changes = rib.decide();
+  ASSERT_EQ(changes.size(), 1u);
+  rib.collect(changes[0].index, [](std::uint32_t) { return false; });
+  EXPECT_EQ(rib.size(), 0u);
+  EXPECT_EQ(rib.find(d), nullptr);
+}
+
+}  // namespace
+}  // namespace arfabric::proto::bgp
