@@ -86,6 +86,20 @@ TEST(SessionIdle, PassiveStartListensInActive) {
   EXPECT_EQ(d.s.next_deadline(), Time::max());  // never initiates
 }
 
+TEST(SessionIdle, PassiveAutomaticStartReturnsToActive) {
+  SessionConfig c = local_config();
+  c.passive = true;
+  c.idle_hold_time = Time{};  // restart at the same instant
+  Driver d(c);
+  d.start();
+  d.connected(9, Direction::incoming);
+  d.bytes(9, notification_bytes(wb::error_code::kCease, 3));
+  EXPECT_EQ(d.s.state(), SessionState::idle);
+  EXPECT_EQ(d.s.next_deadline(), d.now);
+  EXPECT_TRUE(d.fire().empty());  // AutomaticStart_with_Passive: no connect
+  EXPECT_EQ(d.s.state(), SessionState::active);
+}
+
 // ---- Connect ----
 
 TEST(SessionConnect, ManualStartIgnored) {
