@@ -64,11 +64,11 @@ std::vector<Bytes> make_feed(std::size_t routes) {
   const std::size_t per_update = 1000;
   for (std::size_t first = 0; first < routes; first += per_update) {
     u.nlri.clear();
-    for (std::size_t i = first; i < std::min(routes, first + per_update);
-         ++i) {
+    for (std::size_t i = first; i < std::min(routes, first + per_update); ++i) {
       wb::Prefix p;
       p.length = 24;
-      const std::uint32_t net = 0x0b000000u + static_cast<std::uint32_t>(i << 8);
+      const std::uint32_t net =
+          0x0b000000u + static_cast<std::uint32_t>(i << 8);
       p.address[0] = static_cast<std::uint8_t>(net >> 24);
       p.address[1] = static_cast<std::uint8_t>(net >> 16);
       p.address[2] = static_cast<std::uint8_t>(net >> 8);

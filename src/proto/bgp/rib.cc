@@ -172,8 +172,9 @@ namespace {
 
 std::vector<wb::PathAttribute>::iterator insert_position(
     std::vector<wb::PathAttribute>& attrs, std::uint8_t type) {
-  return std::find_if(attrs.begin(), attrs.end(),
-                      [type](const wb::PathAttribute& a) { return a.type > type; });
+  return std::find_if(
+      attrs.begin(), attrs.end(),
+      [type](const wb::PathAttribute& a) { return a.type > type; });
 }
 
 // Prepends `asn` to the AS_PATH (RFC 4271 section 5.1.2 (b)): into the
@@ -319,8 +320,8 @@ DecisionChange Rib::run_decision(std::uint32_t index) {
       for (std::size_t i = 0; i < selected.size(); ++i) {
         const BitsPerSecond w =
             config_.fare_enabled && weights.weighted ? weights.weights[i] : 1;
-        installed.push_back(NextHopWeight{selected[i]->peer,
-                                          selected[i]->attributes->next_hop, w});
+        installed.push_back(NextHopWeight{
+            selected[i]->peer, selected[i]->attributes->next_hop, w});
       }
       // Deterministic order for the FIB: by peer, then next hop.
       std::sort(installed.begin(), installed.end(),
@@ -331,8 +332,9 @@ DecisionChange Rib::run_decision(std::uint32_t index) {
     }
     exported = export_attributes(e, best, fare_export);
   }
-  change.installed_changed =
-      installed != e.installed || local_best != e.local_best;
+  // A local route installs nothing, so switching between "no route" and
+  // "local" is not a FIB change.
+  change.installed_changed = installed != e.installed;
   change.exported_changed = !same_export(exported, e.exported);
   e.installed = std::move(installed);
   e.local_best = local_best;

@@ -99,12 +99,13 @@ AttributesRef make_route_attributes(std::vector<wb::PathAttribute> attributes,
       r->local_pref = l->value;
     } else if (const auto* e = std::get_if<wb::ExtendedCommunities>(&a.value)) {
       for (const wb::ExtendedCommunity& ec : e->values) {
-        auto pb = wire::fare::decode_path_bandwidth(ec, path_bandwidth_sub_type);
+        auto pb =
+            wire::fare::decode_path_bandwidth(ec, path_bandwidth_sub_type);
         if (!pb || !pb->valid()) continue;
         // The first of each kind counts; a second one is ignored (the draft
         // attaches at most one of each per route).
-        auto& slot =
-            pb->transitive ? r->path_bandwidth : r->path_bandwidth_non_transitive;
+        auto& slot = pb->transitive ? r->path_bandwidth
+                                    : r->path_bandwidth_non_transitive;
         if (!slot) slot = *pb;
       }
     }

@@ -10,10 +10,19 @@ namespace arfabric::proto::bgp {
 
 namespace wb = wire::bgp;
 
+namespace {
+
+std::uint32_t to_host(const wire::Ipv4Address& a) {
+  return (std::uint32_t{a[0]} << 24) | (std::uint32_t{a[1]} << 16) |
+         (std::uint32_t{a[2]} << 8) | a[3];
+}
+
+}  // namespace
+
 std::expected<void, SpeakerConfigError> validate(const SpeakerConfig& c) {
   auto fail = [](std::string field, std::string reason) {
-    return std::unexpected(SpeakerConfigError{std::move(field),
-                                              std::move(reason)});
+    return std::unexpected(
+        SpeakerConfigError{std::move(field), std::move(reason)});
   };
   if (c.local_as == 0) return fail("local_as", "must be set (1..4294967295)");
   if (c.router_id == wire::Ipv4Address{}) {
@@ -57,7 +66,9 @@ std::expected<void, SpeakerConfigError> validate(const SpeakerConfig& c) {
     }
   }
   if (c.rib.fare_enabled) {
-    if (auto r = fare::validate(c.rib.fare); !r) {
+    fare::FareConfig f = c.rib.fare;
+    f.router_id = to_host(c.router_id);  // the speaker fills it in
+    if (auto r = fare::validate(f); !r) {
       return fail("rib.fare." + r.error().field, r.error().reason);
     }
   }
@@ -65,11 +76,6 @@ std::expected<void, SpeakerConfigError> validate(const SpeakerConfig& c) {
 }
 
 namespace {
-
-std::uint32_t to_host(const wire::Ipv4Address& a) {
-  return (std::uint32_t{a[0]} << 24) | (std::uint32_t{a[1]} << 16) |
-         (std::uint32_t{a[2]} << 8) | a[3];
-}
 
 RibConfig rib_config_of(const SpeakerConfig& c) {
   RibConfig r = c.rib;
@@ -90,7 +96,8 @@ void merge_as4_path(std::vector<wb::PathAttribute>& attrs) {
   auto as2 = std::find_if(attrs.begin(), attrs.end(), [](const auto& a) {
     return a.type == wb::attr_type::kAsPath;
   });
-  auto* two = as2 == attrs.end() ? nullptr : std::get_if<wb::AsPath>(&as2->value);
+  auto* two =
+      as2 == attrs.end() ? nullptr : std::get_if<wb::AsPath>(&as2->value);
   if (four && two) {
     auto count = [](const wb::AsPath& p) {
       std::size_t n = 0;
@@ -335,8 +342,7 @@ void Speaker::mark_all_pending(PeerRuntime& p,
   });
 }
 
-void Speaker::apply_update(PeerId peer,
-                           const wb::UpdateParseResult& result) {
+void Speaker::apply_update(PeerId peer, const wb::UpdateParseResult& result) {
   PeerRuntime& p = peers_[peer];
   PeerCounters& counters = p.counters;
   ++counters.updates_in;
@@ -376,9 +382,9 @@ void Speaker::apply_update(PeerId peer,
     const bool negotiated =
         std::any_of(p.families.begin(), p.families.end(),
                     [afi](const wb::AfiSafi& f) { return f.afi == afi; });
-    return negotiated && std::find(p.disabled_afis.begin(),
-                                   p.disabled_afis.end(),
-                                   afi) == p.disabled_afis.end();
+    return negotiated &&
+           std::find(p.disabled_afis.begin(), p.disabled_afis.end(), afi) ==
+               p.disabled_afis.end();
   };
   auto withdraw = [&](std::uint16_t afi, const std::vector<wb::Prefix>& v) {
     if (!family_ok(afi)) return;
@@ -404,8 +410,7 @@ void Speaker::apply_update(PeerId peer,
   std::vector<wb::PathAttribute> attrs = update.attributes;
   if (!discard.empty()) {
     std::erase_if(attrs, [&](const wb::PathAttribute& a) {
-      return std::find(discard.begin(), discard.end(), a.type) !=
-             discard.end();
+      return std::find(discard.begin(), discard.end(), a.type) != discard.end();
     });
   }
   // RFC 7606 section 7.5 / RFC 4271 section 5.1.5: LOCAL_PREF from an
@@ -465,8 +470,7 @@ void Speaker::settle(Time now) {
   for (const DecisionChange& c : changes) {
     const RibEntry& e = rib_.entry(c.index);
     if (c.installed_changed) {
-      outputs_.push_back(
-          FibUpdate{e.destination, e.installed, e.fare_reason});
+      outputs_.push_back(FibUpdate{e.destination, e.installed, e.fare_reason});
     }
     if (c.exported_changed) {
       for (PeerRuntime& p : peers_) {
@@ -509,11 +513,10 @@ void Speaker::flush(PeerId peer, Time now) {
                     [afi](const wb::AfiSafi& f) { return f.afi == afi; });
     // Sender-side loop prevention: a peer whose AS is in the path would
     // drop the route (RFC 4271 section 9.1.2), so it is not sent.
-    const bool eligible = e.in_use && e.exported && family &&
-                          !e.exported->contains_as(remote_as);
+    const bool eligible =
+        e.in_use && e.exported && family && !e.exported->contains_as(remote_as);
     if (eligible) {
-      auto [it, added] = group_of.try_emplace(
-          e.exported.get(), groups.size());
+      auto [it, added] = group_of.try_emplace(e.exported.get(), groups.size());
       if (added) groups.push_back(AnnouncementGroup{e.exported, {}});
       groups[it->second].destinations.push_back(e.destination);
       p.advertised[index] = true;

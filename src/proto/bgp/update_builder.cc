@@ -84,9 +84,9 @@ std::expected<void, EncodeError> for_each_chunk(
       ++last;
     }
     if (last == first) {
-      return std::unexpected(
-          EncodeError{"update.attributes", "attributes leave no room for a "
-                                           "prefix in one message"});
+      return std::unexpected(EncodeError{"update.attributes",
+                                         "attributes leave no room for a "
+                                         "prefix in one message"});
     }
     if (auto r = f(first, last); !r) return r;
     first = last;
@@ -146,13 +146,14 @@ std::expected<void, EncodeError> build_announcements(
     return fail({"next_hop_ipv6", "no IPv6 next hop for this peer"});
   }
   // MP_REACH_NLRI: always the 2-byte length form so the size is known.
-  const std::size_t mp_fixed = 2 + 2 + 2 + 1 + 1 + target.next_hop_ipv6.size() + 1;
+  const std::size_t mp_fixed =
+      2 + 2 + 2 + 1 + 1 + target.next_hop_ipv6.size() + 1;
   const std::size_t fixed =
       kUpdateFixed + attributes_size(attrs, target.send) + mp_fixed;
   if (fixed >= max) return fail({"update.attributes", "too large"});
-  const auto mp_at = std::find_if(attrs.begin(), attrs.end(), [](const auto& a) {
-    return a.type > wb::attr_type::kMpReachNlri;
-  });
+  const auto mp_at = std::find_if(
+      attrs.begin(), attrs.end(),
+      [](const auto& a) { return a.type > wb::attr_type::kMpReachNlri; });
   const std::size_t mp_index = static_cast<std::size_t>(mp_at - attrs.begin());
   wb::PathAttribute mp = wb::make_attribute(
       wb::attr_type::kMpReachNlri,
@@ -189,15 +190,15 @@ std::expected<void, EncodeError> build_withdrawals(
   wb::Update update;
   std::expected<void, EncodeError> r;
   if (afi == wb::kAfiIpv4) {
-    r = for_each_chunk(destinations, max - kUpdateFixed, add_path,
-                       [&](std::size_t first, std::size_t last) {
-                         update.withdrawn.clear();
-                         for (std::size_t i = first; i < last; ++i) {
-                           update.withdrawn.push_back(
-                               wire_prefix(destinations[i], add_path));
-                         }
-                         return emit(update, target.send, out);
-                       });
+    r = for_each_chunk(
+        destinations, max - kUpdateFixed, add_path,
+        [&](std::size_t first, std::size_t last) {
+          update.withdrawn.clear();
+          for (std::size_t i = first; i < last; ++i) {
+            update.withdrawn.push_back(wire_prefix(destinations[i], add_path));
+          }
+          return emit(update, target.send, out);
+        });
   } else {
     wb::PathAttribute mp = wb::make_attribute(
         wb::attr_type::kMpUnreachNlri, wb::MpUnreachNlri{family, {}, {}});

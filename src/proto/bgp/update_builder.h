@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "proto/bgp/route.h"
 #include "wire/bgp/options.h"
+#include "wire/bgp/update.h"
 
 namespace arfabric::proto::bgp {
 

@@ -49,7 +49,9 @@ class Harness {
   std::function<void(SpeakerConfig&)> tweak;  // per-node config hook
 
   std::size_t add_node(NodeSpec spec) {
-    nodes_.push_back(Node{std::move(spec), {}, nullptr, {}});
+    Node node;
+    node.spec = std::move(spec);
+    nodes_.push_back(std::move(node));
     return nodes_.size() - 1;
   }
 
@@ -148,6 +150,12 @@ class Harness {
     pump(l.b);
   }
 
+  // Calls `f` on node n's speaker at the current time and handles what it
+  // outputs.
+  void act(std::size_t n, const std::function<void(Speaker&, Time)>& f) {
+    f(*nodes_[n].speaker, now_);
+    pump(n);
+  }
   Speaker& speaker(std::size_t n) { return *nodes_[n].speaker; }
   const std::string& name(std::size_t n) const { return nodes_[n].spec.name; }
   Time now() const { return now_; }

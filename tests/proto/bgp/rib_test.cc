@@ -19,14 +19,16 @@ Destination dest(const std::string& text) {
       text.find(':') == std::string::npos ? wb::kAfiIpv4 : wb::kAfiIpv6, *p);
 }
 
+// A route with this AS_PATH, optionally a transitive Path Bandwidth EC (in
+// GB/s), a MED and more attributes.
 struct Attrs {
   std::vector<std::uint32_t> as_path;
-  std::optional<double> ec_gbytes;  // transitive Path Bandwidth EC, GB/s
+  std::optional<double> ec_gbytes;
   std::optional<std::uint32_t> med;
   std::vector<wb::PathAttribute> extra;
 };
 
-AttributesRef make(const Attrs& a, std::uint8_t next_hop_last = 1) {
+AttributesRef make_attrs(const Attrs& a) {
   std::vector<wb::PathAttribute> attrs;
   attrs.push_back(wb::make_attribute(wb::attr_type::kOrigin, wb::Origin{}));
   wb::AsPath path;
@@ -45,8 +47,13 @@ AttributesRef make(const Attrs& a, std::uint8_t next_hop_last = 1) {
         wb::ExtendedCommunities{{wire::fare::encode(pb, kSub)}}));
   }
   for (const auto& e : a.extra) attrs.push_back(e);
-  return make_route_attributes(std::move(attrs), Bytes{10, 0, 0, next_hop_last},
-                               kSub);
+  return make_route_attributes(std::move(attrs), Bytes{10, 0, 0, 1}, kSub);
+}
+
+AttributesRef make(std::vector<std::uint32_t> as_path,
+                   std::optional<double> ec_gbytes = {},
+                   std::optional<std::uint32_t> med = {}) {
+  return make_attrs(Attrs{std::move(as_path), ec_gbytes, med, {}});
 }
 
 RibConfig config(fare::Role role = fare::Role::leaf) {
@@ -69,8 +76,8 @@ Rib four_spines(RibConfig c = config()) {
 TEST(Rib, ShorterAsPathWinsAndIsTheOnlyMember) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
-  rib.add_path(d, Path{1, 0, make({{65100, 65002, 65001}, 50.0})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
+  rib.add_path(d, Path{1, 0, make({65100, 65002, 65001}, 50.0)});
   const auto changes = rib.decide();
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_TRUE(changes[0].installed_changed);
@@ -85,8 +92,8 @@ TEST(Rib, MultipathRelaxAcrossNeighbourAses) {
   rib.set_peer(0, RibPeer{65101, 1, 0, fare::Role::spine, gbps(400)});
   rib.set_peer(1, RibPeer{65102, 2, 1, fare::Role::spine, gbps(400)});
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65101, 65001}, 50.0})});
-  rib.add_path(d, Path{1, 0, make({{65102, 65001}, 50.0})});
+  rib.add_path(d, Path{0, 0, make({65101, 65001}, 50.0)});
+  rib.add_path(d, Path{1, 0, make({65102, 65001}, 50.0)});
   rib.decide();
   EXPECT_EQ(rib.find(d)->installed.size(), 2u);
 
@@ -95,8 +102,8 @@ TEST(Rib, MultipathRelaxAcrossNeighbourAses) {
   Rib rib2(strict);
   rib2.set_peer(0, RibPeer{65101, 1, 0, fare::Role::spine, gbps(400)});
   rib2.set_peer(1, RibPeer{65102, 2, 1, fare::Role::spine, gbps(400)});
-  rib2.add_path(d, Path{0, 0, make({{65101, 65001}, 50.0})});
-  rib2.add_path(d, Path{1, 0, make({{65102, 65001}, 50.0})});
+  rib2.add_path(d, Path{0, 0, make({65101, 65001}, 50.0)});
+  rib2.add_path(d, Path{1, 0, make({65102, 65001}, 50.0)});
   rib2.decide();
   // Without relax only the best (lowest router ID) stays.
   ASSERT_EQ(rib2.find(d)->installed.size(), 1u);
@@ -109,7 +116,7 @@ TEST(Rib, MaximumPathsCapsTheSetInPreferenceOrder) {
   Rib rib = four_spines(c);
   const Destination d = dest("10.1.0.0/24");
   for (PeerId p = 0; p < 4; ++p) {
-    rib.add_path(d, Path{3 - p, 0, make({{65100, 65001}, 50.0})});
+    rib.add_path(d, Path{3 - p, 0, make({65100, 65001}, 50.0)});
   }
   rib.decide();
   const auto& inst = rib.find(d)->installed;
@@ -122,8 +129,8 @@ TEST(Rib, MaximumPathsCapsTheSetInPreferenceOrder) {
 TEST(Rib, MedComparedOnlyWithinOneNeighbourAs) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0, 20})});
-  rib.add_path(d, Path{1, 0, make({{65100, 65001}, 50.0, 10})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0, 20)});
+  rib.add_path(d, Path{1, 0, make({65100, 65001}, 50.0, 10)});
   rib.decide();
   const auto& inst = rib.find(d)->installed;
   // Same neighbour AS: lower MED wins and the other is not equal-cost.
@@ -139,7 +146,7 @@ TEST(Rib, FareWeightsAreMinOfLinkAndCommunity) {
   // Spine 3 advertises 12.5 GB/s = 100G (its link to the far leaf).
   const double ecs[4] = {50.0, 50.0, 50.0, 12.5};
   for (PeerId p = 0; p < 4; ++p) {
-    rib.add_path(d, Path{p, 0, make({{65100, 65001}, ecs[p]})});
+    rib.add_path(d, Path{p, 0, make({65100, 65001}, ecs[p])});
   }
   rib.decide();
   const RibEntry* e = rib.find(d);
@@ -156,8 +163,8 @@ TEST(Rib, FareWeightsAreMinOfLinkAndCommunity) {
 TEST(Rib, MissingCommunityFallsBackToEqualWeightsWithReason) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
-  rib.add_path(d, Path{1, 0, make({{65100, 65001}, std::nullopt})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
+  rib.add_path(d, Path{1, 0, make({65100, 65001}, std::nullopt)});
   rib.decide();
   const RibEntry* e = rib.find(d);
   EXPECT_EQ(e->fare_reason, fare::FallbackReason::missing_path_bandwidth);
@@ -173,7 +180,7 @@ TEST(Rib, FareDisabledGivesEqualWeightsAndKeepsReceivedCommunity) {
   rib.set_peer(2, RibPeer{65100, 3, 2, fare::Role::spine, gbps(100)});
   const Destination d = dest("10.1.0.0/24");
   for (PeerId p = 0; p < 4; ++p) {
-    rib.add_path(d, Path{p, 0, make({{65100, 65001}, 50.0})});
+    rib.add_path(d, Path{p, 0, make({65100, 65001}, 50.0)});
   }
   rib.decide();
   const RibEntry* e = rib.find(d);
@@ -201,7 +208,7 @@ TEST(Rib, ExportPrependsStripsAndUpdatesTheCommunity) {
                       wire::fare::encode(
                           wire::fare::make_path_bandwidth(9, 50.0), kSub)}}),
              unknown_transitive, unknown_non_transitive};
-  rib.add_path(d, Path{0, 0, make(a)});
+  rib.add_path(d, Path{0, 0, make_attrs(a)});
   rib.decide();
   const AttributesRef& out = rib.find(d)->exported;
   ASSERT_TRUE(out);
@@ -228,11 +235,11 @@ TEST(Rib, ExportPrependsStripsAndUpdatesTheCommunity) {
 TEST(Rib, LocallyOriginatedRouteExportsMaximumBandwidth) {
   Rib rib(config());
   const Destination d = dest("10.9.0.0/24");
-  rib.add_path(d, Path{kLocalPeer, 0,
-                       make_route_attributes(
-                           {wb::make_attribute(wb::attr_type::kOrigin,
-                                               wb::Origin{})},
-                           {}, kSub)});
+  rib.add_path(
+      d, Path{kLocalPeer, 0,
+              make_route_attributes(
+                  {wb::make_attribute(wb::attr_type::kOrigin, wb::Origin{})},
+                  {}, kSub)});
   rib.decide();
   const RibEntry* e = rib.find(d);
   EXPECT_TRUE(e->local_best);
@@ -246,10 +253,10 @@ TEST(Rib, LinkBandwidthChangeReweightsOnlyAffectedEntries) {
   Rib rib = four_spines();
   const Destination d1 = dest("10.1.0.0/24"), d2 = dest("10.2.0.0/24");
   for (PeerId p = 0; p < 2; ++p) {
-    rib.add_path(d1, Path{p, 0, make({{65100, 65001}, 50.0})});
+    rib.add_path(d1, Path{p, 0, make({65100, 65001}, 50.0)});
   }
-  rib.add_path(d2, Path{2, 0, make({{65100, 65002}, 50.0})});
-  rib.add_path(d2, Path{3, 0, make({{65100, 65002}, 50.0})});
+  rib.add_path(d2, Path{2, 0, make({65100, 65002}, 50.0)});
+  rib.add_path(d2, Path{3, 0, make({65100, 65002}, 50.0)});
   rib.decide();
   rib.set_peer(1, RibPeer{65100, 2, 1, fare::Role::spine, gbps(100)});
   rib.mark_peer_dirty(1);
@@ -266,9 +273,9 @@ TEST(Rib, LinkBandwidthChangeReweightsOnlyAffectedEntries) {
 TEST(Rib, FlushPeerRemovesItsPathsOnly) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
-  rib.add_path(d, Path{1, 0, make({{65100, 65001}, 50.0})});
-  rib.add_path(dest("2001:db8::/32"), Path{0, 0, make({{65100, 65001}})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
+  rib.add_path(d, Path{1, 0, make({65100, 65001}, 50.0)});
+  rib.add_path(dest("2001:db8::/32"), Path{0, 0, make({65100, 65001})});
   rib.decide();
   EXPECT_EQ(rib.path_count(), 3u);
   rib.flush_peer(0, wb::kAfiIpv6);
@@ -283,9 +290,9 @@ TEST(Rib, FlushPeerRemovesItsPathsOnly) {
 TEST(Rib, ReplacingAPathWithIdenticalAttributesChangesNothing) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
   rib.decide();
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
   EXPECT_TRUE(rib.decide().empty());
 }
 
@@ -302,7 +309,7 @@ TEST(Rib, HostBitsDoNotMakeDestinationsDiffer) {
 TEST(Rib, EntriesAreReleasedWhenUnused) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
-  rib.add_path(d, Path{0, 0, make({{65100, 65001}, 50.0})});
+  rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
   rib.decide();
   rib.remove_path(d, 0, 0);
   const auto changes = rib.decide();

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "proto/bgp/fabric_harness.h"
 #include "proto/bgp/speaker.h"
-#include "tests/proto/bgp/fabric_harness.h"
 
 namespace arfabric::proto::bgp {
 namespace {
@@ -32,13 +32,14 @@ struct ThreeStage {
              const std::function<void(Harness&)>& setup = {}) {
     if (setup) setup(h);
     for (std::size_t s = 0; s < n_spines; ++s) {
-      spines.push_back(h.add_node({"S" + std::to_string(s + 1), 65100,
-                                   fare::Role::spine, {}}));
+      spines.push_back(h.add_node(
+          {"S" + std::to_string(s + 1), 65100, fare::Role::spine, {}}));
     }
     for (std::size_t l = 0; l < n_leaves; ++l) {
-      leaves.push_back(h.add_node(
-          {"L" + std::to_string(l + 1), static_cast<std::uint32_t>(65001 + l),
-           fare::Role::leaf, {prefix(l)}}));
+      leaves.push_back(h.add_node({"L" + std::to_string(l + 1),
+                                   static_cast<std::uint32_t>(65001 + l),
+                                   fare::Role::leaf,
+                                   {prefix(l)}}));
     }
     link.resize(n_leaves);
     for (std::size_t l = 0; l < n_leaves; ++l) {
@@ -59,9 +60,11 @@ struct ThreeStage {
 
 TEST(SpeakerFabric, TwoSpeakersExchangeRoutesAndWithdrawals) {
   Harness h;
-  const auto a = h.add_node({"A", 65001, fare::Role::leaf,
-                             {destination("10.1.0.0/24"),
-                              destination("2001:db8:1::/48")}});
+  const auto a = h.add_node(
+      {"A",
+       65001,
+       fare::Role::leaf,
+       {destination("10.1.0.0/24"), destination("2001:db8:1::/48")}});
   const auto b = h.add_node({"B", 65100, fare::Role::spine, {}});
   h.add_link(a, b, gbps(400));
   h.start();
@@ -72,7 +75,9 @@ TEST(SpeakerFabric, TwoSpeakersExchangeRoutesAndWithdrawals) {
             (Weights{{a, gbps(400)}}));
   EXPECT_EQ(h.speaker(b).counters(0).end_of_rib_in, 2u);  // IPv4 + IPv6
 
-  h.speaker(a).withdraw_origin(destination("10.1.0.0/24"), h.now());
+  h.act(a, [](Speaker& s, Time now) {
+    s.withdraw_origin(destination("10.1.0.0/24"), now);
+  });
   h.run_for(ms(1));
   EXPECT_TRUE(h.fib(b, destination("10.1.0.0/24")).empty());
   EXPECT_EQ(h.fib_size(b), 1u);
@@ -88,23 +93,25 @@ TEST(SpeakerFabric, TwoSpeakersExchangeRoutesAndWithdrawals) {
 //      via S2..S4 min(50, 100/2) = 50 GB/s = 400G.
 //   L8 (multiply rule): via S1 min(2 x 50, 75) = 75 GB/s = 600G,
 //      via S2..S4 min(100, 100) = 800G: the same 3:4 ratio.
-class FareThreeStage : public ::testing::TestWithParam<fare::MultihomingRule> {};
+class FareThreeStage : public ::testing::TestWithParam<fare::MultihomingRule> {
+};
 
 TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
   const Destination p = destination("10.200.0.0/24");
-  ThreeStage f(8, 4,
-               [](std::size_t l, std::size_t s) {
-                 return l == 0 && s == 0 ? gbps(200) : gbps(400);
-               },
-               [&](Harness& h) {
-                 h.tweak = [&](SpeakerConfig& c) {
-                   c.multihomed = {{p, 2}};
-                   c.rib.fare.multihoming = GetParam();
-                   if (c.local_as == 65001 || c.local_as == 65002) {
-                     c.networks.push_back(p);
-                   }
-                 };
-               });
+  ThreeStage f(
+      8, 4,
+      [](std::size_t l, std::size_t s) {
+        return l == 0 && s == 0 ? gbps(200) : gbps(400);
+      },
+      [&](Harness& h) {
+        h.tweak = [&](SpeakerConfig& c) {
+          c.multihomed = {{p, 2}};
+          c.rib.fare.multihoming = GetParam();
+          if (c.local_as == 65001 || c.local_as == 65002) {
+            c.networks.push_back(p);
+          }
+        };
+      });
   f.converge();
   const auto& L = f.leaves;
   const auto& S = f.spines;
@@ -119,9 +126,8 @@ TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
   ASSERT_EQ(e->paths.size(), 4u);
   for (const Path& path : e->paths) {
     ASSERT_TRUE(path.attributes->path_bandwidth);
-    const double expected = path.peer == f.h.peer_of(f.link[7][0], L[7])
-                                ? 75.0
-                                : 100.0;
+    const double expected =
+        path.peer == f.h.peer_of(f.link[7][0], L[7]) ? 75.0 : 100.0;
     EXPECT_EQ(path.attributes->path_bandwidth->gigabytes_per_second(),
               expected);
   }
@@ -129,10 +135,8 @@ TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
       GetParam() == fare::MultihomingRule::divide_path_bandwidth;
   const BitsPerSecond via_s1 = divide ? gbps(300) : gbps(600);
   const BitsPerSecond via_other = divide ? gbps(400) : gbps(800);
-  const Weights expected{{S[0], via_s1},
-                         {S[1], via_other},
-                         {S[2], via_other},
-                         {S[3], via_other}};
+  const Weights expected{
+      {S[0], via_s1}, {S[1], via_other}, {S[2], via_other}, {S[3], via_other}};
   EXPECT_EQ(f.h.fib(L[7], p), expected);
   EXPECT_EQ(f.h.fib(L[4], p), expected);
   EXPECT_TRUE(f.h.fib(L[0], p).empty());  // originated locally
@@ -171,26 +175,26 @@ TEST_P(FareFiveStage, WorkedExampleOfSection4_2) {
     for (int k = 0; k < 4; ++k) {
       supers[plane].push_back(h.add_node(
           {"SS" + std::to_string(k + 1) + "@Plane-" + std::to_string(plane + 1),
-           65200, fare::Role::super_spine, {}}));
+           65200,
+           fare::Role::super_spine,
+           {}}));
     }
   }
   for (int pod : pods) {
     for (int j = 0; j < 4; ++j) {
-      spines[pod].push_back(
-          h.add_node({"S" + std::to_string(j + 1) + "@PoD-" +
-                          std::to_string(pod),
-                      static_cast<std::uint32_t>(65100 + pod),
-                      fare::Role::spine,
-                      {}}));
+      spines[pod].push_back(h.add_node(
+          {"S" + std::to_string(j + 1) + "@PoD-" + std::to_string(pod),
+           static_cast<std::uint32_t>(65100 + pod),
+           fare::Role::spine,
+           {}}));
     }
     for (int l = 0; l < 4; ++l) {
       std::vector<Destination> nets;
       if (pod == 1 && l == 0) nets.push_back(destination("10.200.0.0/24"));
-      leaves[pod].push_back(
-          h.add_node({"L" + std::to_string(l + 1) + "@PoD-" +
-                          std::to_string(pod),
-                      static_cast<std::uint32_t>(65000 + pod * 10 + l),
-                      fare::Role::leaf, nets}));
+      leaves[pod].push_back(h.add_node(
+          {"L" + std::to_string(l + 1) + "@PoD-" + std::to_string(pod),
+           static_cast<std::uint32_t>(65000 + pod * 10 + l), fare::Role::leaf,
+           nets}));
     }
     for (std::size_t l : leaves[pod]) {
       for (std::size_t s : spines[pod]) h.add_link(l, s, gbps(800));
@@ -226,9 +230,9 @@ TEST_P(FareFiveStage, WorkedExampleOfSection4_2) {
   for (const Path& path : s1_8->paths) {
     const std::string& from =
         h.speaker(spines[8][0]).config().peers[path.peer].name;
-    EXPECT_EQ(path.attributes->path_bandwidth_non_transitive
-                  ->gigabytes_per_second(),
-              from == "SS1@Plane-1" ? 12.5 : 25.0)
+    EXPECT_EQ(
+        path.attributes->path_bandwidth_non_transitive->gigabytes_per_second(),
+        from == "SS1@Plane-1" ? 12.5 : 25.0)
         << from;
   }
   // What L1@PoD-8 received from S1@PoD-8, and its weights.
@@ -241,8 +245,7 @@ TEST_P(FareFiveStage, WorkedExampleOfSection4_2) {
     EXPECT_FALSE(path.attributes->path_bandwidth_non_transitive)
         << "a non-transitive EC crossed two hops";
     const double expected = from == "S1@PoD-8" && lower ? 87.5 : 100.0;
-    EXPECT_EQ(path.attributes->path_bandwidth->gigabytes_per_second(),
-              expected)
+    EXPECT_EQ(path.attributes->path_bandwidth->gigabytes_per_second(), expected)
         << from;
   }
   const BitsPerSecond via_s1 = lower ? gbps(700) : gbps(800);
@@ -292,23 +295,24 @@ TEST(SpeakerFabric, LinkDownWithdrawsAndLinkUpRestores) {
 }
 
 TEST(SpeakerFabric, EcmpModeInstallsEqualWeights) {
-  ThreeStage f(3, 2,
-               [](std::size_t l, std::size_t s) {
-                 return l == 0 && s == 0 ? gbps(100) : gbps(400);
-               },
-               [](Harness& h) { h.fare_enabled = false; });
+  ThreeStage f(
+      3, 2,
+      [](std::size_t l, std::size_t s) {
+        return l == 0 && s == 0 ? gbps(100) : gbps(400);
+      },
+      [](Harness& h) { h.fare_enabled = false; });
   f.converge();
   EXPECT_EQ(f.h.fib(f.leaves[2], ThreeStage::prefix(0)),
             (Weights{{f.spines[0], 1}, {f.spines[1], 1}}));
 }
 
 TEST(SpeakerFabric, MraiDelaysReadvertisement) {
-  ThreeStage f(2, 1, [](std::size_t, std::size_t) { return gbps(400); },
-               [](Harness& h) { h.mrai = ms(50); });
+  ThreeStage f(
+      2, 1, [](std::size_t, std::size_t) { return gbps(400); },
+      [](Harness& h) { h.mrai = ms(50); });
   f.converge();
   const Destination extra = destination("10.99.0.0/24");
-  const Time t0 = f.h.now();
-  f.h.speaker(f.leaves[0]).originate(extra, t0);
+  f.h.act(f.leaves[0], [&](Speaker& s, Time now) { s.originate(extra, now); });
   // L1 sent its last UPDATE long ago: it goes out at once; the spine sent
   // recently (it re-advertised L2's routes during start-up)...
   f.h.run_for(ms(1));
@@ -316,7 +320,8 @@ TEST(SpeakerFabric, MraiDelaysReadvertisement) {
   // ...and its MRAI since then has long expired too, so L2 learns it fast.
   EXPECT_EQ(f.h.fib(f.leaves[1], extra).size(), 1u);
   // Two changes within one MRAI: the second waits for the timer.
-  f.h.speaker(f.leaves[0]).withdraw_origin(extra, f.h.now());
+  f.h.act(f.leaves[0],
+          [&](Speaker& s, Time now) { s.withdraw_origin(extra, now); });
   f.h.run_for(ms(1));
   EXPECT_EQ(f.h.fib(f.leaves[1], extra).size(), 1u) << "sent before MRAI";
   f.h.run_for(ms(60));
@@ -396,22 +401,26 @@ RC_GTEST_PROP(SpeakerFabricProperty, FiveStageWeightsAreMaxFlowSplit, ()) {
   std::vector<std::vector<std::size_t>> supers(planes);
   for (int j = 0; j < planes; ++j) {
     for (int k = 0; k < per_plane; ++k) {
-      supers[j].push_back(h.add_node({"SS", 65200, fare::Role::super_spine, {}}));
+      supers[j].push_back(
+          h.add_node({"SS", 65200, fare::Role::super_spine, {}}));
     }
   }
   std::size_t spine[2][4], leaf[2][2];
   BitsPerSecond up[2][4][4], down[2][2][4];  // spine-SS, leaf-spine
   for (int pod = 0; pod < 2; ++pod) {
     for (int j = 0; j < planes; ++j) {
-      spine[pod][j] = h.add_node({"S", static_cast<std::uint32_t>(65100 + pod),
-                                  fare::Role::spine, {}});
+      spine[pod][j] = h.add_node({"S",
+                                  static_cast<std::uint32_t>(65100 + pod),
+                                  fare::Role::spine,
+                                  {}});
     }
     for (int l = 0; l < leaves_per_pod; ++l) {
-      leaf[pod][l] = h.add_node(
-          {"L", static_cast<std::uint32_t>(65000 + pod * 10 + l),
-           fare::Role::leaf,
-           {destination("10." + std::to_string(pod) + "." +
-                        std::to_string(l) + ".0/24")}});
+      leaf[pod][l] =
+          h.add_node({"L",
+                      static_cast<std::uint32_t>(65000 + pod * 10 + l),
+                      fare::Role::leaf,
+                      {destination("10." + std::to_string(pod) + "." +
+                                   std::to_string(l) + ".0/24")}});
       for (int j = 0; j < planes; ++j) {
         down[pod][l][j] = random_bw();
         h.add_link(leaf[pod][l], spine[pod][j], down[pod][l][j]);
@@ -435,11 +444,9 @@ RC_GTEST_PROP(SpeakerFabricProperty, FiveStageWeightsAreMaxFlowSplit, ()) {
       for (int k = 0; k < per_plane; ++k) {
         plane += std::min(up[0][j][k], up[1][j][k]);
       }
-      expected[spine[0][j]] =
-          std::min({down[0][0][j], plane, down[1][l][j]});
+      expected[spine[0][j]] = std::min({down[0][0][j], plane, down[1][l][j]});
     }
-    const Destination d =
-        destination("10.1." + std::to_string(l) + ".0/24");
+    const Destination d = destination("10.1." + std::to_string(l) + ".0/24");
     RC_ASSERT(h.fib(leaf[0][0], d) == expected);
   }
 }

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "common/overloaded.h"
-#include "tests/proto/bgp/fabric_harness.h"
+#include "proto/bgp/fabric_harness.h"
 #include "wire/bgp/message.h"
 
 namespace arfabric::proto::bgp {
@@ -121,8 +121,7 @@ wb::Update announce(const std::string& prefix,
       wb::make_attribute(wb::attr_type::kOrigin, wb::Origin{}),
       wb::make_attribute(wb::attr_type::kAsPath,
                          wb::AsPath{{{wb::segment_type::kAsSequence, path}}}),
-      wb::make_attribute(wb::attr_type::kNextHop,
-                         wb::NextHop{{10, 0, 0, 2}})};
+      wb::make_attribute(wb::attr_type::kNextHop, wb::NextHop{{10, 0, 0, 2}})};
   for (auto& a : extra) u.attributes.push_back(std::move(a));
   u.nlri.push_back(*wb::prefix_from_string(prefix));
   return u;
@@ -244,9 +243,8 @@ TEST(Speaker, MissingMandatoryAttributeIsTreatAsWithdraw) {
   Scripted s;
   s.feed(encode(announce("10.2.0.0/24")));
   wb::Update bad = announce("10.2.0.0/24");
-  std::erase_if(bad.attributes, [](const auto& a) {
-    return a.type == wb::attr_type::kOrigin;
-  });
+  std::erase_if(bad.attributes,
+                [](const auto& a) { return a.type == wb::attr_type::kOrigin; });
   s.feed(encode(bad));
   EXPECT_EQ(s.speaker.peer_state(0), SessionState::established);
   const RibEntry* e = s.speaker.rib().find(destination("10.2.0.0/24"));

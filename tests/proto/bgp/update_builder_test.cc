@@ -60,7 +60,8 @@ std::vector<wb::UpdateParseResult> parse_all(const std::vector<Bytes>& msgs,
 TEST(UpdateBuilder, PacksThousandsOfIpv4PrefixesWithinTheLimit) {
   const auto dests = v4_prefixes(3000);
   std::vector<Bytes> msgs;
-  ASSERT_TRUE(build_announcements({attributes({65001}), dests}, target(), msgs));
+  ASSERT_TRUE(
+      build_announcements({attributes({65001}), dests}, target(), msgs));
   // 3000 x 4 bytes = 12,000 bytes of NLRI: at least three 4 KB messages,
   // and packing means no more than four.
   EXPECT_GE(msgs.size(), 3u);
@@ -82,8 +83,8 @@ TEST(UpdateBuilder, ExtendedMessagesHoldMore) {
   ExportTarget t = target();
   t.send.extended_message = true;
   std::vector<Bytes> msgs;
-  ASSERT_TRUE(build_announcements({attributes({65001}), v4_prefixes(3000)}, t,
-                                  msgs));
+  ASSERT_TRUE(
+      build_announcements({attributes({65001}), v4_prefixes(3000)}, t, msgs));
   EXPECT_EQ(msgs.size(), 1u);
   EXPECT_EQ(parse_all(msgs, t).at(0).update.nlri.size(), 3000u);
 }
@@ -101,14 +102,14 @@ TEST(UpdateBuilder, Ipv6GoesInMpReachWithTheIpv6NextHop) {
     dests.push_back(d);
   }
   std::vector<Bytes> msgs;
-  ASSERT_TRUE(build_announcements({attributes({65001}), dests}, target(), msgs));
+  ASSERT_TRUE(
+      build_announcements({attributes({65001}), dests}, target(), msgs));
   EXPECT_GE(msgs.size(), 2u);  // 600 x 9 bytes > 4096
   std::size_t seen = 0;
   for (const auto& r : parse_all(msgs, target())) {
     EXPECT_TRUE(r.update.nlri.empty());
     EXPECT_EQ(r.update.find(wb::attr_type::kNextHop), nullptr);
-    const auto* mp =
-        r.update.get<wb::MpReachNlri>(wb::attr_type::kMpReachNlri);
+    const auto* mp = r.update.get<wb::MpReachNlri>(wb::attr_type::kMpReachNlri);
     ASSERT_TRUE(mp);
     EXPECT_EQ(mp->next_hop, target().next_hop_ipv6);
     for (const auto& p : mp->nlri) {
@@ -120,8 +121,8 @@ TEST(UpdateBuilder, Ipv6GoesInMpReachWithTheIpv6NextHop) {
 
 TEST(UpdateBuilder, WithdrawalsPerFamily) {
   std::vector<Bytes> msgs;
-  ASSERT_TRUE(build_withdrawals(wb::kAfiIpv4, v4_prefixes(2000), target(),
-                                msgs));
+  ASSERT_TRUE(
+      build_withdrawals(wb::kAfiIpv4, v4_prefixes(2000), target(), msgs));
   std::size_t seen = 0;
   for (const auto& r : parse_all(msgs, target())) {
     EXPECT_TRUE(r.update.attributes.empty());
@@ -165,8 +166,8 @@ TEST(UpdateBuilder, AddPathSendCarriesPathIdentifiers) {
   ExportTarget t = target();
   t.send.add_path = {{wb::kAfiIpv4, wb::kSafiUnicast}};
   std::vector<Bytes> msgs;
-  ASSERT_TRUE(build_announcements({attributes({65001}), v4_prefixes(3)}, t,
-                                  msgs));
+  ASSERT_TRUE(
+      build_announcements({attributes({65001}), v4_prefixes(3)}, t, msgs));
   const auto parsed = parse_all(msgs, t);
   ASSERT_EQ(parsed.size(), 1u);
   for (const auto& p : parsed[0].update.nlri) EXPECT_EQ(p.path_id, 1u);
