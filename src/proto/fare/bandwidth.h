@@ -38,8 +38,8 @@ constexpr BitsPerSecond saturating_add(BitsPerSecond a, BitsPerSecond b) {
 }
 
 constexpr BitsPerSecond saturating_multiply(BitsPerSecond a, std::uint64_t n) {
-  if (a == 0 || n == 0) return 0;
-  return a > kUnlimited / n ? kUnlimited : a * n;
+  BitsPerSecond product;
+  return __builtin_mul_overflow(a, n, &product) ? kUnlimited : product;
 }
 
 // Rounded toward zero; kUnlimited / n stays kUnlimited (no limit shared by

@@ -13,6 +13,19 @@ bool uses_non_transitive(const FareConfig& config, const Candidate& c) {
   return config.role == Role::spine && c.peer_role == Role::super_spine;
 }
 
+// min(link, divide(path, n)) without the 64-bit division (most of the cost
+// of a candidate) when the link is the bottleneck: link <= floor(path / n)
+// exactly when link * n <= path.
+BitsPerSecond min_link_and_divided(BitsPerSecond link, BitsPerSecond path,
+                                   std::uint64_t n) {
+  std::uint64_t scaled;
+  if (path == kUnlimited ||
+      (!__builtin_mul_overflow(link, n, &scaled) && scaled <= path)) {
+    return link;
+  }
+  return divide(path, n);
+}
+
 // The rate of the community a candidate's rule reads, or the reason it has
 // none.
 struct Lookup {
@@ -56,14 +69,16 @@ std::optional<wire::fare::PathBandwidth> first_valid_transitive(
   return std::nullopt;
 }
 
-// Sum of the per-route minima of the rule, or nullopt when a counted route
-// lacks its community. Uses import.path_bandwidth when it holds exactly the
-// unadjusted minima of `counted`.
+// Sum of the per-route minima of the rule over the first `counted` of
+// `selected`, or nullopt when one of them lacks its community. Reuses
+// import.path_bandwidth when it can hold the unadjusted minima of `selected`
+// (same size, no multi-homing rule applied); otherwise recomputes.
 std::optional<BitsPerSecond> total_path_bandwidth(
-    const FareConfig& config, std::span<const Candidate> counted,
-    const ImportResult& import) {
+    const FareConfig& config, std::span<const Candidate> selected,
+    std::size_t counted_size, const ImportResult& import) {
   const bool reuse = !import.multihoming_applied &&
-                     import.path_bandwidth.size() >= counted.size();
+                     import.path_bandwidth.size() == selected.size();
+  const auto counted = selected.first(counted_size);
   BitsPerSecond total = 0;
   for (std::size_t i = 0; i < counted.size(); ++i) {
     const Lookup l = lookup(config, counted[i]);
@@ -103,16 +118,17 @@ void import_weights(const FareConfig& config,
       }
       continue;
     }
-    BitsPerSecond link = c.link_bandwidth;
-    BitsPerSecond path = *l.rate;
-    if (out.multihoming_applied) {
-      if (config.multihoming == MultihomingRule::divide_path_bandwidth) {
-        path = divide(path, multihomed_leaves);
-      } else {
-        link = saturating_multiply(link, multihomed_leaves);
-      }
+    const BitsPerSecond link = c.link_bandwidth;
+    const BitsPerSecond path = *l.rate;
+    if (!out.multihoming_applied) {
+      out.path_bandwidth[i] = std::min(link, path);
+    } else if (config.multihoming == MultihomingRule::divide_path_bandwidth) {
+      out.path_bandwidth[i] =
+          min_link_and_divided(link, path, multihomed_leaves);
+    } else {
+      out.path_bandwidth[i] =
+          std::min(saturating_multiply(link, multihomed_leaves), path);
     }
-    out.path_bandwidth[i] = std::min(link, path);
     any_nonzero = any_nonzero || out.path_bandwidth[i] != 0;
   }
   if (out.reason != FallbackReason::none) return;
@@ -161,7 +177,8 @@ ExportResult readvertise(const FareConfig& config,
       selected.front().peer_role == Role::super_spine) {
     out.transitive = first_valid_transitive(counted);
     if (!config.spine_lower_to_next_next_hop || !out.transitive) return out;
-    const auto total = total_path_bandwidth(config, counted, import);
+    const auto total =
+        total_path_bandwidth(config, selected, counted.size(), import);
     if (!total) return out;  // "In the case where each route contains ..."
     const auto current = to_bits_per_second(*out.transitive);
     if (*total < *current) {
@@ -170,7 +187,8 @@ ExportResult readvertise(const FareConfig& config,
     return out;
   }
 
-  const auto total = total_path_bandwidth(config, counted, import);
+  const auto total =
+      total_path_bandwidth(config, selected, counted.size(), import);
   if (total) out.transitive = to_path_bandwidth(config.router_id, *total);
   return out;
 }

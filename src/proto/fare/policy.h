@@ -41,12 +41,12 @@ struct Candidate {
 
 enum class FallbackReason : std::uint8_t {
   none,
-  no_candidates,           // empty span
   missing_path_bandwidth,  // a candidate has no transitive EC (§4.1)
-  invalid_path_bandwidth,  // ... has one, but NaN or negative
   missing_non_transitive,  // a super-spine route without one (§4.2)
-  invalid_non_transitive,  // ... with a NaN or negative one
   zero_total,              // every path bandwidth is 0 (all links down)
+  no_candidates,           // empty span
+  invalid_path_bandwidth,  // a transitive EC that is NaN or negative
+  invalid_non_transitive,  // a non-transitive EC that is NaN or negative
 };
 
 struct ImportResult {

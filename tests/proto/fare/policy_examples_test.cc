@@ -4,6 +4,7 @@
 // 1.5625 * 2^5); "max" = 0x7BFF (65504 GB/s), read back as unlimited.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <vector>
 
 #include "proto/fare/policy.h"
@@ -109,6 +110,32 @@ TEST(FareWorkedExample3Stage, WithoutTheMultihomingRuleTheLinkHidesIt) {
   const auto c = l8_candidates(run_spines());
   EXPECT_EQ(import_weights(node(Role::leaf, kL8), c, 1).weights,
             (V{gbps(400), gbps(400), gbps(400), gbps(400)}));
+}
+
+TEST(FareWorkedExample3Stage, CommunitiesOnTheWire) {
+  // What S1 and SS1 put in the UPDATE, as the speaker will encode them with
+  // the configured sub-type (0xAA), and what the next hop decodes.
+  const ThreeStage r = run_spines();
+  const auto s1 = wire::fare::encode(*r.spine_export[0].transitive,
+                                     node(Role::spine, kS[0]).sub_type);
+  // 0x01 transitive IPv4-Address-Specific, sub-type 0xAA, router ID
+  // 10.0.1.1, 75 GB/s = 0x54B0.
+  EXPECT_EQ(s1.bytes, (std::array<std::uint8_t, 8>{0x01, 0xaa, 0x0a, 0x00, 0x01,
+                                                   0x01, 0x54, 0xb0}));
+  const auto back = wire::fare::decode_path_bandwidth(s1, 0xaa);
+  EXPECT_EQ(back, r.spine_export[0].transitive);
+  EXPECT_EQ(to_bits_per_second(*back), gbps(600));
+
+  // A super-spine's attached link community: 0x41 non-transitive, 100G =
+  // 12.5 GB/s = 0x4A40, its own router ID 10.100.1.1.
+  const FareConfig ss = node(Role::super_spine, 0x0a640101);
+  const std::vector<Candidate> c = {
+      {gbps(100), Role::spine, back, std::nullopt}};
+  const auto e = readvertise(ss, c, import_weights(ss, c), false);
+  EXPECT_EQ(wire::fare::encode(*e.non_transitive, ss.sub_type).bytes,
+            (std::array<std::uint8_t, 8>{0x41, 0xaa, 0x0a, 0x64, 0x01, 0x01,
+                                         0x4a, 0x40}));
+  EXPECT_EQ(wire::fare::encode(*e.transitive, ss.sub_type).bytes, s1.bytes);
 }
 
 // ---------------------------------------------------------------- §4.2

@@ -3,6 +3,7 @@
 #include "proto/fare/policy.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <vector>
 
@@ -183,6 +184,27 @@ TEST(FareImport, MultihomingOnlyAtALeaf) {
   EXPECT_EQ(r.weights, (V{gbps(200), gbps(400)}));
   // 0 leaves is read as 1.
   EXPECT_FALSE(import_weights(config(Role::leaf), c, 0).multihoming_applied);
+}
+
+// Both multi-homing rules against their definitions, for any link (up to
+// kUnlimited), any valid community and any N: the divide rule skips the
+// division when the link is the bottleneck.
+RC_GTEST_PROP(FareImport, MultihomingRulesMatchTheirDefinitions, ()) {
+  const auto link = *rc::gen::oneOf(rc::gen::arbitrary<BitsPerSecond>(),
+                                    rc::gen::just(kUnlimited),
+                                    rc::gen::inRange<BitsPerSecond>(0, 1e13));
+  const auto bits = *rc::gen::inRange<std::uint16_t>(0, 0x7c01);
+  const auto n = *rc::gen::inRange<std::uint32_t>(0, 100);
+  const PathBandwidth ec{true, kPeer, bits};
+  const BitsPerSecond path = *to_bits_per_second(ec);
+  const std::vector<Candidate> c = {from(Role::spine, link, ec)};
+  FareConfig cfg = config(Role::leaf);
+  RC_ASSERT(import_weights(cfg, c, n).path_bandwidth[0] ==
+            std::min(link, divide(path, n)));
+  cfg.multihoming = MultihomingRule::multiply_link_bandwidth;
+  const BitsPerSecond scaled = n > 1 ? saturating_multiply(link, n) : link;
+  RC_ASSERT(import_weights(cfg, c, n).path_bandwidth[0] ==
+            std::min(scaled, path));
 }
 
 TEST(FareImport, UnlimitedLinkAndSaturation) {
@@ -384,6 +406,11 @@ TEST(FareExport, ImportOfOtherCandidatesIsNotTrusted) {
   const auto e =
       fare::readvertise(config(Role::spine), s, ImportResult{}, true);
   EXPECT_EQ(e.transitive, t(gbps(600), kUs));
+  // One with more minima than `selected` (another set): also recomputed.
+  ImportResult other;
+  other.path_bandwidth = {1, 1, 1};
+  EXPECT_EQ(fare::readvertise(config(Role::spine), s, other, true).transitive,
+            t(gbps(600), kUs));
 }
 
 TEST(FareExport, EmptySelectionSendsNothing) {
