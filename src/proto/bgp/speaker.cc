@@ -504,21 +504,36 @@ void Speaker::flush(PeerId peer, Time now) {
   std::vector<Destination> withdraw_v4, withdraw_v6;
   std::vector<std::uint32_t> handled;
   handled.swap(p.pending);
+  // Consecutive destinations usually share their exported attributes (one
+  // received UPDATE's worth): remember the last verdict.
+  const RouteAttributes* last_exported = nullptr;
+  std::uint16_t last_afi = 0;
+  bool last_eligible = false;
+  std::size_t last_group = 0;
   for (std::uint32_t index : handled) {
     p.pending_mark[index] = false;
     const RibEntry& e = rib_.entry(index);
     const std::uint16_t afi = e.destination.afi;
-    const bool family =
-        std::any_of(p.families.begin(), p.families.end(),
-                    [afi](const wb::AfiSafi& f) { return f.afi == afi; });
-    // Sender-side loop prevention: a peer whose AS is in the path would
-    // drop the route (RFC 4271 section 9.1.2), so it is not sent.
-    const bool eligible =
-        e.in_use && e.exported && family && !e.exported->contains_as(remote_as);
-    if (eligible) {
-      auto [it, added] = group_of.try_emplace(e.exported.get(), groups.size());
-      if (added) groups.push_back(AnnouncementGroup{e.exported, {}});
-      groups[it->second].destinations.push_back(e.destination);
+    if (!e.in_use || !e.exported) {
+      last_exported = nullptr;
+      last_eligible = false;
+    } else if (e.exported.get() != last_exported || afi != last_afi) {
+      last_exported = e.exported.get();
+      last_afi = afi;
+      const bool family =
+          std::any_of(p.families.begin(), p.families.end(),
+                      [afi](const wb::AfiSafi& f) { return f.afi == afi; });
+      // Sender-side loop prevention: a peer whose AS is in the path would
+      // drop the route (RFC 4271 section 9.1.2), so it is not sent.
+      last_eligible = family && !e.exported->contains_as(remote_as);
+      if (last_eligible) {
+        auto [it, added] = group_of.try_emplace(last_exported, groups.size());
+        if (added) groups.push_back(AnnouncementGroup{e.exported, {}});
+        last_group = it->second;
+      }
+    }
+    if (last_eligible) {
+      groups[last_group].destinations.push_back(e.destination);
       p.advertised[index] = true;
     } else if (p.advertised[index]) {
       (afi == wb::kAfiIpv4 ? withdraw_v4 : withdraw_v6)
