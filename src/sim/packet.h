@@ -1,0 +1,59 @@
+// The simulator's packet: a light struct for data and ACKs (no bytes), or a
+// handle to real encoded control bytes (BGP, LSN, ARN) kept aside.
+//
+// Data packets carry only what the models read: the transport header that
+// hosts' transport engines exchange (sim/transport), ECN bits, the IBCS
+// signal that switches update through the real Signal Update Function, and
+// the flow hash computed once at the first switch, before any header field
+// changes (IBCS draft, "Phase 2": the hash must not see the signal).
+#pragma once
+
+#include <cstdint>
+
+#include "common/units.h"
+
+namespace arfabric::sim {
+
+using NodeIndex = std::uint32_t;    // a switch or host of the topology
+using LinkIndex = std::uint32_t;    // one direction of a cable
+using FlowId = std::uint32_t;       // a transport flow, unique per run
+using PacketIndex = std::uint32_t;  // a slot of the PacketPool
+inline constexpr PacketIndex kNoPacket = 0xffffffff;
+
+// What a transport engine puts on the wire and reads back. Sequence
+// numbers count packets, not bytes: every data packet of a flow but the
+// last carries `payload_bytes` = the flow's MSS.
+struct TransportHeader {
+  FlowId flow = 0;
+  bool is_ack = false;
+  std::uint32_t seq = 0;             // data: packet number from 0
+  std::uint32_t payload_bytes = 0;   // data: bytes of payload
+  std::uint32_t cumulative_ack = 0;  // ack: every packet below is received
+  std::uint32_t acked_seq = 0;       // ack: the packet that triggered it
+  bool retransmission = false;       // data: sent before (for counters)
+  bool ecn_capable = true;
+  bool ecn_ce = false;    // data: Congestion Experienced, set by switches
+  bool ecn_echo = false;  // ack: the acked packet had CE
+  // IBCS: the in-band signal as a data packet carries it (the SUF updates
+  // it hop by hop), and as the receiver echoes it back in the ACK.
+  bool signal_valid = false;
+  std::uint32_t signal = 0;
+  bool signal_echo_valid = false;
+  std::uint32_t signal_echo = 0;
+  Time sent_at{};   // data: when the sender sent it; ack: echoed
+};
+
+enum class PacketKind : std::uint8_t { transport, control };
+
+struct Packet {
+  PacketKind kind = PacketKind::transport;
+  NodeIndex source = 0;       // sending host (or node, for control)
+  NodeIndex destination = 0;  // receiving host (or the next node)
+  std::uint32_t wire_bytes = 0;  // size on the link, headers included
+  std::uint64_t flow_hash = 0;   // set at the first switch
+  TransportHeader transport;
+  std::uint32_t control = 0;  // control: index into the control payloads
+  Time link_done{};           // when the last bit left the current link
+};
+
+}  // namespace arfabric::sim
