@@ -40,15 +40,15 @@ struct TransportHeader {
   std::uint32_t signal = 0;
   bool signal_echo_valid = false;
   std::uint32_t signal_echo = 0;
-  Time sent_at{};   // data: when the sender sent it; ack: echoed
+  Time sent_at{};  // data: when the sender sent it; ack: echoed
 };
 
 enum class PacketKind : std::uint8_t { transport, control };
 
 struct Packet {
   PacketKind kind = PacketKind::transport;
-  NodeIndex source = 0;       // sending host (or node, for control)
-  NodeIndex destination = 0;  // receiving host (or the next node)
+  NodeIndex source = 0;          // sending host (or node, for control)
+  NodeIndex destination = 0;     // receiving host (or the next node)
   std::uint32_t wire_bytes = 0;  // size on the link, headers included
   std::uint64_t flow_hash = 0;   // set at the first switch
   TransportHeader transport;

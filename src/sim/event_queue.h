@@ -1,0 +1,58 @@
+// The simulator's event queue: a 4-ary min-heap of small POD events ordered
+// by (time, insertion sequence), so runs are deterministic.
+//
+// Links keep their own FIFO of packets in flight and hold at most one event
+// here (the arrival of their head packet), so the heap stays as small as
+// the number of busy links plus pending timers, and a packet hop costs one
+// push and one pop. Events carry no closures: `type` and two integers say
+// what to do, and the owner dispatches.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/units.h"
+
+namespace arfabric::sim {
+
+enum class EventType : std::uint8_t {
+  link_arrival,  // a: link index, b: link epoch (stale if the link changed)
+  timer,         // a, b: owner-defined
+  control,       // a, b: owner-defined (control-plane work)
+};
+
+struct Event {
+  Time at{};
+  std::uint64_t seq = 0;
+  EventType type = EventType::timer;
+  std::uint32_t a = 0;
+  std::uint32_t b = 0;
+};
+
+class EventQueue {
+ public:
+  void reserve(std::size_t n) { heap_.reserve(n); }
+  // Schedules an event; `at` may not be before now() (checked in debug
+  // builds only: the hot path has no error channel).
+  void push(Time at, EventType type, std::uint32_t a, std::uint32_t b);
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  const Event& top() const { return heap_.front(); }
+  // Removes the earliest event and advances now() to its time.
+  Event pop();
+  Time now() const { return now_; }
+  std::uint64_t pushed() const { return seq_; }
+
+ private:
+  static bool before(const Event& x, const Event& y) {
+    return x.at != y.at ? x.at < y.at : x.seq < y.seq;
+  }
+  void sift_up(std::size_t i);
+  void sift_down(std::size_t i);
+
+  std::vector<Event> heap_;
+  std::uint64_t seq_ = 0;
+  Time now_{};
+};
+
+}  // namespace arfabric::sim

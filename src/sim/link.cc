@@ -1,0 +1,99 @@
+#include "sim/link.h"
+
+#include <algorithm>
+
+namespace arfabric::sim {
+
+Link::Link(const Config& config) : config_(config), ring_(64) {}
+
+void Link::grow() {
+  std::vector<Entry> bigger(ring_.size() * 2);
+  for (std::size_t i = 0; i < count_; ++i) bigger[i] = at(head_ + i);
+  queue_ -= head_;
+  head_ = 0;
+  ring_.swap(bigger);
+}
+
+void Link::advance_queue(Time now) {
+  const std::size_t end = head_ + count_;
+  while (queue_ < end && at(queue_).done <= now) {
+    queued_bytes_ -= at(queue_).bytes;
+    ++queue_;
+  }
+}
+
+std::uint64_t Link::queued_bytes(Time now) {
+  advance_queue(now);
+  return queued_bytes_;
+}
+
+EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
+                            bool& first_arrival, Time& arrival) {
+  if (!up_) {
+    ++counters_.dropped_down;
+    return EnqueueResult::dropped_down;
+  }
+  advance_queue(now);
+  const std::uint32_t bytes = packet.wire_bytes;
+  if (config_.buffer_bytes != 0 &&
+      queued_bytes_ + bytes > config_.buffer_bytes) {
+    ++counters_.dropped_overflow;
+    return EnqueueResult::dropped_overflow;
+  }
+  if (config_.ecn_threshold_bytes != 0 &&
+      queued_bytes_ > config_.ecn_threshold_bytes &&
+      packet.kind == PacketKind::transport && packet.transport.ecn_capable &&
+      !packet.transport.is_ack) {
+    if (!packet.transport.ecn_ce) ++counters_.ecn_marked;
+    packet.transport.ecn_ce = true;
+  }
+  if (count_ == ring_.size()) grow();
+  const Time start = std::max(now, busy_until_);
+  const Time serialise = transmission_time(bytes, config_.rate);
+  busy_until_ = start + serialise;
+  counters_.busy += serialise;
+  packet.link_done = busy_until_;
+  at(head_ + count_) = Entry{index, bytes, busy_until_};
+  first_arrival = count_ == 0;
+  ++count_;
+  queued_bytes_ += bytes;
+  arrival = busy_until_ + config_.delay;
+  ++counters_.packets;
+  counters_.bytes += bytes;
+  return EnqueueResult::accepted;
+}
+
+Time Link::head_arrival() const {
+  return count_ == 0 ? Time::max() : at(head_).done + config_.delay;
+}
+
+PacketIndex Link::pop_arrival(Time& next_arrival) {
+  const Entry e = at(head_);
+  if (queue_ == head_) {
+    // Still counted as queued only if its finish is in the future, which
+    // cannot be: it arrives after it finished.
+    queued_bytes_ -= e.bytes;
+    ++queue_;
+  }
+  ++head_;
+  --count_;
+  next_arrival = head_arrival();
+  return e.packet;
+}
+
+void Link::set_down(Time now, std::vector<PacketIndex>& lost) {
+  up_ = false;
+  ++epoch_;
+  for (std::size_t i = 0; i < count_; ++i) lost.push_back(at(head_ + i).packet);
+  counters_.dropped_down += count_;
+  head_ = queue_ = count_ = 0;
+  queued_bytes_ = 0;
+  busy_until_ = now;
+}
+
+void Link::set_up() {
+  up_ = true;
+  ++epoch_;
+}
+
+}  // namespace arfabric::sim

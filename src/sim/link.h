@@ -1,0 +1,109 @@
+// One direction of a cable with its egress queue, modelled analytically.
+//
+// When a packet is enqueued its whole future on this link is known: it
+// starts transmitting when the link is free (busy_until), finishes after
+// its serialisation time at the current rate, and arrives after the
+// propagation delay. So the link keeps one FIFO of packets in flight
+// (queued, being sent or propagating) with their finish times, and a single
+// pending event in the EventQueue: the arrival of its head. The queue
+// occupancy that drop-tail and ECN marking need is the bytes whose
+// transmission has not finished yet, found by advancing a second cursor
+// over the same FIFO.
+//
+// Approximations (docs/ARCHITECTURE.md): a rate change applies to packets
+// enqueued after it; a link going down loses everything still in flight
+// on it, queued or on the wire.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/units.h"
+#include "sim/packet.h"
+
+namespace arfabric::sim {
+
+struct LinkCounters {
+  std::uint64_t packets = 0;  // accepted onto the link
+  std::uint64_t bytes = 0;
+  std::uint64_t ecn_marked = 0;
+  std::uint64_t dropped_overflow = 0;  // drop-tail
+  std::uint64_t dropped_down = 0;   // sent onto, or in flight on, a dead link
+  std::uint64_t dropped_error = 0;  // bit errors (drop_probability)
+  Time busy{};                      // total serialisation time
+};
+
+enum class EnqueueResult : std::uint8_t {
+  accepted,
+  dropped_overflow,
+  dropped_down,
+};
+
+class Link {
+ public:
+  struct Config {
+    NodeIndex from = 0, to = 0;
+    std::uint16_t to_port = 0;  // the port it arrives on at `to`
+    BitsPerSecond rate = 0;
+    Time delay{};
+    std::uint32_t buffer_bytes = 0;         // 0: unlimited
+    std::uint32_t ecn_threshold_bytes = 0;  // 0: no marking
+  };
+
+  explicit Link(const Config& config);
+
+  const Config& config() const { return config_; }
+  bool up() const { return up_; }
+  BitsPerSecond rate() const { return config_.rate; }
+  std::uint32_t epoch() const { return epoch_; }
+
+  // Puts `packet` (wire_bytes set) on the link at `now`: drop-tail against
+  // the buffer, ECN mark above the threshold (transport packets that are
+  // ECN-capable), then schedules its finish and arrival times. Returns
+  // whether it was accepted and, through `first_arrival`, whether the FIFO
+  // was empty (the caller then schedules the link's event at `arrival`).
+  EnqueueResult enqueue(PacketIndex index, Packet& packet, Time now,
+                        bool& first_arrival, Time& arrival);
+
+  // The head packet arrives now: removes and returns it; `next_arrival` is
+  // the new head's arrival time, or Time::max() when the FIFO is empty.
+  PacketIndex pop_arrival(Time& next_arrival);
+  Time head_arrival() const;
+
+  // Bytes queued or being transmitted at `now`.
+  std::uint64_t queued_bytes(Time now);
+
+  // Link down: every packet in flight is lost (returned for counting and
+  // release) and the epoch changes so the pending event is ignored.
+  void set_down(Time now, std::vector<PacketIndex>& lost);
+  void set_up();
+  void set_rate(BitsPerSecond rate) { config_.rate = rate; }
+
+  const LinkCounters& counters() const { return counters_; }
+  LinkCounters& counters() { return counters_; }
+  std::size_t in_flight() const { return count_; }
+
+ private:
+  struct Entry {
+    PacketIndex packet;
+    std::uint32_t bytes;
+    Time done;  // last bit sent
+  };
+  Entry& at(std::size_t i) { return ring_[i & (ring_.size() - 1)]; }
+  const Entry& at(std::size_t i) const { return ring_[i & (ring_.size() - 1)]; }
+  void grow();
+  void advance_queue(Time now);
+
+  Config config_;
+  bool up_ = true;
+  std::uint32_t epoch_ = 0;
+  Time busy_until_{};
+  std::vector<Entry> ring_;
+  std::size_t head_ = 0;   // next to arrive
+  std::size_t queue_ = 0;  // next to finish transmitting (>= head_)
+  std::size_t count_ = 0;  // entries from head_
+  std::uint64_t queued_bytes_ = 0;
+  LinkCounters counters_;
+};
+
+}  // namespace arfabric::sim

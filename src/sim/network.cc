@@ -1,0 +1,231 @@
+#include "sim/network.h"
+
+#include <algorithm>
+
+#include "proto/fib/flow_hash.h"
+
+namespace arfabric::sim {
+
+namespace fib = proto::fib;
+
+std::string_view drop_reason_name(DropReason r) {
+  switch (r) {
+    case DropReason::link_down:
+      return "link_down";
+    case DropReason::queue_overflow:
+      return "queue_overflow";
+    case DropReason::no_route:
+      return "no_route";
+    case DropReason::link_error:
+      return "link_error";
+    case DropReason::count_:
+      break;
+  }
+  return "unknown";
+}
+
+std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
+                                                     EventQueue& events,
+                                                     PacketPool& pool) {
+  auto fail = [](std::string field, std::string reason) {
+    return std::unexpected(NetworkError{std::move(field), std::move(reason)});
+  };
+  Network net(events, pool);
+  net.select_mode_ = spec.select_mode;
+  const std::size_t n = spec.nodes.size();
+  net.nodes_.resize(n);
+  proto::NodeId leaves = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    net.nodes_[i].host = spec.nodes[i].host;
+    net.nodes_[i].leaf_id = spec.nodes[i].leaf_id;
+  }
+  for (std::size_t c = 0; c < spec.cables.size(); ++c) {
+    const auto& cable = spec.cables[c];
+    const std::string at = "cables[" + std::to_string(c) + "]";
+    if (cable.a >= n || cable.b >= n) {
+      return fail(at, "names a node that does not exist");
+    }
+    if (cable.a == cable.b) return fail(at, "connects a node to itself");
+    if (cable.rate == 0) return fail(at + ".rate", "must be above 0");
+    if (spec.nodes[cable.a].host && spec.nodes[cable.b].host) {
+      return fail(at, "connects two hosts");
+    }
+    for (int dir = 0; dir < 2; ++dir) {
+      const NodeIndex from = dir == 0 ? cable.a : cable.b;
+      const NodeIndex to = dir == 0 ? cable.b : cable.a;
+      Node& f = net.nodes_[from];
+      Link::Config lc;
+      lc.from = from;
+      lc.to = to;
+      lc.rate = cable.rate;
+      lc.delay = cable.delay;
+      // Host NICs queue without limit: the transport's window bounds them.
+      if (!f.host) {
+        lc.buffer_bytes = spec.buffer_bytes;
+        lc.ecn_threshold_bytes = spec.ecn_threshold_bytes;
+      }
+      f.out.push_back(static_cast<LinkIndex>(net.links_.size()));
+      f.neighbour.push_back(to);
+      net.links_.emplace_back(lc);
+    }
+  }
+  // Arrival ports, now that every node's port list is final.
+  for (auto& l : net.links_) {
+    const Node& t = net.nodes_[l.config().to];
+    auto it =
+        std::find(t.neighbour.begin(), t.neighbour.end(), l.config().from);
+    Link::Config lc = l.config();
+    lc.to_port = static_cast<proto::PortId>(it - t.neighbour.begin() + 1);
+    l = Link(lc);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Node& node = net.nodes_[i];
+    if (!node.host) continue;
+    const std::string at = "nodes[" + std::to_string(i) + "]";
+    if (node.out.size() != 1) {
+      return fail(at, "a host needs exactly one cable, has " +
+                          std::to_string(node.out.size()));
+    }
+    const NodeIndex leaf = node.neighbour[0];
+    node.leaf = leaf;
+    auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));
+    net.nodes_[leaf].hosts.emplace_back(static_cast<NodeIndex>(i), *port);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Node& node = net.nodes_[i];
+    if (!node.host && !node.hosts.empty()) {
+      leaves = std::max<proto::NodeId>(leaves, node.leaf_id + 1);
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    Node& node = net.nodes_[i];
+    if (node.host) continue;
+    std::sort(node.hosts.begin(), node.hosts.end());
+    fib::FibConfig fc = spec.fib;
+    fc.max_destinations = std::max<proto::NodeId>(leaves, 1);
+    auto f = fib::Fib::create(fc);
+    if (!f) return fail("fib." + f.error().field, f.error().reason);
+    node.fib.emplace(std::move(*f));
+  }
+  return net;
+}
+
+std::optional<proto::PortId> Network::port_toward(NodeIndex from,
+                                                  NodeIndex to) const {
+  const auto& nb = nodes_[from].neighbour;
+  auto it = std::find(nb.begin(), nb.end(), to);
+  if (it == nb.end()) return std::nullopt;
+  return static_cast<proto::PortId>(it - nb.begin() + 1);
+}
+
+void Network::drop(PacketIndex index, DropReason reason) {
+  ++counters_.dropped[static_cast<std::size_t>(reason)];
+  pool_->release(index);
+}
+
+void Network::put_on_link(LinkIndex l, PacketIndex index, Time now) {
+  Link& link = links_[l];
+  bool first = false;
+  Time arrival{};
+  switch (link.enqueue(index, (*pool_)[index], now, first, arrival)) {
+    case EnqueueResult::accepted:
+      if (first)
+        events_->push(arrival, EventType::link_arrival, l, link.epoch());
+      return;
+    case EnqueueResult::dropped_overflow:
+      drop(index, DropReason::queue_overflow);
+      return;
+    case EnqueueResult::dropped_down:
+      drop(index, DropReason::link_down);
+      return;
+  }
+}
+
+void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
+  put_on_link(nodes_[host].out[0], packet, now);
+}
+
+void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
+  Node& node = nodes_[node_index];
+  Packet& p = (*pool_)[index];
+  const NodeIndex dst = p.destination;
+  // A host behind this switch: straight to its port.
+  if (!node.hosts.empty()) {
+    auto it = std::lower_bound(node.hosts.begin(), node.hosts.end(),
+                               std::pair<NodeIndex, proto::PortId>{dst, 0});
+    if (it != node.hosts.end() && it->first == dst) {
+      put_on_link(node.out[it->second - 1], index, now);
+      return;
+    }
+  }
+  if (p.flow_hash == 0) {
+    // The 5-tuple as the first switch sees it: host indices stand for the
+    // addresses, the flow id for the ports.
+    proto::FlowKey key;
+    key.source[0] = static_cast<std::uint8_t>(p.source >> 24);
+    key.source[1] = static_cast<std::uint8_t>(p.source >> 16);
+    key.source[2] = static_cast<std::uint8_t>(p.source >> 8);
+    key.source[3] = static_cast<std::uint8_t>(p.source);
+    key.destination[0] = static_cast<std::uint8_t>(dst >> 24);
+    key.destination[1] = static_cast<std::uint8_t>(dst >> 16);
+    key.destination[2] = static_cast<std::uint8_t>(dst >> 8);
+    key.destination[3] = static_cast<std::uint8_t>(dst);
+    key.source_port = static_cast<std::uint16_t>(p.transport.flow);
+    key.destination_port = static_cast<std::uint16_t>(p.transport.flow >> 16);
+    key.protocol = 17;
+    p.flow_hash = fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
+  }
+  const proto::NodeId dest_leaf = nodes_[nodes_[dst].leaf].leaf_id;
+  const auto port = node.fib->select(dest_leaf, p.flow_hash, now, select_mode_);
+  if (!port || *port == 0 || *port > node.out.size()) {
+    drop(index, DropReason::no_route);
+    return;
+  }
+  put_on_link(node.out[*port - 1], index, now);
+}
+
+void Network::on_event(const Event& e) {
+  if (e.type != EventType::link_arrival) return;
+  Link& link = links_[e.a];
+  if (e.b != link.epoch()) return;  // the link went down meanwhile
+  Time next{};
+  const PacketIndex index = link.pop_arrival(next);
+  if (next != Time::max()) {
+    events_->push(next, EventType::link_arrival, e.a, link.epoch());
+  }
+  ++counters_.packet_hops;
+  const NodeIndex to = link.config().to;
+  if (nodes_[to].host) {
+    ++counters_.delivered;
+    if (handler_) {
+      handler_->on_packet(to, index, e.at);
+    } else {
+      pool_->release(index);
+    }
+    return;
+  }
+  forward(to, index, e.at);
+}
+
+void Network::set_cable_up(std::size_t cable, bool up, Time now) {
+  for (LinkIndex l : {static_cast<LinkIndex>(2 * cable),
+                      static_cast<LinkIndex>(2 * cable + 1)}) {
+    if (up) {
+      links_[l].set_up();
+      continue;
+    }
+    lost_.clear();
+    links_[l].set_down(now, lost_);
+    for (PacketIndex p : lost_) {
+      ++counters_.dropped[static_cast<std::size_t>(DropReason::link_down)];
+      pool_->release(p);
+    }
+  }
+}
+
+void Network::set_cable_rate(std::size_t cable, BitsPerSecond rate) {
+  links_[2 * cable].set_rate(rate);
+  links_[2 * cable + 1].set_rate(rate);
+}
+
+}  // namespace arfabric::sim

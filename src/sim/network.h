@@ -1,0 +1,144 @@
+// The data plane of a simulated fabric: nodes (switches and hosts), their
+// ports, the links between them, and packet forwarding.
+//
+// A switch forwards a transport packet to a host attached to it directly;
+// otherwise it looks up the destination host's leaf in its FIB (the real
+// proto::fib::Fib, weighted ECMP with vetoes) and puts the packet on the
+// chosen port's link. The flow hash is computed once, at the first switch,
+// before any header changes (IBCS draft "Phase 2"). Hosts are sinks and
+// sources: packets that reach a host go to a HostHandler (the transport
+// layer), which sends with send_from_host().
+//
+// Every packet sent is, at any moment, in exactly one place: on a link, or
+// handed to a host, or dropped with a counted reason -- the conservation
+// the tests check.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "proto/fib/fib.h"
+#include "sim/event_queue.h"
+#include "sim/link.h"
+#include "sim/packet_pool.h"
+
+namespace arfabric::sim {
+
+enum class DropReason : std::uint8_t {
+  link_down,  // sent onto, or in flight on, a dead link ("black-holed")
+  queue_overflow,
+  no_route,    // the FIB had nothing (no route, or a drop fallback)
+  link_error,  // random loss
+  count_,
+};
+std::string_view drop_reason_name(DropReason r);
+
+struct NetworkSpec {
+  struct Node {
+    bool host = false;
+    // Switches: the FIB destination id when this switch is a leaf (hosts
+    // attach to it), else unused. Hosts: unused.
+    proto::NodeId leaf_id = 0;
+  };
+  struct Cable {
+    NodeIndex a = 0, b = 0;
+    BitsPerSecond rate = 0;
+    Time delay{};
+  };
+  std::vector<Node> nodes;
+  std::vector<Cable> cables;
+  std::uint32_t buffer_bytes = 0;         // per switch egress port; 0 = none
+  std::uint32_t ecn_threshold_bytes = 0;  // per switch egress port
+  proto::fib::SelectMode select_mode = proto::fib::SelectMode::per_flow;
+  proto::fib::FibConfig fib;  // max_destinations is set to the leaf count
+};
+
+struct NetworkError {
+  std::string field;
+  std::string reason;
+  std::string to_string() const { return field + ": " + reason; }
+};
+
+class HostHandler {
+ public:
+  virtual ~HostHandler() = default;
+  // `packet` reached `host`; the handler owns it (and releases it).
+  virtual void on_packet(NodeIndex host, PacketIndex packet, Time now) = 0;
+};
+
+struct NetworkCounters {
+  std::uint64_t packet_hops = 0;  // arrivals at the far end of a link
+  std::uint64_t delivered = 0;    // transport packets handed to hosts
+  std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
+      dropped{};
+};
+
+class Network {
+ public:
+  // Errors: a cable to an unknown node or to itself, a host with no cable
+  // or more than one, a host attached to a non-leaf, a zero rate.
+  static std::expected<Network, NetworkError> create(const NetworkSpec& spec,
+                                                     EventQueue& events,
+                                                     PacketPool& pool);
+
+  void set_host_handler(HostHandler* handler) { handler_ = handler; }
+
+  // A host puts a packet on its uplink (the NIC queue has no limit).
+  void send_from_host(NodeIndex host, PacketIndex packet, Time now);
+
+  // Dispatch of the events this network scheduled.
+  void on_event(const Event& e);
+
+  // Links. `link` is one direction; cable c has links 2c (a->b) and
+  // 2c+1 (b->a).
+  void set_cable_up(std::size_t cable, bool up, Time now);
+  void set_cable_rate(std::size_t cable, BitsPerSecond rate);
+  const Link& link(LinkIndex l) const { return links_[l]; }
+  std::size_t link_count() const { return links_.size(); }
+
+  // Switch ports: port p of node n is links_[out_links(n)[p - 1]].
+  const std::vector<LinkIndex>& out_links(NodeIndex n) const {
+    return nodes_[n].out;
+  }
+  // The port of node `from` whose cable goes to `to`, if any.
+  std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
+  proto::fib::Fib& fib(NodeIndex sw) { return *nodes_[sw].fib; }
+  bool is_host(NodeIndex n) const { return nodes_[n].host; }
+  NodeIndex leaf_of_host(NodeIndex host) const { return nodes_[host].leaf; }
+  proto::NodeId leaf_id(NodeIndex leaf) const { return nodes_[leaf].leaf_id; }
+  std::size_t node_count() const { return nodes_.size(); }
+
+  const NetworkCounters& counters() const { return counters_; }
+
+ private:
+  struct Node {
+    bool host = false;
+    proto::NodeId leaf_id = 0;
+    NodeIndex leaf = 0;          // hosts: their leaf
+    std::vector<LinkIndex> out;  // by port - 1
+    std::vector<NodeIndex> neighbour;
+    std::optional<proto::fib::Fib> fib;  // switches
+    // Leaves: the port toward each attached host, by host index.
+    std::vector<std::pair<NodeIndex, proto::PortId>> hosts;
+  };
+
+  Network(EventQueue& events, PacketPool& pool)
+      : events_(&events), pool_(&pool) {}
+  void forward(NodeIndex node, PacketIndex index, Time now);
+  void put_on_link(LinkIndex l, PacketIndex index, Time now);
+  void drop(PacketIndex index, DropReason reason);
+
+  EventQueue* events_;
+  PacketPool* pool_;
+  HostHandler* handler_ = nullptr;
+  std::vector<Node> nodes_;
+  std::vector<Link> links_;
+  std::vector<PacketIndex> lost_;  // scratch for link-down losses
+  proto::fib::SelectMode select_mode_ = proto::fib::SelectMode::per_flow;
+  NetworkCounters counters_;
+};
+
+}  // namespace arfabric::sim

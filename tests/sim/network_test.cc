@@ -1,0 +1,268 @@
+#include "sim/network.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace arfabric::sim {
+namespace {
+
+namespace fib = proto::fib;
+
+// Collects what reaches hosts.
+struct Sink : HostHandler {
+  PacketPool* pool;
+  std::vector<std::pair<NodeIndex, Time>> got;
+  std::vector<Packet> packets;
+  explicit Sink(PacketPool& p) : pool(&p) {}
+  void on_packet(NodeIndex host, PacketIndex packet, Time now) override {
+    got.emplace_back(host, now);
+    packets.push_back((*pool)[packet]);
+    pool->release(packet);
+  }
+};
+
+// A 3-stage CLOS: nodes are spines, then leaves, then hosts.
+struct Clos {
+  std::size_t spines, leaves, hosts_per_leaf;
+  NetworkSpec spec;
+  Clos(std::size_t s, std::size_t l, std::size_t h, BitsPerSecond rate,
+       Time delay)
+      : spines(s), leaves(l), hosts_per_leaf(h) {
+    for (std::size_t i = 0; i < s; ++i) spec.nodes.push_back({false, 0});
+    for (std::size_t i = 0; i < l; ++i) {
+      spec.nodes.push_back({false, static_cast<proto::NodeId>(i)});
+    }
+    for (std::size_t i = 0; i < l * h; ++i) spec.nodes.push_back({true, 0});
+    for (std::size_t li = 0; li < l; ++li) {
+      for (std::size_t si = 0; si < s; ++si) {
+        spec.cables.push_back({leaf(li), spine(si), rate, delay});
+      }
+      for (std::size_t hi = 0; hi < h; ++hi) {
+        spec.cables.push_back({host(li, hi), leaf(li), rate, delay});
+      }
+    }
+    spec.fib.table_size = 256;
+  }
+  NodeIndex spine(std::size_t i) const { return static_cast<NodeIndex>(i); }
+  NodeIndex leaf(std::size_t i) const {
+    return static_cast<NodeIndex>(spines + i);
+  }
+  NodeIndex host(std::size_t l, std::size_t h) const {
+    return static_cast<NodeIndex>(spines + leaves + l * hosts_per_leaf + h);
+  }
+  // Equal-cost routes everywhere: leaves over all spines, spines down.
+  void install_routes(Network& net) const {
+    for (std::size_t li = 0; li < leaves; ++li) {
+      std::vector<fib::WeightedMember> up;
+      for (std::size_t si = 0; si < spines; ++si) {
+        up.push_back({*net.port_toward(leaf(li), spine(si)), 1});
+      }
+      for (std::size_t d = 0; d < leaves; ++d) {
+        if (d == li) continue;
+        ASSERT_TRUE(net.fib(leaf(li)).set_route(static_cast<proto::NodeId>(d),
+                                                up, Time{}));
+      }
+    }
+    for (std::size_t si = 0; si < spines; ++si) {
+      for (std::size_t d = 0; d < leaves; ++d) {
+        const fib::WeightedMember down{*net.port_toward(spine(si), leaf(d)), 1};
+        ASSERT_TRUE(net.fib(spine(si)).set_route(static_cast<proto::NodeId>(d),
+                                                 {&down, 1}, Time{}));
+      }
+    }
+  }
+};
+
+struct Sim {
+  EventQueue events;
+  PacketPool pool;
+  std::optional<Network> net;
+  Sink sink{pool};
+  explicit Sim(const NetworkSpec& spec) {
+    auto n = Network::create(spec, events, pool);
+    EXPECT_TRUE(n) << n.error().to_string();
+    net.emplace(std::move(*n));
+    net->set_host_handler(&sink);
+  }
+  PacketIndex send(NodeIndex from, NodeIndex to, std::uint32_t bytes,
+                   FlowId flow, Time now) {
+    const PacketIndex i = pool.allocate();
+    Packet& p = pool[i];
+    p.source = from;
+    p.destination = to;
+    p.wire_bytes = bytes;
+    p.transport.flow = flow;
+    net->send_from_host(from, i, now);
+    return i;
+  }
+  void run_until(Time t) {
+    while (!events.empty() && events.top().at <= t) net->on_event(events.pop());
+  }
+  std::uint64_t dropped() const {
+    std::uint64_t n = 0;
+    for (auto d : net->counters().dropped) n += d;
+    return n;
+  }
+};
+
+TEST(Network, OneHopTimingIsSerialisationPlusPropagation) {
+  Clos c(1, 1, 2, gbps(100), us(1));
+  Sim r(c.spec);
+  r.send(c.host(0, 0), c.host(0, 1), 1250, 1, Time{});
+  r.run_until(sec(1));
+  ASSERT_EQ(r.sink.got.size(), 1u);
+  // 1250 B at 100 Gb/s = 100 ns per link, two links, 1 us each.
+  EXPECT_EQ(r.sink.got[0].second, ns(100) * 2 + us(1) * 2);
+  EXPECT_EQ(r.net->counters().packet_hops, 2u);
+}
+
+TEST(Network, BackToBackPacketsQueueBehindEachOther) {
+  Clos c(1, 1, 2, gbps(100), us(1));
+  Sim r(c.spec);
+  for (int i = 0; i < 3; ++i)
+    r.send(c.host(0, 0), c.host(0, 1), 1250, 1, Time{});
+  r.run_until(sec(1));
+  ASSERT_EQ(r.sink.got.size(), 3u);
+  // Pipelined: the third leaves the host at 300 ns, the leaf at 400 ns.
+  EXPECT_EQ(r.sink.got[2].second, ns(400) + us(2));
+}
+
+TEST(Network, ClosDeliversEverythingAndSpreadsFlows) {
+  Clos c(4, 4, 2, gbps(400), us(1));
+  Sim r(c.spec);
+  c.install_routes(*r.net);
+  std::uint32_t sent = 0;
+  for (FlowId f = 0; f < 400; ++f) {
+    r.send(c.host(f % 4, 0), c.host((f + 1) % 4, 1), 4096, f, Time{});
+    ++sent;
+  }
+  r.run_until(sec(1));
+  EXPECT_EQ(r.sink.got.size(), sent);
+  EXPECT_EQ(r.dropped(), 0u);
+  EXPECT_EQ(r.pool.in_use(), 0u);
+  // Every leaf->spine link carried some of the 400 flows.
+  for (std::size_t li = 0; li < 4; ++li) {
+    for (std::size_t si = 0; si < 4; ++si) {
+      const auto port = *r.net->port_toward(c.leaf(li), c.spine(si));
+      EXPECT_GT(r.net->link(r.net->out_links(c.leaf(li))[port - 1])
+                    .counters()
+                    .packets,
+                10u);
+    }
+  }
+  // Hosts -> leaf -> spine -> leaf -> host: four hops each.
+  EXPECT_EQ(r.net->counters().packet_hops, 4u * sent);
+}
+
+TEST(Network, DropTailAndEcnMarking) {
+  Clos c(1, 2, 2, gbps(100), us(1));
+  c.spec.buffer_bytes = 10 * 1000;
+  c.spec.ecn_threshold_bytes = 5 * 1000;
+  // The spine->leaf1 link is the bottleneck for two senders' bursts.
+  Sim r(c.spec);
+  c.install_routes(*r.net);
+  for (int i = 0; i < 40; ++i) {
+    r.send(c.host(0, i % 2), c.host(1, 0), 1000, i % 2, Time{});
+  }
+  r.run_until(sec(1));
+  const auto overflow =
+      r.net->counters()
+          .dropped[static_cast<std::size_t>(DropReason::queue_overflow)];
+  EXPECT_GT(overflow, 0u);
+  EXPECT_EQ(r.sink.got.size() + overflow, 40u);
+  std::size_t marked = 0;
+  for (const Packet& p : r.sink.packets) marked += p.transport.ecn_ce;
+  EXPECT_GT(marked, 0u);
+  EXPECT_LT(marked, r.sink.packets.size());
+}
+
+TEST(Network, DeadLinkBlackHolesUntilRoutingMoves) {
+  Clos c(2, 2, 1, gbps(100), us(1));
+  Sim r(c.spec);
+  c.install_routes(*r.net);
+  // Cable order: leaf0-spine0 is cable 0.
+  r.net->set_cable_up(0, false, Time{});
+  for (FlowId f = 0; f < 100; ++f) {
+    r.send(c.host(0, 0), c.host(1, 0), 1000, f, Time{});
+  }
+  r.run_until(sec(1));
+  const auto down =
+      r.net->counters()
+          .dropped[static_cast<std::size_t>(DropReason::link_down)];
+  EXPECT_GT(down, 0u);
+  EXPECT_EQ(r.sink.got.size() + down, 100u);
+  // Routing removes the dead path: nothing is lost any more.
+  const fib::WeightedMember via1{*r.net->port_toward(c.leaf(0), c.spine(1)), 1};
+  ASSERT_TRUE(r.net->fib(c.leaf(0)).set_route(1, {&via1, 1}, us(1)));
+  const std::size_t before = r.sink.got.size();
+  for (FlowId f = 0; f < 100; ++f) {
+    r.send(c.host(0, 0), c.host(1, 0), 1000, f, sec(1));
+  }
+  r.run_until(sec(2));
+  EXPECT_EQ(r.sink.got.size(), before + 100);
+}
+
+TEST(Network, InFlightPacketsAreLostWhenTheLinkDies) {
+  Clos c(1, 2, 1, gbps(1), us(100));
+  Sim r(c.spec);
+  c.install_routes(*r.net);
+  for (int i = 0; i < 10; ++i)
+    r.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{});
+  r.run_until(us(150));  // some are on the leaf0->spine cable
+  r.net->set_cable_up(0, false, us(150));
+  r.run_until(sec(1));
+  const auto down =
+      r.net->counters()
+          .dropped[static_cast<std::size_t>(DropReason::link_down)];
+  EXPECT_GT(down, 0u);
+  EXPECT_EQ(r.sink.got.size() + down, 10u);
+  EXPECT_EQ(r.pool.in_use(), 0u);
+}
+
+TEST(Network, NoRouteIsCounted) {
+  Clos c(1, 2, 1, gbps(100), us(1));
+  Sim r(c.spec);
+  r.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{});
+  r.run_until(sec(1));
+  EXPECT_EQ(
+      r.net->counters().dropped[static_cast<std::size_t>(DropReason::no_route)],
+      1u);
+}
+
+TEST(Network, BadSpecsAreRejected) {
+  EventQueue e;
+  PacketPool p;
+  NetworkSpec s;
+  s.nodes = {{false, 0}, {true, 0}};
+  s.cables = {{0, 5, gbps(1), us(1)}};
+  EXPECT_EQ(Network::create(s, e, p).error().field, "cables[0]");
+  s.cables = {{0, 1, 0, us(1)}};
+  EXPECT_EQ(Network::create(s, e, p).error().field, "cables[0].rate");
+  s.cables = {};
+  EXPECT_EQ(Network::create(s, e, p).error().field, "nodes[1]");
+}
+
+TEST(EventQueue, OrdersByTimeThenInsertion) {
+  EventQueue q;
+  std::mt19937 rng(7);
+  for (std::uint32_t i = 0; i < 1000; ++i) {
+    q.push(ns(rng() % 50), EventType::timer, i, 0);
+  }
+  Time last{};
+  std::uint32_t last_seq_at_time = 0;
+  bool first = true;
+  while (!q.empty()) {
+    const Event e = q.pop();
+    ASSERT_GE(e.at, last);
+    if (!first && e.at == last) {
+      ASSERT_GT(e.a, last_seq_at_time);
+    }
+    last = e.at;
+    last_seq_at_time = e.a;
+    first = false;
+  }
+}
+
+}  // namespace
+}  // namespace arfabric::sim
