@@ -9,6 +9,7 @@ namespace arfabric::sim::transport {
 
 namespace {
 constexpr double kMinWindow = 1.0;
+constexpr double kAlphaFloor = 1.0 / (1 << 20);
 
 std::uint32_t pow2_at_least(std::uint64_t v) {
   return static_cast<std::uint32_t>(
@@ -197,6 +198,9 @@ void Sender::dctcp_on_ack(std::uint32_t newly_acked, bool marked, Time sent_at,
     const double f =
         static_cast<double>(round_marked_) / static_cast<double>(round_acked_);
     alpha_ = (1.0 - config_.dctcp_g) * alpha_ + config_.dctcp_g * f;
+    // Without marks alpha decays geometrically into denormals, whose
+    // arithmetic is ~100x slower; Linux keeps alpha in 1/1024 units.
+    if (alpha_ < kAlphaFloor) alpha_ = 0.0;
     round_acked_ = round_marked_ = 0;
     round_start_ = now;
   }

@@ -120,6 +120,21 @@ TEST(Sender, DctcpAlphaAndCutWorkedExample) {
   EXPECT_EQ(s.counters().window_reductions, 2u);
 }
 
+// alpha = (15/16)^n without marks; below 2^-20 (n = 215) it is flushed to
+// zero rather than decaying into slow denormals.
+TEST(Sender, DctcpAlphaFlushedToZero) {
+  Sender s(TransportConfig{}, 0, 1000 * 4096, Time());
+  for (int n = 1; n <= 300; ++n) {
+    auto p = s.next_packet(us(2 * n));
+    ASSERT_TRUE(p);
+    s.on_ack(ack_for(*p, s.cumulative_ack() + 1), us(2 * n + 1));
+    if (n == 200) {
+      EXPECT_GT(s.alpha(), 0.0);
+    }
+  }
+  EXPECT_EQ(s.alpha(), 0.0);
+}
+
 TEST(Sender, RackDetectsLossOnlyAfterReorderWindow) {
   TransportConfig c;
   c.cc = CongestionControl::none;
