@@ -1,0 +1,48 @@
+#include "sim/transport/receiver.h"
+
+namespace arfabric::sim::transport {
+
+Receiver::Receiver(const TransportConfig& config, FlowId flow,
+                   std::uint64_t bytes)
+    : flow_(flow),
+      bytes_(bytes),
+      packets_(static_cast<std::uint32_t>(packet_count(config, bytes))),
+      bitmap_((static_cast<std::size_t>(packets_) + 63) / 64, 0) {
+  if (packets_ == 0) completed_at_ = Time{};
+}
+
+TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
+  TransportHeader ack;
+  ack.flow = flow_;
+  ack.is_ack = true;
+  ack.acked_seq = data.seq;
+  ack.ecn_capable = data.ecn_capable;
+  ack.ecn_echo = data.ecn_ce;
+  ack.signal_echo_valid = data.signal_valid;
+  ack.signal_echo = data.signal;
+  ack.sent_at = data.sent_at;
+  ++counters_.packets;
+  if (data.flow != flow_ || data.is_ack || data.seq >= packets_) {
+    ++counters_.invalid;
+    ack.acked_seq = kNoSeq;
+    ack.cumulative_ack = cumulative_;
+    return ack;
+  }
+  if (data.ecn_ce) ++counters_.ecn_marked;
+  if (received(data.seq)) {
+    ++counters_.duplicates;
+  } else {
+    bitmap_[data.seq >> 6] |= std::uint64_t{1} << (data.seq & 63);
+    bytes_delivered_ += data.payload_bytes;
+    if (data.seq != cumulative_) {
+      ++counters_.out_of_order;
+    } else {
+      while (cumulative_ < packets_ && received(cumulative_)) ++cumulative_;
+      if (complete()) completed_at_ = now;
+    }
+  }
+  ack.cumulative_ack = cumulative_;
+  return ack;
+}
+
+}  // namespace arfabric::sim::transport

@@ -1,0 +1,65 @@
+// The receiving half of one transport flow, sans-I/O: every data packet is
+// answered by one ACK carrying the cumulative point, the packet that
+// triggered it (a one-packet selective ACK), the ECN echo of that packet
+// (per-packet echo, as RFC 8257 section 3.2 obtains with immediate ACKs),
+// its send time (so the sender samples the RTT unambiguously, RFC 7323
+// style) and the IBCS signal it arrived with (the IBCS draft delivers the
+// path's bottleneck metric to the end host; the echo closes the loop to
+// the sender's congestion controller).
+//
+// The receive bitmap is one bit per packet of the flow, allocated when the
+// flow is created; on_data never allocates.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/units.h"
+#include "sim/packet.h"
+#include "sim/transport/transport_config.h"
+
+namespace arfabric::sim::transport {
+
+inline constexpr std::uint32_t kNoSeq = 0xffffffff;
+
+struct ReceiverCounters {
+  std::uint64_t packets = 0;       // data packets received, all kinds
+  std::uint64_t duplicates = 0;    // already received (counted once)
+  std::uint64_t out_of_order = 0;  // new, but above a hole
+  std::uint64_t invalid = 0;       // other flow, an ACK, or seq past the end
+  std::uint64_t ecn_marked = 0;    // arrived with CE
+};
+
+class Receiver {
+ public:
+  // Precondition: validate(config) succeeded. An empty flow is complete
+  // from the start (completion time zero).
+  Receiver(const TransportConfig& config, FlowId flow, std::uint64_t bytes);
+
+  // Accepts a data packet in any order and returns the ACK to send. An
+  // invalid packet (counted) changes nothing; its ACK only repeats the
+  // cumulative point, with acked_seq = kNoSeq, which the sender ignores.
+  TransportHeader on_data(const TransportHeader& data, Time now);
+
+  bool complete() const { return cumulative_ == packets_; }
+  Time completion_time() const { return completed_at_; }  // max() until then
+  std::uint64_t bytes_delivered() const { return bytes_delivered_; }
+  std::uint32_t cumulative_ack() const { return cumulative_; }
+  const ReceiverCounters& counters() const { return counters_; }
+
+ private:
+  bool received(std::uint32_t seq) const {
+    return (bitmap_[seq >> 6] >> (seq & 63)) & 1;
+  }
+
+  FlowId flow_;
+  std::uint64_t bytes_;
+  std::uint32_t packets_;
+  std::vector<std::uint64_t> bitmap_;
+  std::uint32_t cumulative_ = 0;
+  std::uint64_t bytes_delivered_ = 0;
+  Time completed_at_ = Time::max();
+  ReceiverCounters counters_;
+};
+
+}  // namespace arfabric::sim::transport

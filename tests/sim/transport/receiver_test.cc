@@ -1,0 +1,90 @@
+#include "sim/transport/receiver.h"
+
+#include <gtest/gtest.h>
+
+namespace arfabric::sim::transport {
+namespace {
+
+TransportHeader data(std::uint32_t seq, std::uint32_t payload) {
+  TransportHeader h;
+  h.flow = 7;
+  h.seq = seq;
+  h.payload_bytes = payload;
+  h.sent_at = us(seq);
+  return h;
+}
+
+TEST(Receiver, CumulativeAndSelectiveAcks) {
+  TransportConfig c;
+  // 3 packets: 4096 + 4096 + 808.
+  Receiver r(c, 7, 9000);
+  auto a = r.on_data(data(1, 4096), us(10));
+  EXPECT_TRUE(a.is_ack);
+  EXPECT_EQ(a.flow, 7u);
+  EXPECT_EQ(a.acked_seq, 1u);
+  EXPECT_EQ(a.cumulative_ack, 0u);  // hole at 0
+  EXPECT_EQ(a.sent_at, us(1));      // echoed for the RTT sample
+  EXPECT_EQ(r.counters().out_of_order, 1u);
+  a = r.on_data(data(0, 4096), us(11));
+  EXPECT_EQ(a.cumulative_ack, 2u);  // 0 fills the hole, 1 was there
+  EXPECT_FALSE(r.complete());
+  EXPECT_EQ(r.completion_time(), Time::max());
+  a = r.on_data(data(2, 808), us(12));
+  EXPECT_EQ(a.cumulative_ack, 3u);
+  EXPECT_TRUE(r.complete());
+  EXPECT_EQ(r.completion_time(), us(12));
+  EXPECT_EQ(r.bytes_delivered(), 9000u);
+}
+
+TEST(Receiver, DuplicatesCountedOnce) {
+  TransportConfig c;
+  Receiver r(c, 7, 8192);
+  r.on_data(data(0, 4096), us(1));
+  auto a = r.on_data(data(0, 4096), us(2));
+  EXPECT_EQ(a.acked_seq, 0u);  // still acked: the first ACK may be lost
+  EXPECT_EQ(a.cumulative_ack, 1u);
+  EXPECT_EQ(r.counters().duplicates, 1u);
+  EXPECT_EQ(r.bytes_delivered(), 4096u);
+}
+
+TEST(Receiver, EchoesEcnAndIbcsSignal) {
+  TransportConfig c;
+  Receiver r(c, 7, 8192);
+  auto d = data(0, 4096);
+  d.ecn_ce = true;
+  d.signal_valid = true;
+  d.signal = 12345;
+  auto a = r.on_data(d, us(1));
+  EXPECT_TRUE(a.ecn_echo);
+  EXPECT_TRUE(a.signal_echo_valid);
+  EXPECT_EQ(a.signal_echo, 12345u);
+  EXPECT_EQ(r.counters().ecn_marked, 1u);
+  a = r.on_data(data(1, 4096), us(2));
+  EXPECT_FALSE(a.ecn_echo);  // per-packet echo, not sticky
+  EXPECT_FALSE(a.signal_echo_valid);
+}
+
+TEST(Receiver, InvalidPacketsChangeNothing) {
+  TransportConfig c;
+  Receiver r(c, 7, 4096);
+  auto bad = data(1, 4096);  // past the end of a 1-packet flow
+  auto a = r.on_data(bad, us(1));
+  EXPECT_EQ(a.acked_seq, kNoSeq);
+  auto other = data(0, 4096);
+  other.flow = 8;
+  a = r.on_data(other, us(1));
+  EXPECT_EQ(a.acked_seq, kNoSeq);
+  EXPECT_EQ(r.counters().invalid, 2u);
+  EXPECT_EQ(r.bytes_delivered(), 0u);
+  EXPECT_FALSE(r.complete());
+}
+
+TEST(Receiver, EmptyFlowIsComplete) {
+  TransportConfig c;
+  Receiver r(c, 7, 0);
+  EXPECT_TRUE(r.complete());
+  EXPECT_EQ(r.completion_time(), Time());
+}
+
+}  // namespace
+}  // namespace arfabric::sim::transport
