@@ -2,15 +2,13 @@
 // Receiver::on_data, then Sender::on_ack (no network in between), with
 // DCTCP and with a fixed window, and with every 4th ACK marked CE.
 //   scripts/build release && build/release/transport_bench
-// The benchmarks link arfabric_proto only (CMakeLists.txt), so the
-// transport's sources are compiled in here until they link arfabric_sim.
 #include <benchmark/benchmark.h>
 
 #include <memory>
 
-#include "sim/transport/receiver.cc"
-#include "sim/transport/sender.cc"
-#include "sim/transport/transport_config.cc"
+#include "sim/transport/receiver.h"
+#include "sim/transport/sender.h"
+#include "sim/transport/transport_config.h"
 
 namespace {
 
