@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "sim/scenario/strformat.h"
+
 namespace arfabric::sim {
 namespace {
 
@@ -81,6 +83,24 @@ bool Topology::connected() const {
     }
   }
   return reached == nodes.size();
+}
+
+std::string Topology::summary() const {
+  static constexpr std::array<std::pair<NodeRole, std::string_view>, 5> kPlural{
+      {{NodeRole::super_spine, "super-spines"},
+       {NodeRole::spine, "spines"},
+       {NodeRole::leaf, "leaves"},
+       {NodeRole::dragonfly_router, "routers"},
+       {NodeRole::host, "hosts"}}};
+  std::string out = kind + ":";
+  bool first = true;
+  for (const auto& [role, plural] : kPlural) {
+    const std::size_t n = count(role);
+    if (n == 0) continue;
+    out += strformat("{} {} {}", first ? "" : ",", n, plural);
+    first = false;
+  }
+  return out + strformat("; {} links", links.size());
 }
 
 }  // namespace arfabric::sim

@@ -95,6 +95,9 @@ struct Topology {
   }
   // Every node reachable from node 0 (an empty topology is connected).
   bool connected() const;
+  // One line for banners and reports: "clos3: 16 spines, 32 leaves, 256
+  // hosts; 768 links".
+  std::string summary() const;
 };
 
 }  // namespace arfabric::sim

@@ -112,6 +112,7 @@ TEST(Clos3, DefaultSizeCountsDegreesAndIdentities) {
   EXPECT_EQ(lsn_ids.size(), 32U);
   EXPECT_EQ(*lsn_ids.rbegin(), 31);
   EXPECT_TRUE(t.connected());
+  EXPECT_EQ(t.summary(), "clos3: 16 spines, 32 leaves, 256 hosts; 768 links");
 }
 
 TEST(Clos3, NamesAndLookups) {

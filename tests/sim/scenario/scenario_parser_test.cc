@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -313,6 +314,66 @@ TEST(ParseScenario, ColumnsPointAtTheValue) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().to_string(),
             "c.yaml:4:11: topology.spines: must be at least 1");
+}
+
+TEST(ParseScenario, MessagesAsTheSchemaDocumentShowsThem) {
+  // docs/protocols/scenario.md quotes these.
+  auto r = parse_scenario("stop_at: 10ms\nstopat: 5ms\n", "bad.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "bad.yaml:2:1: stopat: unknown key 'stopat' (did you mean "
+            "'stop_at'?)");
+  r = parse_scenario(tiny_with("events:\n  - {at: 1ms, kind: link_down, "
+                               "link: [spine0, host0.0]}\n"),
+                     "bad.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "bad.yaml:8:38: events[0].link: event at line 8 on a missing "
+            "link: no link between 'spine0' and 'host0.0'");
+  r = parse_scenario(tiny_with("  host_link: {rate: 40X}\n"), "bad.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "bad.yaml:7:21: topology.host_link.rate: rate '40X': expected a "
+            "number with K/M/G/T suffix (e.g. 400G)");
+}
+
+TEST(ParseScenario, LsnScaleFabricParsesQuickly) {
+  // The LSN §4.2 fabric: 256 spines x 256 leaves (65,536 fabric links),
+  // with an event on the example's spine-to-leaf-5 link.
+  const auto s = parse_scenario(
+      "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: 256\n"
+      "  leaves: 256\n  hosts_per_leaf: 16\nevents:\n"
+      "  - {at: 1ms, kind: link_down, link: [spine0, leaf5]}\n",
+      "lsn.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->topology.summary(),
+            "clos3: 256 spines, 256 leaves, 4096 hosts; 69632 links");
+  EXPECT_EQ(s->topology.nodes[*s->topology.find("leaf5")].lsn_node_id, 5);
+}
+
+RC_GTEST_PROP(ParseScenarioProperty, YamlClos5MatchesTheGenerator, ()) {
+  Clos5Params p;
+  p.pods = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.leaves_per_pod = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.spines_per_pod = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.super_spines_per_plane = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.hosts_per_leaf = *rc::gen::inRange<std::uint32_t>(1, 4);
+  const auto s = parse_scenario(
+      strformat("stop_at: 1ms\ntopology:\n  kind: clos5\n  pods: {}\n"
+                "  leaves_per_pod: {}\n  spines_per_pod: {}\n"
+                "  super_spines_per_plane: {}\n  hosts_per_leaf: {}\n",
+                p.pods, p.leaves_per_pod, p.spines_per_pod,
+                p.super_spines_per_plane, p.hosts_per_leaf),
+      "p.yaml");
+  RC_ASSERT(s.has_value());
+  const Topology t = make_clos5(p);
+  RC_ASSERT(s->topology.nodes.size() == t.nodes.size());
+  RC_ASSERT(s->topology.links.size() == t.links.size());
+  for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+    RC_ASSERT(s->topology.nodes[i].name == t.nodes[i].name);
+    RC_ASSERT(s->topology.nodes[i].asn == t.nodes[i].asn);
+  }
+  RC_ASSERT(s->topology.connected());
 }
 
 TEST(ParseScenario, ManyLeavesAreFineWithoutLsn) {
