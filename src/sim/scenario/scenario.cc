@@ -1,0 +1,41 @@
+#include "sim/scenario/scenario.h"
+
+#include <array>
+
+namespace arfabric::sim {
+namespace {
+
+constexpr std::array<std::string_view, 5> kModeNames = {
+    "ecmp", "fare", "fare+lsn", "fare+arn", "fare+lsn+arn"};
+
+}  // namespace
+
+std::string_view mode_name(Mode mode) {
+  return kModeNames[static_cast<std::size_t>(mode)];
+}
+
+std::optional<Mode> parse_mode(std::string_view name) {
+  for (std::size_t i = 0; i < kModeNames.size(); ++i)
+    if (kModeNames[i] == name) return static_cast<Mode>(i);
+  return std::nullopt;
+}
+
+std::string_view workload_kind_name(WorkloadKind kind) {
+  constexpr std::array<std::string_view, 4> kNames = {
+      "ring_allreduce", "all_gather", "all_to_all", "poisson"};
+  return kNames[static_cast<std::size_t>(kind)];
+}
+
+std::string_view event_kind_name(EventKind kind) {
+  constexpr std::array<std::string_view, 4> kNames = {"link_down", "link_up",
+                                                      "degrade", "incast"};
+  return kNames[static_cast<std::size_t>(kind)];
+}
+
+std::string_view path_selection_name(PathSelection p) {
+  constexpr std::array<std::string_view, 3> kNames = {"per_flow", "per_packet",
+                                                      "flowlet"};
+  return kNames[static_cast<std::size_t>(p)];
+}
+
+}  // namespace arfabric::sim

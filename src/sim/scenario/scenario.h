@@ -1,0 +1,177 @@
+// A simulation scenario: topology, switch and host parameters, workloads,
+// timed events and the modes to compare (issue 5). Loaded from YAML
+// (docs/protocols/scenario.md documents every key) and validated in full
+// before anything is returned: a Scenario is never half-built.
+//
+// Modes (issue 5, "Modes, compared in one run"): ecmp = BGP with equal
+// weights and no notifications; fare = BGP with the FARE Path Bandwidth
+// weights (FARE-BGP §4); fare+lsn adds LSN hardware notifications (LSN §3);
+// fare+arn adds ARN (ARN §3); fare+lsn+arn both.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/units.h"
+#include "sim/scenario/flow_cdf.h"
+#include "sim/scenario/topology.h"
+
+namespace arfabric::sim {
+
+enum class WorkloadKind : std::uint8_t {
+  ring_allreduce,
+  all_gather,
+  all_to_all,
+  poisson
+};
+std::string_view workload_kind_name(WorkloadKind kind);
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::ring_allreduce;
+  // Hosts taking part, in ring order for ring_allreduce/all_gather ("all":
+  // every host in node order). At least 2, no duplicates.
+  std::vector<NodeIndex> participants;
+  // ring_allreduce, all_gather: each participant's buffer (the vector being
+  // reduced / the gathered result); all_to_all: bytes each participant
+  // sends to every other participant. Unused by poisson.
+  std::uint64_t bytes = 0;
+  Time start{};
+  // poisson: each participant starts flows to uniformly chosen other
+  // participants at rate load * host_link_rate / (8 * cdf.mean_bytes()),
+  // from start to start + duration.
+  double load = 0;
+  std::string flow_size_cdf_path;  // resolved, as opened
+  FlowSizeCdf flow_size_cdf;
+  Time duration{};
+};
+
+enum class EventKind : std::uint8_t { link_down, link_up, degrade, incast };
+std::string_view event_kind_name(EventKind kind);
+
+struct EventSpec {
+  Time at{};
+  EventKind kind = EventKind::link_down;
+  // The cable, by its two end nodes as written (a, b) and its index in
+  // Topology::links. Events act on both directions of the cable.
+  NodeIndex a = 0, b = 0;
+  std::uint32_t link = 0;
+  // degrade: the cable's new rate (the original rate * fraction when the
+  // file gave a fraction). Always < the original rate and > 0.
+  BitsPerSecond new_rate = 0;
+  double fraction = 0;  // degrade: new_rate / original rate
+  // incast: every sender sends `bytes` to `receiver` at `at`; the receiver
+  // is a host whose traffic crosses the link (default: the first host
+  // attached to whichever end of the link is an edge switch, b first).
+  std::vector<NodeIndex> senders;
+  NodeIndex receiver = 0;
+  std::uint64_t bytes = 0;
+  int line = 0;  // where the event is written, for messages
+};
+
+enum class Mode : std::uint8_t { ecmp, fare, fare_lsn, fare_arn, fare_lsn_arn };
+// "ecmp", "fare", "fare+lsn", "fare+arn", "fare+lsn+arn".
+std::string_view mode_name(Mode mode);
+std::optional<Mode> parse_mode(std::string_view name);
+inline bool uses_lsn(Mode m) {
+  return m == Mode::fare_lsn || m == Mode::fare_lsn_arn;
+}
+inline bool uses_arn(Mode m) {
+  return m == Mode::fare_arn || m == Mode::fare_lsn_arn;
+}
+inline bool uses_fare(Mode m) { return m != Mode::ecmp; }
+
+enum class PathSelection : std::uint8_t { per_flow, per_packet, flowlet };
+std::string_view path_selection_name(PathSelection p);
+
+struct SwitchParams {
+  std::uint64_t buffer_bytes_per_port = 1'000'000;
+  std::uint64_t ecn_threshold_bytes = 200'000;
+  PathSelection path_selection = PathSelection::per_flow;
+  Time flowlet_gap = us(50);
+  Time failure_detection_delay = us(10);  // loss of signal to port down
+  // LSN and ARN frames are handled "in hardware" with this delay per frame.
+  Time hw_notification_delay = us(1);
+  // Control-plane CPU: each BGP UPDATE received costs this much CPU time
+  // (UPDATEs queue behind each other), routes leave at most once per MRAI
+  // per peer, and a changed route reaches the FIB after the programming
+  // delay. Defaults land BGP-only convergence in the 10-50 ms range of
+  // LSN §2.
+  Time bgp_update_processing = us(200);
+  Time bgp_mrai = Time{};
+  Time fib_programming_delay = ms(10);
+  Time lsn_period = us(100);
+  // LSN congestion levels 1..3 (rise/fall queue depths, bytes).
+  std::uint64_t lsn_congestion_rise[3] = {64'000, 256'000, 1'000'000};
+  std::uint64_t lsn_congestion_fall[3] = {32'000, 128'000, 500'000};
+  // ARN congestion detection (ARN §3.1) and message timing.
+  std::uint64_t arn_queue_high_bytes = 256'000;
+  std::uint64_t arn_queue_low_bytes = 64'000;
+  double arn_util_high = 0.95, arn_util_low = 0.80;
+  Time arn_repeat_interval = us(100);
+  Time arn_hold_time = us(500);
+};
+
+struct HostParams {
+  std::uint32_t mss_bytes = 4096;   // payload per data packet
+  std::uint32_t header_bytes = 64;  // added on the wire per packet
+  std::uint32_t ack_bytes = 64;     // an ACK on the wire
+  std::uint32_t initial_window_packets = 64;
+  Time min_rto = us(100);
+  double dctcp_g = 1.0 / 16;
+  std::uint32_t dupack_threshold = 3;  // raised by the transport for spraying
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;
+  Topology topology;
+  SwitchParams switches;
+  HostParams hosts;
+  std::vector<WorkloadSpec> workloads;
+  std::vector<EventSpec> events;  // sorted by time (stable)
+  std::vector<Mode> modes;        // in the order written
+  Time stop_at{};
+  std::string file;  // the scenario's file name, "<default>" if embedded
+};
+
+struct ScenarioError {
+  std::string file;
+  int line = 0;     // 1-based; 0 when unknown
+  int column = 0;   // 1-based; 0 when unknown
+  std::string key;  // dotted path: "topology.spines", "events[2].link"
+  std::string message;
+  // "default.yaml:12:5: topology.spines: must be at least 1"
+  std::string to_string() const;
+};
+
+// Parses and validates a scenario. `file_name` names it in errors and is
+// the directory relative CDF paths resolve against (then the repository's
+// data/workloads/, found by walking up from that directory and from the
+// working directory; then $ARFABRIC_DATA_DIR). Errors, each with the
+// line, column and key: YAML syntax; unknown or duplicate key at any level;
+// missing required key; wrong type; value out of range (0 spines, rate 0,
+// more than 16,384 edge switches with an LSN mode, ...); impossible
+// topology (unknown node in a link, duplicate node name or link, self
+// loop, host attached to several switches without allow_multihoming, a
+// disconnected fabric); a workload naming an unknown or non-host
+// participant; a CDF file missing or malformed (file and line of the CDF,
+// key of the workload); an event on a missing link, at or after stop_at;
+// an unknown or repeated mode.
+std::expected<Scenario, ScenarioError> parse_scenario(
+    std::string_view yaml_text, std::string_view file_name);
+
+// Reads `path` and parses it. Errors: the file cannot be read (line 0),
+// then those of parse_scenario.
+std::expected<Scenario, ScenarioError> load_scenario_file(
+    const std::string& path);
+
+// The embedded default scenario (issue 5 "The default").
+std::string_view default_scenario_yaml();
+std::expected<Scenario, ScenarioError> default_scenario();
+
+}  // namespace arfabric::sim

@@ -1,0 +1,1002 @@
+// YAML -> Scenario. Sections are read in a fixed order (modes before the
+// topology, so the LSN node limit can be checked; the topology before
+// workloads and events, which name its nodes). Every check that can fail
+// does so with the file, line, column and key of the offending node.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "common/error.h"
+#include "sim/scenario/generators.h"
+#include "sim/scenario/quantity.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/strformat.h"
+#include "sim/scenario/yaml_reader.h"
+
+namespace arfabric::sim {
+namespace {
+
+using yaml_reader::as_rate;
+using yaml_reader::as_size;
+using yaml_reader::as_string;
+using yaml_reader::as_time;
+using yaml_reader::as_uint;
+using yaml_reader::error_at;
+using yaml_reader::Map;
+using yaml_reader::Result;
+
+constexpr std::uint32_t kMaxCount = 1'000'000;
+
+std::string indexed(const std::string& key, std::size_t i) {
+  return strformat("{}[{}]", key, i);
+}
+
+// ---------------------------------------------------------------- topology
+
+// Per-class link defaults: short copper to hosts, longer fibre in the
+// fabric, long fibre between dragonfly groups.
+LinkClass host_link_default() { return {gbps(400), ns(100), 0}; }
+LinkClass fabric_link_default() { return {gbps(400), ns(500), 0}; }
+LinkClass global_link_default() { return {gbps(400), us(1), 0}; }
+
+Result<LinkClass> read_link_class(const Map& parent, std::string_view key,
+                                  LinkClass defaults) {
+  const auto node = parent.get(key);
+  if (!node) return defaults;
+  const Map m = ARF_TRY(Map::open(parent.file(), *node, parent.key_path(key),
+                                  {"rate", "delay", "drop_probability"}));
+  ARF_TRY(m.read_rate("rate", defaults.rate));
+  ARF_TRY(m.read_time("delay", defaults.delay));
+  ARF_TRY(m.read_fraction("drop_probability", defaults.drop_probability));
+  if (defaults.drop_probability >= 1)
+    return std::unexpected(m.error("drop_probability", "must be below 1"));
+  return defaults;
+}
+
+// Locates a generator's ParamError ("leaf_spine_link.rate") in the map.
+ScenarioError param_error(const Map& m, const ParamError& e) {
+  if (e.key.empty()) return error_at(m.file(), m.node(), m.path(), e.message);
+  const std::string head = e.key.substr(0, e.key.find('.'));
+  if (const auto v = m.get(head))
+    return error_at(m.file(), *v, m.key_path(e.key), e.message);
+  return m.error(e.key, e.message);
+}
+
+Result<Topology> read_clos3(const Map& m) {
+  Clos3Params p;
+  ARF_TRY(m.require_uint("spines", p.spines, 1, kMaxCount));
+  ARF_TRY(m.require_uint("leaves", p.leaves, 1, kMaxCount));
+  ARF_TRY(m.require_uint("hosts_per_leaf", p.hosts_per_leaf, 1, kMaxCount));
+  p.host_link = ARF_TRY(read_link_class(m, "host_link", host_link_default()));
+  p.leaf_spine_link =
+      ARF_TRY(read_link_class(m, "leaf_spine_link", fabric_link_default()));
+  if (const auto e = check(p)) return std::unexpected(param_error(m, *e));
+  return make_clos3(p);
+}
+
+Result<Topology> read_clos5(const Map& m) {
+  Clos5Params p;
+  ARF_TRY(m.require_uint("pods", p.pods, 1, kMaxCount));
+  ARF_TRY(m.require_uint("leaves_per_pod", p.leaves_per_pod, 1, kMaxCount));
+  ARF_TRY(m.require_uint("spines_per_pod", p.spines_per_pod, 1, kMaxCount));
+  ARF_TRY(m.require_uint("super_spines_per_plane", p.super_spines_per_plane, 1,
+                         kMaxCount));
+  ARF_TRY(m.require_uint("hosts_per_leaf", p.hosts_per_leaf, 1, kMaxCount));
+  p.host_link = ARF_TRY(read_link_class(m, "host_link", host_link_default()));
+  p.leaf_spine_link =
+      ARF_TRY(read_link_class(m, "leaf_spine_link", fabric_link_default()));
+  p.spine_super_spine_link = ARF_TRY(
+      read_link_class(m, "spine_super_spine_link", fabric_link_default()));
+  if (const auto e = check(p)) return std::unexpected(param_error(m, *e));
+  return make_clos5(p);
+}
+
+Result<Topology> read_rail(const Map& m) {
+  RailParams p;
+  ARF_TRY(m.require_uint("servers", p.servers, 1, kMaxCount));
+  ARF_TRY(m.read_uint("gpus_per_server", p.gpus_per_server, 1, 1024));
+  ARF_TRY(m.require_uint("spines", p.spines, 1, kMaxCount));
+  p.host_link = ARF_TRY(read_link_class(m, "host_link", host_link_default()));
+  p.leaf_spine_link =
+      ARF_TRY(read_link_class(m, "leaf_spine_link", fabric_link_default()));
+  if (const auto e = check(p)) return std::unexpected(param_error(m, *e));
+  return make_rail(p);
+}
+
+Result<Topology> read_dragonfly(const Map& m) {
+  DragonflyParams p;
+  ARF_TRY(m.require_uint("groups", p.groups, 2, kMaxCount));
+  ARF_TRY(
+      m.require_uint("routers_per_group", p.routers_per_group, 1, kMaxCount));
+  ARF_TRY(m.require_uint("hosts_per_router", p.hosts_per_router, 1, kMaxCount));
+  ARF_TRY(m.require_uint("global_links_per_router", p.global_links_per_router,
+                         1, kMaxCount));
+  p.host_link = ARF_TRY(read_link_class(m, "host_link", host_link_default()));
+  p.local_link =
+      ARF_TRY(read_link_class(m, "local_link", fabric_link_default()));
+  p.global_link =
+      ARF_TRY(read_link_class(m, "global_link", global_link_default()));
+  if (const auto e = check(p)) return std::unexpected(param_error(m, *e));
+  return make_dragonfly(p);
+}
+
+// A dotted quad "10.0.0.1" or an integer.
+Result<std::uint32_t> read_router_id(std::string_view file, const YAML::Node& n,
+                                     const std::string& key) {
+  const std::string s = ARF_TRY(as_string(file, n, key));
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  char tail = 0;
+  if (std::sscanf(s.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) == 4 &&
+      a < 256 && b < 256 && c < 256 && d < 256) {
+    const std::uint32_t id = (a << 24) | (b << 16) | (c << 8) | d;
+    if (id != 0) return id;
+  }
+  const auto v = as_uint(file, n, key, 1, 0xffffffff);
+  if (v) return static_cast<std::uint32_t>(*v);
+  return std::unexpected(
+      error_at(file, n, key,
+               strformat("router_id '{}': expected a non-zero dotted quad "
+                         "(e.g. 10.0.0.1) or integer",
+                         s)));
+}
+
+bool valid_name(std::string_view s) {
+  if (s.empty()) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+           c == '_' || c == '-' || c == '/' || c == ':';
+  });
+}
+
+// A link's two end names, written [a, b] or {a: x, b: y, ...}.
+struct LinkEnds {
+  std::string a, b;
+  YAML::Node node;  // where to point errors
+};
+
+Result<LinkEnds> read_pair(std::string_view file, const YAML::Node& n,
+                           const std::string& key) {
+  if (!n.IsSequence() || n.size() != 2)
+    return std::unexpected(error_at(
+        file, n, key, "expected two node names, e.g. [spine0, leaf3]"));
+  return LinkEnds{ARF_TRY(as_string(file, n[0], key)),
+                  ARF_TRY(as_string(file, n[1], key)), n};
+}
+
+Result<Topology> read_edges(const Map& m) {
+  Topology t;
+  t.kind = "edges";
+  bool allow_multihoming = false;
+  ARF_TRY(m.read_bool("allow_multihoming", allow_multihoming));
+  const LinkClass defaults =
+      ARF_TRY(read_link_class(m, "default_link", fabric_link_default()));
+  const std::string file(m.file());
+
+  const YAML::Node nodes = ARF_TRY(m.require("nodes"));
+  if (!nodes.IsSequence() || nodes.size() == 0)
+    return std::unexpected(error_at(file, nodes, m.key_path("nodes"),
+                                    "expected a non-empty list of nodes"));
+  std::unordered_map<std::string, NodeIndex> by_name;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::string key = indexed(m.key_path("nodes"), i);
+    const Map n = ARF_TRY(Map::open(
+        file, nodes[i], key,
+        {"name", "role", "asn", "router_id", "pod", "plane", "group"}));
+    NodeSpec spec;
+    spec.name = ARF_TRY(
+        as_string(file, ARF_TRY(n.require("name")), n.key_path("name")));
+    if (!valid_name(spec.name))
+      return std::unexpected(n.error(
+          "name", strformat("node name '{}': use letters, digits and . _ "
+                            "- / : only",
+                            spec.name)));
+    const std::string role = ARF_TRY(
+        as_string(file, ARF_TRY(n.require("role")), n.key_path("role")));
+    const auto parsed = parse_role(role);
+    if (!parsed)
+      return std::unexpected(
+          n.error("role", strformat("unknown role '{}' (host, leaf, spine, "
+                                    "super_spine, dragonfly_router)",
+                                    role)));
+    spec.role = *parsed;
+    if (const auto v = n.get("asn")) {
+      if (spec.role == NodeRole::host)
+        return std::unexpected(n.error("asn", "hosts do not run BGP"));
+      spec.asn = static_cast<std::uint32_t>(
+          ARF_TRY(as_uint(file, *v, n.key_path("asn"), 1, 4294967294)));
+    }
+    if (const auto v = n.get("router_id")) {
+      if (spec.role == NodeRole::host)
+        return std::unexpected(n.error("router_id", "hosts do not run BGP"));
+      spec.router_id =
+          ARF_TRY(read_router_id(file, *v, n.key_path("router_id")));
+    }
+    ARF_TRY(n.read_uint("pod", spec.pod, 0, kLeafAsnBase - kSpineAsnBase - 1));
+    ARF_TRY(n.read_uint("plane", spec.plane, 0, kMaxCount));
+    ARF_TRY(n.read_uint("group", spec.group, 0, kMaxCount));
+    if (!by_name.emplace(spec.name, static_cast<NodeIndex>(i)).second)
+      return std::unexpected(
+          n.error("name", strformat("duplicate node name '{}'", spec.name)));
+    t.nodes.push_back(std::move(spec));
+  }
+
+  const YAML::Node links = ARF_TRY(m.require("links"));
+  if (!links.IsSequence())
+    return std::unexpected(
+        error_at(file, links, m.key_path("links"), "expected a list of links"));
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<std::uint32_t> switches_of_host(t.nodes.size(), 0);
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const std::string key = indexed(m.key_path("links"), i);
+    LinkEnds ends;
+    LinkClass c = defaults;
+    if (links[i].IsMap()) {
+      const Map l =
+          ARF_TRY(Map::open(file, links[i], key,
+                            {"a", "b", "rate", "delay", "drop_probability"}));
+      ends.a =
+          ARF_TRY(as_string(file, ARF_TRY(l.require("a")), l.key_path("a")));
+      ends.b =
+          ARF_TRY(as_string(file, ARF_TRY(l.require("b")), l.key_path("b")));
+      ends.node = links[i];
+      ARF_TRY(l.read_rate("rate", c.rate));
+      ARF_TRY(l.read_time("delay", c.delay));
+      ARF_TRY(l.read_fraction("drop_probability", c.drop_probability));
+      if (c.drop_probability >= 1)
+        return std::unexpected(l.error("drop_probability", "must be below 1"));
+    } else {
+      ends = ARF_TRY(read_pair(file, links[i], key));
+    }
+    NodeIndex ab[2];
+    const std::string* names[2] = {&ends.a, &ends.b};
+    for (int e = 0; e < 2; ++e) {
+      const auto it = by_name.find(*names[e]);
+      if (it == by_name.end())
+        return std::unexpected(
+            error_at(file, ends.node, key,
+                     strformat("link to unknown node '{}'", *names[e])));
+      ab[e] = it->second;
+    }
+    if (ab[0] == ab[1])
+      return std::unexpected(error_at(
+          file, ends.node, key, strformat("link from '{}' to itself", ends.a)));
+    const std::uint64_t pair_key =
+        (std::uint64_t{std::min(ab[0], ab[1])} << 32) | std::max(ab[0], ab[1]);
+    if (!seen.insert(pair_key).second)
+      return std::unexpected(
+          error_at(file, ends.node, key,
+                   strformat("duplicate link between '{}' and '{}' (parallel "
+                             "cables are not supported: events name a link by "
+                             "its ends)",
+                             ends.a, ends.b)));
+    const bool host_a = t.nodes[ab[0]].role == NodeRole::host;
+    const bool host_b = t.nodes[ab[1]].role == NodeRole::host;
+    if (host_a && host_b)
+      return std::unexpected(error_at(
+          file, ends.node, key,
+          strformat("link between two hosts '{}' and '{}'", ends.a, ends.b)));
+    if (host_a || host_b) {
+      const NodeIndex h = host_a ? ab[0] : ab[1];
+      const NodeIndex s = host_a ? ab[1] : ab[0];
+      if (!is_edge_switch(t.nodes[s].role))
+        return std::unexpected(
+            error_at(file, ends.node, key,
+                     strformat("host '{}' attached to {} '{}': hosts attach to "
+                               "leaves or dragonfly routers",
+                               t.nodes[h].name, role_name(t.nodes[s].role),
+                               t.nodes[s].name)));
+      if (++switches_of_host[h] > 1 && !allow_multihoming)
+        return std::unexpected(
+            error_at(file, ends.node, key,
+                     strformat("host '{}' is attached to a second switch; set "
+                               "allow_multihoming: true if intended",
+                               t.nodes[h].name)));
+    }
+    if (c.rate == 0)
+      return std::unexpected(
+          error_at(file, ends.node, key, "rate must be > 0"));
+    t.links.push_back(
+        LinkSpec{ab[0], ab[1], c.rate, c.delay, c.drop_probability});
+  }
+  for (NodeIndex i = 0; i < t.nodes.size(); ++i)
+    if (t.nodes[i].role == NodeRole::host && switches_of_host[i] == 0)
+      return std::unexpected(
+          error_at(file, nodes[i], indexed(m.key_path("nodes"), i),
+                   strformat("host '{}' has no link", t.nodes[i].name)));
+  if (!t.connected()) {
+    const auto ports = t.ports();
+    std::vector<bool> seen_node(t.nodes.size(), false);
+    std::vector<NodeIndex> stack{0};
+    seen_node[0] = true;
+    while (!stack.empty()) {
+      const NodeIndex n = stack.back();
+      stack.pop_back();
+      for (std::uint32_t l : ports[n])
+        if (!seen_node[t.peer(l, n)]) {
+          seen_node[t.peer(l, n)] = true;
+          stack.push_back(t.peer(l, n));
+        }
+    }
+    const auto lost = static_cast<std::size_t>(
+        std::find(seen_node.begin(), seen_node.end(), false) -
+        seen_node.begin());
+    return std::unexpected(error_at(
+        file, nodes[lost], indexed(m.key_path("nodes"), lost),
+        strformat("the topology is not connected: '{}' cannot reach '{}'",
+                  t.nodes[lost].name, t.nodes[0].name)));
+  }
+  assign_identifiers(t);
+  return t;
+}
+
+Result<Topology> read_topology(const Map& top) {
+  const YAML::Node node = ARF_TRY(top.require("topology"));
+  const std::string file(top.file());
+  if (!node.IsMap())
+    return std::unexpected(
+        error_at(file, node, "topology", "expected a map with a 'kind' key"));
+  const YAML::Node kind_node = node["kind"];
+  if (!kind_node)
+    return std::unexpected(error_at(file, node, "topology.kind",
+                                    "missing required key (clos3, clos5, "
+                                    "rail, dragonfly or edges)"));
+  const std::string kind = ARF_TRY(as_string(file, kind_node, "topology.kind"));
+  if (kind == "clos3") {
+    const Map m =
+        ARF_TRY(Map::open(file, node, "topology",
+                          {"kind", "spines", "leaves", "hosts_per_leaf",
+                           "host_link", "leaf_spine_link"}));
+    return read_clos3(m);
+  }
+  if (kind == "clos5") {
+    const Map m = ARF_TRY(
+        Map::open(file, node, "topology",
+                  {"kind", "pods", "leaves_per_pod", "spines_per_pod",
+                   "super_spines_per_plane", "hosts_per_leaf", "host_link",
+                   "leaf_spine_link", "spine_super_spine_link"}));
+    return read_clos5(m);
+  }
+  if (kind == "rail") {
+    const Map m =
+        ARF_TRY(Map::open(file, node, "topology",
+                          {"kind", "servers", "gpus_per_server", "spines",
+                           "host_link", "leaf_spine_link"}));
+    return read_rail(m);
+  }
+  if (kind == "dragonfly") {
+    const Map m = ARF_TRY(Map::open(
+        file, node, "topology",
+        {"kind", "groups", "routers_per_group", "hosts_per_router",
+         "global_links_per_router", "host_link", "local_link", "global_link"}));
+    return read_dragonfly(m);
+  }
+  if (kind == "edges") {
+    const Map m = ARF_TRY(Map::open(
+        file, node, "topology",
+        {"kind", "allow_multihoming", "default_link", "nodes", "links"}));
+    return read_edges(m);
+  }
+  std::string message = strformat(
+      "unknown topology kind '{}' (clos3, clos5, rail, dragonfly, edges)",
+      kind);
+  return std::unexpected(
+      error_at(file, kind_node, "topology.kind", std::move(message)));
+}
+
+// ---------------------------------------------------------------- params
+
+Result<SwitchParams> read_switches(const Map& top) {
+  SwitchParams p;
+  const auto node = top.get("switches");
+  if (!node) return p;
+  const Map m = ARF_TRY(Map::open(
+      top.file(), *node, "switches",
+      {"buffer_per_port", "ecn_threshold", "path_selection", "flowlet_gap",
+       "failure_detection", "hw_notification_delay", "bgp", "lsn", "arn"}));
+  ARF_TRY(m.read_size("buffer_per_port", p.buffer_bytes_per_port));
+  ARF_TRY(m.read_size("ecn_threshold", p.ecn_threshold_bytes));
+  if (p.buffer_bytes_per_port == 0)
+    return std::unexpected(m.error("buffer_per_port", "must be > 0"));
+  if (p.ecn_threshold_bytes > p.buffer_bytes_per_port)
+    return std::unexpected(
+        m.error("ecn_threshold", "must not exceed buffer_per_port"));
+  if (const auto v = m.get("path_selection")) {
+    const std::string s =
+        ARF_TRY(as_string(m.file(), *v, m.key_path("path_selection")));
+    if (s == "per_flow") {
+      p.path_selection = PathSelection::per_flow;
+    } else if (s == "per_packet") {
+      p.path_selection = PathSelection::per_packet;
+    } else if (s == "flowlet") {
+      p.path_selection = PathSelection::flowlet;
+    } else {
+      return std::unexpected(m.error(
+          "path_selection",
+          strformat("unknown path selection '{}' (per_flow, per_packet, "
+                    "flowlet)",
+                    s)));
+    }
+  }
+  ARF_TRY(m.read_time("flowlet_gap", p.flowlet_gap));
+  if (p.flowlet_gap == Time{})
+    return std::unexpected(m.error("flowlet_gap", "must be > 0"));
+  ARF_TRY(m.read_time("failure_detection", p.failure_detection_delay));
+  ARF_TRY(m.read_time("hw_notification_delay", p.hw_notification_delay));
+  if (const auto v = m.get("bgp")) {
+    const Map b =
+        ARF_TRY(Map::open(m.file(), *v, "switches.bgp",
+                          {"update_processing", "mrai", "fib_programming"}));
+    ARF_TRY(b.read_time("update_processing", p.bgp_update_processing));
+    ARF_TRY(b.read_time("mrai", p.bgp_mrai));
+    ARF_TRY(b.read_time("fib_programming", p.fib_programming_delay));
+  }
+  if (const auto v = m.get("lsn")) {
+    const Map l =
+        ARF_TRY(Map::open(m.file(), *v, "switches.lsn",
+                          {"period", "congestion_rise", "congestion_fall"}));
+    ARF_TRY(l.read_time("period", p.lsn_period));
+    if (p.lsn_period == Time{})
+      return std::unexpected(l.error("period", "must be > 0"));
+    for (const auto& [key, out] :
+         {std::pair{std::string_view("congestion_rise"),
+                    &p.lsn_congestion_rise},
+          std::pair{std::string_view("congestion_fall"),
+                    &p.lsn_congestion_fall}}) {
+      const auto list = l.get(key);
+      if (!list) continue;
+      if (!list->IsSequence() || list->size() != 3)
+        return std::unexpected(
+            l.error(key, "expected a list of 3 sizes (levels 1, 2, 3)"));
+      for (std::size_t i = 0; i < 3; ++i)
+        (*out)[i] =
+            ARF_TRY(as_size(m.file(), (*list)[i], indexed(l.key_path(key), i)));
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (p.lsn_congestion_rise[i] == 0 ||
+          (i > 0 && p.lsn_congestion_rise[i] <= p.lsn_congestion_rise[i - 1]))
+        return std::unexpected(l.error(
+            "congestion_rise", "must be non-zero and strictly increasing"));
+      if (p.lsn_congestion_fall[i] == 0 ||
+          p.lsn_congestion_fall[i] > p.lsn_congestion_rise[i])
+        return std::unexpected(
+            l.error("congestion_fall",
+                    strformat("level {}: must be non-zero and at most the rise "
+                              "threshold",
+                              i + 1)));
+    }
+  }
+  if (const auto v = m.get("arn")) {
+    const Map a =
+        ARF_TRY(Map::open(m.file(), *v, "switches.arn",
+                          {"queue_high", "queue_low", "util_high", "util_low",
+                           "repeat_interval", "hold_time"}));
+    ARF_TRY(a.read_size("queue_high", p.arn_queue_high_bytes));
+    ARF_TRY(a.read_size("queue_low", p.arn_queue_low_bytes));
+    ARF_TRY(a.read_fraction("util_high", p.arn_util_high));
+    ARF_TRY(a.read_fraction("util_low", p.arn_util_low));
+    ARF_TRY(a.read_time("repeat_interval", p.arn_repeat_interval));
+    ARF_TRY(a.read_time("hold_time", p.arn_hold_time));
+    if (p.arn_queue_low_bytes >= p.arn_queue_high_bytes)
+      return std::unexpected(a.error("queue_low", "must be below queue_high"));
+    if (p.arn_util_low >= p.arn_util_high)
+      return std::unexpected(a.error("util_low", "must be below util_high"));
+    if (p.arn_repeat_interval == Time{})
+      return std::unexpected(a.error("repeat_interval", "must be > 0"));
+    if (p.arn_hold_time <= p.arn_repeat_interval)
+      return std::unexpected(
+          a.error("hold_time", "must exceed repeat_interval"));
+  }
+  return p;
+}
+
+Result<HostParams> read_hosts(const Map& top) {
+  HostParams p;
+  const auto node = top.get("hosts");
+  if (!node) return p;
+  const Map m =
+      ARF_TRY(Map::open(top.file(), *node, "hosts",
+                        {"mss", "header_bytes", "ack_bytes", "initial_window",
+                         "min_rto", "dctcp_g", "dupack_threshold"}));
+  std::uint64_t v = p.mss_bytes;
+  ARF_TRY(m.read_size("mss", v));
+  if (v < 64 || v > 65'536)
+    return std::unexpected(m.error("mss", "must be 64 B .. 64 KiB"));
+  p.mss_bytes = static_cast<std::uint32_t>(v);
+  v = p.header_bytes;
+  ARF_TRY(m.read_size("header_bytes", v));
+  if (v > 1024)
+    return std::unexpected(m.error("header_bytes", "must be at most 1024"));
+  p.header_bytes = static_cast<std::uint32_t>(v);
+  v = p.ack_bytes;
+  ARF_TRY(m.read_size("ack_bytes", v));
+  if (v == 0 || v > 1024)
+    return std::unexpected(m.error("ack_bytes", "must be 1 .. 1024"));
+  p.ack_bytes = static_cast<std::uint32_t>(v);
+  ARF_TRY(
+      m.read_uint("initial_window", p.initial_window_packets, 1, 1'000'000));
+  ARF_TRY(m.read_time("min_rto", p.min_rto));
+  if (p.min_rto == Time{})
+    return std::unexpected(m.error("min_rto", "must be > 0"));
+  ARF_TRY(m.read_fraction("dctcp_g", p.dctcp_g));
+  if (p.dctcp_g <= 0)
+    return std::unexpected(m.error("dctcp_g", "must be in (0, 1]"));
+  ARF_TRY(m.read_uint("dupack_threshold", p.dupack_threshold, 1, 1'000'000));
+  return p;
+}
+
+Result<std::vector<Mode>> read_modes(const Map& top) {
+  const auto node = top.get("modes");
+  if (!node)
+    return std::vector<Mode>{Mode::ecmp, Mode::fare, Mode::fare_lsn,
+                             Mode::fare_arn, Mode::fare_lsn_arn};
+  if (!node->IsSequence() || node->size() == 0)
+    return std::unexpected(
+        error_at(top.file(), *node, "modes",
+                 "expected a non-empty list, e.g. [ecmp, fare, fare+lsn]"));
+  std::vector<Mode> modes;
+  for (std::size_t i = 0; i < node->size(); ++i) {
+    const std::string key = indexed("modes", i);
+    const std::string s = ARF_TRY(as_string(top.file(), (*node)[i], key));
+    const auto m = parse_mode(s);
+    if (!m)
+      return std::unexpected(error_at(
+          top.file(), (*node)[i], key,
+          strformat("unknown mode '{}' (ecmp, fare, fare+lsn, fare+arn, "
+                    "fare+lsn+arn)",
+                    s)));
+    if (std::find(modes.begin(), modes.end(), *m) != modes.end())
+      return std::unexpected(error_at(top.file(), (*node)[i], key,
+                                      strformat("mode '{}' repeated", s)));
+    modes.push_back(*m);
+  }
+  return modes;
+}
+
+// --------------------------------------------------------------- workloads
+
+struct NameIndex {
+  std::unordered_map<std::string, NodeIndex> map;
+  explicit NameIndex(const Topology& t) {
+    for (NodeIndex i = 0; i < t.nodes.size(); ++i)
+      map.emplace(t.nodes[i].name, i);
+  }
+  std::optional<NodeIndex> find(const std::string& name) const {
+    const auto it = map.find(name);
+    if (it == map.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+// A host by name. Errors: unknown node, or a node that is not a host.
+Result<NodeIndex> read_host(std::string_view file, const YAML::Node& n,
+                            const std::string& key, const Topology& t,
+                            const NameIndex& names) {
+  const std::string name = ARF_TRY(as_string(file, n, key));
+  const auto i = names.find(name);
+  if (!i)
+    return std::unexpected(
+        error_at(file, n, key, strformat("unknown host '{}'", name)));
+  if (t.nodes[*i].role != NodeRole::host)
+    return std::unexpected(error_at(file, n, key,
+                                    strformat("'{}' is a {}, not a host", name,
+                                              role_name(t.nodes[*i].role))));
+  return *i;
+}
+
+// "all" or a list of distinct host names.
+Result<std::vector<NodeIndex>> read_host_list(std::string_view file,
+                                              const YAML::Node& n,
+                                              const std::string& key,
+                                              const Topology& t,
+                                              const NameIndex& names) {
+  if (n.IsScalar() && n.Scalar() == "all") return t.hosts();
+  if (!n.IsSequence())
+    return std::unexpected(
+        error_at(file, n, key, "expected 'all' or a list of host names"));
+  std::vector<NodeIndex> out;
+  std::unordered_set<NodeIndex> seen;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const NodeIndex h =
+        ARF_TRY(read_host(file, n[i], indexed(key, i), t, names));
+    if (!seen.insert(h).second)
+      return std::unexpected(
+          error_at(file, n[i], indexed(key, i),
+                   strformat("host '{}' listed twice", t.nodes[h].name)));
+    out.push_back(h);
+  }
+  return out;
+}
+
+// Ring order "across_leaves": the k-th host of every switch in turn, so
+// that consecutive ring members sit under different switches and every
+// ring hop crosses the fabric (the switches in order of first appearance).
+std::vector<NodeIndex> interleave_by_switch(const Topology& t,
+                                            const std::vector<NodeIndex>& in) {
+  std::unordered_map<NodeIndex, NodeIndex> switch_of;
+  for (const LinkSpec& l : t.links) {
+    if (t.nodes[l.a].role == NodeRole::host) switch_of.emplace(l.a, l.b);
+    if (t.nodes[l.b].role == NodeRole::host) switch_of.emplace(l.b, l.a);
+  }
+  std::vector<NodeIndex> switches;
+  std::unordered_map<NodeIndex, std::vector<NodeIndex>> members;
+  for (NodeIndex h : in) {
+    const NodeIndex sw = switch_of.at(h);
+    auto& list = members[sw];
+    if (list.empty()) switches.push_back(sw);
+    list.push_back(h);
+  }
+  std::vector<NodeIndex> out;
+  for (std::size_t k = 0; out.size() < in.size(); ++k)
+    for (NodeIndex sw : switches)
+      if (k < members[sw].size()) out.push_back(members[sw][k]);
+  return out;
+}
+
+// Candidates for a relative CDF path, in the order they are tried.
+std::vector<std::filesystem::path> cdf_candidates(const std::string& value,
+                                                  std::string_view file) {
+  namespace fs = std::filesystem;
+  const fs::path p(value);
+  if (p.is_absolute()) return {p};
+  std::vector<fs::path> out;
+  const fs::path dir = fs::path(file).parent_path();
+  out.push_back(dir / p);
+  const auto walk_up = [&](fs::path from) {
+    std::error_code ec;
+    from = fs::weakly_canonical(from.empty() ? fs::path(".") : from, ec);
+    if (ec) return;
+    for (fs::path d = from;; d = d.parent_path()) {
+      out.push_back(d / "data" / "workloads" / p);
+      if (d == d.parent_path()) break;
+    }
+  };
+  walk_up(dir);
+  std::error_code ec;
+  walk_up(fs::current_path(ec));
+  if (const char* env = std::getenv("ARFABRIC_DATA_DIR"))
+    out.push_back(fs::path(env) / p);
+  return out;
+}
+
+Result<void> read_cdf(const Map& w, WorkloadSpec& spec) {
+  const YAML::Node node = ARF_TRY(w.require("flow_size_cdf"));
+  const std::string key = w.key_path("flow_size_cdf");
+  const std::string value = ARF_TRY(as_string(w.file(), node, key));
+  std::string chosen;
+  for (const auto& candidate : cdf_candidates(value, w.file())) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec)) {
+      chosen = candidate.string();
+      break;
+    }
+  }
+  if (chosen.empty())
+    return std::unexpected(error_at(
+        w.file(), node, key,
+        strformat("flow-size CDF '{}' not found (looked beside the "
+                  "scenario file, in data/workloads/ above it and above "
+                  "the working directory, and in $ARFABRIC_DATA_DIR)",
+                  value)));
+  auto cdf = load_flow_cdf(chosen);
+  if (!cdf) {
+    // The CDF's own file and line; the key and line of the reference say
+    // which workload asked for it.
+    const ScenarioError where = error_at(w.file(), node, key, "");
+    return std::unexpected(
+        ScenarioError{cdf.error().file, cdf.error().line, 0, key,
+                      strformat("{} (flow_size_cdf at {}:{})",
+                                cdf.error().message, where.file, where.line)});
+  }
+  spec.flow_size_cdf_path = chosen;
+  spec.flow_size_cdf = std::move(*cdf);
+  return {};
+}
+
+Result<std::vector<WorkloadSpec>> read_workloads(const Map& top,
+                                                 const Topology& t,
+                                                 const NameIndex& names,
+                                                 Time stop_at) {
+  std::vector<WorkloadSpec> out;
+  const auto node = top.get("workloads");
+  if (!node) return out;
+  if (!node->IsSequence())
+    return std::unexpected(error_at(top.file(), *node, "workloads",
+                                    "expected a list of workloads"));
+  for (std::size_t i = 0; i < node->size(); ++i) {
+    const YAML::Node item = (*node)[i];
+    const std::string key = indexed("workloads", i);
+    if (!item.IsMap() || !item["kind"])
+      return std::unexpected(
+          error_at(top.file(), item, key + ".kind",
+                   "expected a map with a 'kind' (ring_allreduce, all_gather, "
+                   "all_to_all, poisson)"));
+    const std::string kind =
+        ARF_TRY(as_string(top.file(), item["kind"], key + ".kind"));
+    WorkloadSpec spec;
+    std::vector<std::string_view> allowed = {"kind", "participants", "start"};
+    if (kind == "ring_allreduce" || kind == "all_gather" ||
+        kind == "all_to_all") {
+      spec.kind = kind == "ring_allreduce" ? WorkloadKind::ring_allreduce
+                  : kind == "all_gather"   ? WorkloadKind::all_gather
+                                           : WorkloadKind::all_to_all;
+      allowed.push_back("bytes");
+      if (spec.kind != WorkloadKind::all_to_all) allowed.push_back("order");
+    } else if (kind == "poisson") {
+      spec.kind = WorkloadKind::poisson;
+      allowed.insert(allowed.end(), {"load", "flow_size_cdf", "duration"});
+    } else {
+      return std::unexpected(
+          error_at(top.file(), item["kind"], key + ".kind",
+                   strformat("unknown workload kind '{}' (ring_allreduce, "
+                             "all_gather, all_to_all, poisson)",
+                             kind)));
+    }
+    const Map w = ARF_TRY(Map::open(top.file(), item, key, allowed));
+    if (const auto p = w.get("participants")) {
+      spec.participants = ARF_TRY(
+          read_host_list(top.file(), *p, w.key_path("participants"), t, names));
+    } else {
+      spec.participants = t.hosts();
+    }
+    if (spec.participants.size() < 2)
+      return std::unexpected(
+          w.error("participants", "at least 2 hosts are needed"));
+    if (const auto o = w.get("order")) {
+      const std::string order =
+          ARF_TRY(as_string(top.file(), *o, w.key_path("order")));
+      if (order == "across_leaves") {
+        spec.participants = interleave_by_switch(t, spec.participants);
+      } else if (order != "listed") {
+        return std::unexpected(
+            w.error("order", strformat("unknown ring order '{}' (listed, "
+                                       "across_leaves)",
+                                       order)));
+      }
+    }
+    ARF_TRY(w.read_time("start", spec.start));
+    if (spec.start >= stop_at)
+      return std::unexpected(w.error(
+          "start", strformat("start {} is not before stop_at {}",
+                             format_time(spec.start), format_time(stop_at))));
+    if (spec.kind == WorkloadKind::poisson) {
+      spec.load = ARF_TRY(yaml_reader::as_fraction(
+          top.file(), ARF_TRY(w.require("load")), w.key_path("load")));
+      if (spec.load <= 0)
+        return std::unexpected(w.error("load", "must be in (0, 1]"));
+      spec.duration = ARF_TRY(as_time(
+          top.file(), ARF_TRY(w.require("duration")), w.key_path("duration")));
+      if (spec.duration == Time{})
+        return std::unexpected(w.error("duration", "must be > 0"));
+      ARF_TRY(read_cdf(w, spec));
+    } else {
+      spec.bytes = ARF_TRY(as_size(top.file(), ARF_TRY(w.require("bytes")),
+                                   w.key_path("bytes")));
+      if (spec.bytes == 0)
+        return std::unexpected(w.error("bytes", "must be > 0"));
+    }
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ events
+
+// The first host attached to `sw`, if it is an edge switch with hosts.
+std::optional<NodeIndex> first_host_of(const Topology& t, NodeIndex sw) {
+  if (!is_edge_switch(t.nodes[sw].role)) return std::nullopt;
+  for (const LinkSpec& l : t.links) {
+    if (l.a == sw && t.nodes[l.b].role == NodeRole::host) return l.b;
+    if (l.b == sw && t.nodes[l.a].role == NodeRole::host) return l.a;
+  }
+  return std::nullopt;
+}
+
+Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
+                                           const NameIndex& names,
+                                           Time stop_at) {
+  std::vector<EventSpec> out;
+  const auto node = top.get("events");
+  if (!node) return out;
+  const std::string file(top.file());
+  if (!node->IsSequence())
+    return std::unexpected(
+        error_at(file, *node, "events", "expected a list of events"));
+  for (std::size_t i = 0; i < node->size(); ++i) {
+    const YAML::Node item = (*node)[i];
+    const std::string key = indexed("events", i);
+    if (!item.IsMap() || !item["kind"])
+      return std::unexpected(
+          error_at(file, item, key + ".kind",
+                   "expected a map with a 'kind' (link_down, link_up, degrade, "
+                   "incast)"));
+    const std::string kind =
+        ARF_TRY(as_string(file, item["kind"], key + ".kind"));
+    EventSpec e;
+    std::vector<std::string_view> allowed = {"at", "kind", "link"};
+    if (kind == "link_down") {
+      e.kind = EventKind::link_down;
+    } else if (kind == "link_up") {
+      e.kind = EventKind::link_up;
+    } else if (kind == "degrade") {
+      e.kind = EventKind::degrade;
+      allowed.insert(allowed.end(), {"fraction", "rate"});
+    } else if (kind == "incast") {
+      e.kind = EventKind::incast;
+      allowed.insert(allowed.end(), {"senders", "receiver", "bytes"});
+    } else {
+      return std::unexpected(
+          error_at(file, item["kind"], key + ".kind",
+                   strformat("unknown event kind '{}' (link_down, link_up, "
+                             "degrade, incast)",
+                             kind)));
+    }
+    const Map m = ARF_TRY(Map::open(file, item, key, allowed));
+    e.line = item.Mark().line + 1;
+    e.at = ARF_TRY(as_time(file, ARF_TRY(m.require("at")), m.key_path("at")));
+    if (e.at >= stop_at)
+      return std::unexpected(
+          m.error("at", strformat("event at {} is not before stop_at {}",
+                                  format_time(e.at), format_time(stop_at))));
+    const YAML::Node link_node = ARF_TRY(m.require("link"));
+    const LinkEnds ends =
+        ARF_TRY(read_pair(file, link_node, m.key_path("link")));
+    const auto a = names.find(ends.a);
+    const auto b = names.find(ends.b);
+    for (const auto& [found, name] : {std::pair{a, ends.a}, {b, ends.b}})
+      if (!found)
+        return std::unexpected(
+            error_at(file, link_node, m.key_path("link"),
+                     strformat("event on link {}-{}: no node '{}'", ends.a,
+                               ends.b, name)));
+    const auto link = t.find_link(*a, *b);
+    if (!link)
+      return std::unexpected(error_at(
+          file, link_node, m.key_path("link"),
+          strformat("event at line {} on a missing link: no link between "
+                    "'{}' and '{}'",
+                    e.line, ends.a, ends.b)));
+    e.a = *a;
+    e.b = *b;
+    e.link = *link;
+    if (e.kind == EventKind::degrade) {
+      const BitsPerSecond original = t.links[*link].rate;
+      const bool has_fraction = m.has("fraction"), has_rate = m.has("rate");
+      if (has_fraction == has_rate)
+        return std::unexpected(error_at(
+            file, item, key, "degrade needs exactly one of fraction or rate"));
+      if (has_fraction) {
+        ARF_TRY(m.read_fraction("fraction", e.fraction));
+        if (e.fraction <= 0 || e.fraction >= 1)
+          return std::unexpected(
+              m.error("fraction", "must be in (0, 1): use link_down for 0"));
+        e.new_rate = static_cast<BitsPerSecond>(
+            static_cast<long double>(original) * e.fraction);
+      } else {
+        ARF_TRY(m.read_rate("rate", e.new_rate));
+        if (e.new_rate >= original)
+          return std::unexpected(m.error(
+              "rate",
+              strformat("{} is not below the link's rate {}",
+                        format_rate(e.new_rate), format_rate(original))));
+        e.fraction =
+            static_cast<double>(e.new_rate) / static_cast<double>(original);
+      }
+      if (e.new_rate == 0)
+        return std::unexpected(
+            error_at(file, item, key, "degraded rate rounds to 0"));
+    }
+    if (e.kind == EventKind::incast) {
+      if (const auto r = m.get("receiver")) {
+        e.receiver =
+            ARF_TRY(read_host(file, *r, m.key_path("receiver"), t, names));
+      } else {
+        auto h = first_host_of(t, *b);
+        if (!h) h = first_host_of(t, *a);
+        if (!h)
+          return std::unexpected(error_at(
+              file, item, key,
+              "neither end of the link attaches hosts: give 'receiver'"));
+        e.receiver = *h;
+      }
+      const YAML::Node senders = ARF_TRY(m.require("senders"));
+      e.senders = ARF_TRY(
+          read_host_list(file, senders, m.key_path("senders"), t, names));
+      std::erase(e.senders, e.receiver);
+      if (e.senders.empty())
+        return std::unexpected(m.error("senders",
+                                       "no sender besides the "
+                                       "receiver"));
+      e.bytes = ARF_TRY(
+          as_size(file, ARF_TRY(m.require("bytes")), m.key_path("bytes")));
+      if (e.bytes == 0) return std::unexpected(m.error("bytes", "must be > 0"));
+    }
+    out.push_back(std::move(e));
+  }
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const EventSpec& x, const EventSpec& y) { return x.at < y.at; });
+  return out;
+}
+
+Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml_text));
+  } catch (const YAML::Exception& e) {
+    return std::unexpected(ScenarioError{std::string(file), e.mark.line + 1,
+                                         e.mark.column + 1, "",
+                                         strformat("YAML: {}", e.msg)});
+  }
+  const Map top = ARF_TRY(
+      Map::open(file, root, "",
+                {"name", "description", "seed", "stop_at", "modes", "topology",
+                 "switches", "hosts", "workloads", "events"}));
+  Scenario s;
+  s.file = std::string(file);
+  s.name = std::filesystem::path(file).stem().string();
+  ARF_TRY(top.read_string("name", s.name));
+  ARF_TRY(top.read_string("description", s.description));
+  ARF_TRY(top.read_uint64("seed", s.seed));
+  s.stop_at =
+      ARF_TRY(as_time(file, ARF_TRY(top.require("stop_at")), "stop_at"));
+  if (s.stop_at == Time{})
+    return std::unexpected(top.error("stop_at", "must be > 0"));
+  s.modes = ARF_TRY(read_modes(top));
+  s.topology = ARF_TRY(read_topology(top));
+  const bool lsn = std::any_of(s.modes.begin(), s.modes.end(), uses_lsn);
+  const std::size_t edge = s.topology.count(NodeRole::leaf) +
+                           s.topology.count(NodeRole::dragonfly_router);
+  if (lsn && edge > kMaxLsnNodes) {
+    const YAML::Node topo = *top.get("topology");
+    return std::unexpected(error_at(
+        file, topo, "topology",
+        strformat("{} leaves: LSN Global Node IDs (LSN §3.2.1, 6-bit "
+                  "Dev-Range) allow at most {}; drop the fare+lsn modes "
+                  "or shrink the fabric",
+                  edge, kMaxLsnNodes)));
+  }
+  s.switches = ARF_TRY(read_switches(top));
+  s.hosts = ARF_TRY(read_hosts(top));
+  if (s.hosts.mss_bytes + s.hosts.header_bytes >
+      s.switches.buffer_bytes_per_port)
+    return std::unexpected(
+        top.error("switches", "buffer_per_port is smaller than one packet"));
+  const NameIndex names(s.topology);
+  s.workloads = ARF_TRY(read_workloads(top, s.topology, names, s.stop_at));
+  s.events = ARF_TRY(read_events(top, s.topology, names, s.stop_at));
+  return s;
+}
+
+}  // namespace
+
+std::string ScenarioError::to_string() const {
+  std::string where = file;
+  if (line > 0) where += strformat(":{}", line);
+  if (line > 0 && column > 0) where += strformat(":{}", column);
+  if (key.empty()) return strformat("{}: {}", where, message);
+  return strformat("{}: {}: {}", where, key, message);
+}
+
+std::expected<Scenario, ScenarioError> parse_scenario(
+    std::string_view yaml_text, std::string_view file_name) {
+  return parse(yaml_text, file_name);
+}
+
+std::expected<Scenario, ScenarioError> load_scenario_file(
+    const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::unexpected(
+        ScenarioError{path, 0, 0, "", "cannot open the scenario file"});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path);
+}
+
+}  // namespace arfabric::sim

@@ -1,0 +1,89 @@
+#include "sim/scenario/quantity.h"
+
+#include <gtest/gtest.h>
+
+namespace arfabric::sim {
+namespace {
+
+TEST(ParseRate, AcceptsSuffixesExactly) {
+  EXPECT_EQ(parse_rate("400G").value(), gbps(400));
+  EXPECT_EQ(parse_rate("400Gbps").value(), gbps(400));
+  EXPECT_EQ(parse_rate("100M").value(), mbps(100));
+  EXPECT_EQ(parse_rate("1.6T").value(), 1'600'000'000'000ULL);
+  EXPECT_EQ(parse_rate("2.5g").value(), 2'500'000'000ULL);
+  EXPECT_EQ(parse_rate("25000000000").value(), gbps(25));
+  EXPECT_EQ(parse_rate(" 10K ").value(), 10'000U);
+}
+
+TEST(ParseRate, RejectsWithTheValueInTheMessage) {
+  const auto e = parse_rate("40X");
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error(),
+            "rate '40X': expected a number with K/M/G/T suffix (e.g. 400G)");
+  EXPECT_FALSE(parse_rate(""));
+  EXPECT_FALSE(parse_rate("G"));
+  EXPECT_FALSE(parse_rate("-1G"));
+  EXPECT_NE(parse_rate("0G").error().find("must be > 0"), std::string::npos);
+  EXPECT_NE(parse_rate("1.5").error().find("whole number"), std::string::npos);
+  EXPECT_FALSE(parse_rate("2000T"));
+}
+
+TEST(ParseTime, AcceptsUnitsExactly) {
+  EXPECT_EQ(parse_time("10us").value(), us(10));
+  EXPECT_EQ(parse_time("5ms").value(), ms(5));
+  EXPECT_EQ(parse_time("1.5us").value(), ns(1500));
+  EXPECT_EQ(parse_time("0.5ns").value(), ps(500));
+  EXPECT_EQ(parse_time("2s").value(), sec(2));
+  EXPECT_EQ(parse_time("3ps").value(), ps(3));
+  EXPECT_EQ(parse_time("0").value(), Time{});
+  EXPECT_EQ(parse_time("0s").value(), Time{});
+  EXPECT_EQ(parse_time("7\u00b5s").value(), us(7));
+}
+
+TEST(ParseTime, Rejects) {
+  EXPECT_NE(parse_time("10").error().find("expected a number with a unit"),
+            std::string::npos);
+  EXPECT_FALSE(parse_time("10 minutes"));
+  EXPECT_NE(parse_time("-1us").error().find("negative"), std::string::npos);
+  EXPECT_NE(parse_time("0.1ps").error().find("whole number"),
+            std::string::npos);
+  EXPECT_FALSE(parse_time("2000000s"));
+}
+
+TEST(ParseSize, DecimalAndBinarySuffixes) {
+  EXPECT_EQ(parse_size("64KB").value(), 64'000U);
+  EXPECT_EQ(parse_size("64KiB").value(), 65'536U);
+  EXPECT_EQ(parse_size("1MB").value(), 1'000'000U);
+  EXPECT_EQ(parse_size("1.5MiB").value(), 1'572'864U);
+  EXPECT_EQ(parse_size("4096").value(), 4096U);
+  EXPECT_EQ(parse_size("10B").value(), 10U);
+  EXPECT_EQ(parse_size("0").value(), 0U);
+}
+
+TEST(ParseSize, Rejects) {
+  EXPECT_NE(parse_size("64Kb").error().find("size '64Kb'"), std::string::npos);
+  EXPECT_FALSE(parse_size("1.5B"));
+  EXPECT_FALSE(parse_size("big"));
+  EXPECT_FALSE(parse_size("2048TiB"));
+}
+
+TEST(ParseFraction, DecimalOrPercent) {
+  EXPECT_DOUBLE_EQ(parse_fraction("0.5").value(), 0.5);
+  EXPECT_DOUBLE_EQ(parse_fraction("50%").value(), 0.5);
+  EXPECT_DOUBLE_EQ(parse_fraction("1").value(), 1.0);
+  EXPECT_FALSE(parse_fraction("1.5"));
+  EXPECT_FALSE(parse_fraction("-0.1"));
+  EXPECT_FALSE(parse_fraction("half"));
+}
+
+TEST(Format, RoundTripsTheUsualValues) {
+  EXPECT_EQ(format_rate(gbps(400)), "400G");
+  EXPECT_EQ(format_rate(1'600'000'000'000ULL), "1600G");
+  EXPECT_EQ(format_rate(123), "123");
+  EXPECT_EQ(format_time(us(10)), "10us");
+  EXPECT_EQ(format_time(ns(1500)), "1500ns");
+  EXPECT_EQ(format_time(ps(7)), "7ps");
+}
+
+}  // namespace
+}  // namespace arfabric::sim

@@ -1,0 +1,460 @@
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/scenario/generators.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/strformat.h"
+
+namespace arfabric::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A scratch directory removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() /
+            ("arfabric_scenario_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path p = path_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+constexpr const char* kTiny = R"(stop_at: 10ms
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 2
+)";
+
+TEST(ParseScenario, MinimalClos3WithDefaults) {
+  const auto s = parse_scenario(kTiny, "dir/mini.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->name, "mini");  // the file's stem
+  EXPECT_EQ(s->seed, 1U);
+  EXPECT_EQ(s->stop_at, ms(10));
+  EXPECT_EQ(s->modes.size(), 5U);
+  EXPECT_EQ(s->topology.hosts().size(), 4U);
+  EXPECT_EQ(s->topology.links[0].rate, gbps(400));
+  EXPECT_EQ(s->topology.links[0].delay, ns(500));  // fabric default
+  EXPECT_EQ(s->switches.hw_notification_delay, us(1));
+  EXPECT_EQ(s->hosts.mss_bytes, 4096U);
+  EXPECT_TRUE(s->workloads.empty());
+  EXPECT_TRUE(s->events.empty());
+}
+
+TEST(ParseScenario, WorkloadsEventsAndParams) {
+  const std::string text =
+      std::string(kTiny) + R"(  host_link: {rate: 100G, delay: 50ns}
+  leaf_spine_link: {rate: 200G, delay: 1us, drop_probability: 0.001}
+seed: 42
+modes: [fare+lsn+arn, ecmp]
+switches:
+  path_selection: flowlet
+  flowlet_gap: 20us
+  bgp: {update_processing: 1ms, mrai: 5ms, fib_programming: 2ms}
+  lsn: {period: 50us, congestion_rise: [10KB, 20KB, 30KB],
+        congestion_fall: [5KB, 10KB, 15KB]}
+hosts: {mss: 1KB, initial_window: 10, min_rto: 1ms}
+workloads:
+  - kind: all_to_all
+    participants: [host1.1, host0.0]
+    bytes: 64KiB
+    start: 5us
+  - kind: ring_allreduce
+    order: across_leaves
+    bytes: 1MB
+events:
+  - {at: 3ms, kind: link_up, link: [spine0, leaf1]}
+  - {at: 1ms, kind: link_down, link: [spine0, leaf1]}
+  - {at: 2ms, kind: degrade, link: [leaf0, spine1], rate: 50G}
+  - {at: 2500us, kind: degrade, link: [leaf0, spine0], fraction: 25%}
+  - {at: 4ms, kind: incast, link: [spine1, leaf1], senders: all, bytes: 1MB}
+)";
+  const auto s = parse_scenario(text, "w.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const Topology& t = s->topology;
+  EXPECT_EQ(s->seed, 42U);
+  EXPECT_EQ(s->modes, (std::vector<Mode>{Mode::fare_lsn_arn, Mode::ecmp}));
+  EXPECT_EQ(t.links[0].rate, gbps(200));
+  EXPECT_DOUBLE_EQ(t.links[0].drop_probability, 0.001);
+  EXPECT_EQ(s->switches.path_selection, PathSelection::flowlet);
+  EXPECT_EQ(s->switches.bgp_mrai, ms(5));
+  EXPECT_EQ(s->switches.lsn_congestion_fall[2], 15'000U);
+  EXPECT_EQ(s->hosts.mss_bytes, 1000U);
+  ASSERT_EQ(s->workloads.size(), 2U);
+  EXPECT_EQ(s->workloads[0].kind, WorkloadKind::all_to_all);
+  EXPECT_EQ(s->workloads[0].participants,
+            (std::vector<NodeIndex>{*t.find("host1.1"), *t.find("host0.0")}));
+  EXPECT_EQ(s->workloads[0].bytes, 65'536U);
+  EXPECT_EQ(s->workloads[0].start, us(5));
+  // across_leaves: host0.0, host1.0, host0.1, host1.1.
+  EXPECT_EQ(s->workloads[1].participants,
+            (std::vector<NodeIndex>{*t.find("host0.0"), *t.find("host1.0"),
+                                    *t.find("host0.1"), *t.find("host1.1")}));
+  // Events come back sorted by time.
+  ASSERT_EQ(s->events.size(), 5U);
+  EXPECT_EQ(s->events[0].kind, EventKind::link_down);
+  EXPECT_EQ(s->events[0].line, 28);
+  EXPECT_EQ(s->events[1].new_rate, gbps(50));
+  EXPECT_DOUBLE_EQ(s->events[1].fraction, 0.25);
+  EXPECT_EQ(s->events[2].new_rate, gbps(50));  // 25% of 200G
+  EXPECT_EQ(s->events[2].link,
+            *t.find_link(*t.find("leaf0"), *t.find("spine0")));
+  EXPECT_EQ(s->events[3].kind, EventKind::link_up);
+  const EventSpec& incast = s->events[4];
+  EXPECT_EQ(incast.receiver, *t.find("host1.0"));  // first host of leaf1
+  EXPECT_EQ(incast.senders.size(), 3U);            // all but the receiver
+  EXPECT_EQ(incast.bytes, 1'000'000U);
+}
+
+TEST(ParseScenario, ErrorToString) {
+  const ScenarioError e{"default.yaml", 12, 5, "topology.spines",
+                        "must be at least 1"};
+  EXPECT_EQ(e.to_string(),
+            "default.yaml:12:5: topology.spines: must be at least 1");
+  EXPECT_EQ((ScenarioError{"f", 0, 0, "", "m"}).to_string(), "f: m");
+}
+
+struct BadCase {
+  const char* what;
+  std::string yaml;
+  int line;
+  std::string key;
+  std::string message;  // a substring of the message
+};
+
+std::string tiny_with(const std::string& extra) { return kTiny + extra; }
+
+const std::string kEdgesHead = R"(stop_at: 10ms
+topology:
+  kind: edges
+  nodes:
+    - {name: s0, role: spine}
+    - {name: l0, role: leaf}
+    - {name: l1, role: leaf}
+    - {name: h0, role: host}
+)";
+
+TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
+  const BadCase cases[] = {
+      {"yaml syntax", "stop_at: 10ms\ntopology: [a, b\n", 3, "", "YAML"},
+      {"unknown top-level key", "stop_at: 10ms\nstopat: 5ms\n", 2, "stopat",
+       "unknown key 'stopat' (did you mean 'stop_at'?)"},
+      {"duplicate key", "stop_at: 10ms\nstop_at: 5ms\n", 2, "stop_at",
+       "duplicate key"},
+      {"missing stop_at", "seed: 1\n", 1, "stop_at", "missing required key"},
+      {"time without unit", "stop_at: 10\n", 1, "stop_at",
+       "expected a number with a unit"},
+      {"missing topology", "stop_at: 10ms\n", 1, "topology",
+       "missing required key"},
+      {"unknown topology key",
+       "stop_at: 10ms\ntopology:\n  kind: clos3\n  spine: 2\n", 4,
+       "topology.spine", "did you mean 'spines'?"},
+      {"unknown topology kind", "stop_at: 10ms\ntopology:\n  kind: clos4\n", 3,
+       "topology.kind", "unknown topology kind 'clos4'"},
+      {"zero spines",
+       "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: 0\n  leaves: 2\n"
+       "  hosts_per_leaf: 1\n",
+       4, "topology.spines", "must be at least 1"},
+      {"wrong type",
+       "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: [2]\n  leaves: 2\n"
+       "  hosts_per_leaf: 1\n",
+       4, "topology.spines", "expected an integer, found a list"},
+      {"negative count",
+       "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: -2\n  leaves: 2\n"
+       "  hosts_per_leaf: 1\n",
+       4, "topology.spines", "not a non-negative integer"},
+      {"missing leaves",
+       "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: 2\n"
+       "  hosts_per_leaf: 1\n",
+       3, "topology.leaves", "missing required key"},
+      {"bad rate", tiny_with("  host_link: {rate: 40X}\n"), 7,
+       "topology.host_link.rate",
+       "rate '40X': expected a number with K/M/G/T suffix"},
+      {"zero rate", tiny_with("  leaf_spine_link: {rate: 0G}\n"), 7,
+       "topology.leaf_spine_link.rate", "must be > 0"},
+      {"unknown link key", tiny_with("  host_link: {rat: 1G}\n"), 7,
+       "topology.host_link.rat", "did you mean 'rate'?"},
+      {"too many leaves for LSN",
+       "stop_at: 10ms\nmodes: [fare+lsn]\ntopology:\n  kind: clos3\n"
+       "  spines: 1\n  leaves: 16385\n  hosts_per_leaf: 1\n",
+       4, "topology", "at most 16384"},
+      {"dragonfly too few global links",
+       "stop_at: 1ms\ntopology:\n  kind: dragonfly\n  groups: 9\n"
+       "  routers_per_group: 2\n  hosts_per_router: 1\n"
+       "  global_links_per_router: 3\n",
+       7, "topology.global_links_per_router", "cannot reach the other 8"},
+      {"unknown mode", tiny_with("modes: [ecmp, fare+lns]\n"), 7, "modes[1]",
+       "unknown mode 'fare+lns'"},
+      {"repeated mode", tiny_with("modes: [ecmp, ecmp]\n"), 7, "modes[1]",
+       "repeated"},
+      {"edge to unknown node",
+       kEdgesHead + "  links:\n    - [s0, l0]\n"
+                    "    - [s0, l9]\n",
+       11, "topology.links[1]", "link to unknown node 'l9'"},
+      {"duplicate node name",
+       kEdgesHead + "    - {name: l0, role: leaf}\n  links: []\n", 9,
+       "topology.nodes[4].name", "duplicate node name 'l0'"},
+      {"unknown role", kEdgesHead + "    - {name: x, role: router}\n", 9,
+       "topology.nodes[4].role", "unknown role 'router'"},
+      {"host on two leaves",
+       kEdgesHead + "  links:\n    - [s0, l0]\n    - [s0, l1]\n"
+                    "    - [h0, l0]\n    - {a: h0, b: l1}\n",
+       13, "topology.links[3]", "set allow_multihoming: true"},
+      {"host on a spine", kEdgesHead + "  links:\n    - [h0, s0]\n", 10,
+       "topology.links[0]", "hosts attach to leaves"},
+      {"duplicate link",
+       kEdgesHead + "  links:\n    - [s0, l0]\n    - [l0, s0]\n", 11,
+       "topology.links[1]", "duplicate link"},
+      {"self loop", kEdgesHead + "  links:\n    - [s0, s0]\n", 10,
+       "topology.links[0]", "to itself"},
+      {"host without link", kEdgesHead + "  links:\n    - [s0, l0]\n", 8,
+       "topology.nodes[3]", "host 'h0' has no link"},
+      {"disconnected",
+       kEdgesHead + "  links:\n    - [s0, l0]\n    - [h0, l1]\n", 7,
+       "topology.nodes[2]", "not connected"},
+      {"event on a missing link",
+       tiny_with("events:\n  - {at: 1ms, kind: link_down, "
+                 "link: [spine0, host0.0]}\n"),
+       8, "events[0].link",
+       "event at line 8 on a missing link: no link between 'spine0' and "
+       "'host0.0'"},
+      {"event on an unknown node",
+       tiny_with("events:\n  - at: 1ms\n    kind: link_down\n"
+                 "    link: [spine0, leaf7]\n"),
+       10, "events[0].link", "no node 'leaf7'"},
+      {"event after stop_at",
+       tiny_with("events:\n  - {at: 20ms, kind: link_down, "
+                 "link: [spine0, leaf0]}\n"),
+       8, "events[0].at", "not before stop_at 10ms"},
+      {"event typo",
+       tiny_with("events:\n  - {at: 1ms, kind: degrade, "
+                 "link: [spine0, leaf0], fracton: 0.5}\n"),
+       8, "events[0].fracton", "did you mean 'fraction'?"},
+      {"degrade without amount",
+       tiny_with("events:\n  - {at: 1ms, kind: degrade, "
+                 "link: [spine0, leaf0]}\n"),
+       8, "events[0]", "exactly one of fraction or rate"},
+      {"degrade above the rate",
+       tiny_with("events:\n  - {at: 1ms, kind: degrade, "
+                 "link: [spine0, leaf0], rate: 800G}\n"),
+       8, "events[0].rate", "not below the link's rate 400G"},
+      {"unknown event kind",
+       tiny_with("events:\n  - {at: 1ms, kind: explode, "
+                 "link: [spine0, leaf0]}\n"),
+       8, "events[0].kind", "unknown event kind 'explode'"},
+      {"workload naming an unknown host",
+       tiny_with("workloads:\n  - kind: all_gather\n"
+                 "    participants: [host0.0, host9.9]\n    bytes: 1MB\n"),
+       9, "workloads[0].participants[1]", "unknown host 'host9.9'"},
+      {"workload naming a switch",
+       tiny_with("workloads:\n  - kind: all_gather\n"
+                 "    participants: [host0.0, leaf1]\n    bytes: 1MB\n"),
+       9, "workloads[0].participants[1]", "'leaf1' is a leaf, not a host"},
+      {"workload without bytes",
+       tiny_with("workloads:\n  - kind: ring_allreduce\n"), 8,
+       "workloads[0].bytes", "missing required key"},
+      {"poisson key on a collective",
+       tiny_with("workloads:\n  - kind: ring_allreduce\n    bytes: 1MB\n"
+                 "    load: 0.5\n"),
+       10, "workloads[0].load", "unknown key 'load'"},
+      {"unknown workload kind", tiny_with("workloads:\n  - kind: allreduce\n"),
+       8, "workloads[0].kind", "unknown workload kind 'allreduce'"},
+      {"CDF file missing",
+       tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                 "    duration: 1ms\n    flow_size_cdf: nope.txt\n"),
+       11, "workloads[0].flow_size_cdf", "'nope.txt' not found"},
+      {"bad path selection", tiny_with("switches:\n  path_selection: random\n"),
+       8, "switches.path_selection", "unknown path selection 'random'"},
+      {"ECN above the buffer",
+       tiny_with("switches:\n  buffer_per_port: 100KB\n"
+                 "  ecn_threshold: 1MB\n"),
+       9, "switches.ecn_threshold", "must not exceed buffer_per_port"},
+      {"bad size", tiny_with("switches:\n  buffer_per_port: 1Mb\n"), 8,
+       "switches.buffer_per_port", "size '1Mb'"},
+      {"unknown host key", tiny_with("hosts:\n  mms: 4096\n"), 8, "hosts.mms",
+       "did you mean 'mss'?"},
+      {"not a map", "- a\n- b\n", 1, "<top>", "expected a map"},
+  };
+  for (const BadCase& c : cases) {
+    const auto r = parse_scenario(c.yaml, "bad.yaml");
+    ASSERT_FALSE(r) << c.what;
+    EXPECT_EQ(r.error().file, "bad.yaml") << c.what;
+    EXPECT_EQ(r.error().line, c.line)
+        << c.what << ": " << r.error().to_string();
+    EXPECT_EQ(r.error().key, c.key) << c.what << ": " << r.error().to_string();
+    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
+        << c.what << ": " << r.error().to_string();
+  }
+}
+
+TEST(ParseScenario, ColumnsPointAtTheValue) {
+  const auto r = parse_scenario(
+      "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: 0\n  leaves: 2\n"
+      "  hosts_per_leaf: 1\n",
+      "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "c.yaml:4:11: topology.spines: must be at least 1");
+}
+
+TEST(ParseScenario, MessagesAsTheSchemaDocumentShowsThem) {
+  // docs/protocols/scenario.md quotes these.
+  auto r = parse_scenario("stop_at: 10ms\nstopat: 5ms\n", "bad.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "bad.yaml:2:1: stopat: unknown key 'stopat' (did you mean "
+            "'stop_at'?)");
+  r = parse_scenario(tiny_with("events:\n  - {at: 1ms, kind: link_down, "
+                               "link: [spine0, host0.0]}\n"),
+                     "bad.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "bad.yaml:8:38: events[0].link: event at line 8 on a missing "
+            "link: no link between 'spine0' and 'host0.0'");
+  r = parse_scenario(tiny_with("  host_link: {rate: 40X}\n"), "bad.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "bad.yaml:7:21: topology.host_link.rate: rate '40X': expected a "
+            "number with K/M/G/T suffix (e.g. 400G)");
+}
+
+TEST(ParseScenario, LsnScaleFabricParsesQuickly) {
+  // The LSN §4.2 fabric: 256 spines x 256 leaves (65,536 fabric links),
+  // with an event on the example's spine-to-leaf-5 link.
+  const auto s = parse_scenario(
+      "stop_at: 10ms\ntopology:\n  kind: clos3\n  spines: 256\n"
+      "  leaves: 256\n  hosts_per_leaf: 16\nevents:\n"
+      "  - {at: 1ms, kind: link_down, link: [spine0, leaf5]}\n",
+      "lsn.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->topology.summary(),
+            "clos3: 256 spines, 256 leaves, 4096 hosts; 69632 links");
+  EXPECT_EQ(s->topology.nodes[*s->topology.find("leaf5")].lsn_node_id, 5);
+}
+
+RC_GTEST_PROP(ParseScenarioProperty, YamlClos5MatchesTheGenerator, ()) {
+  Clos5Params p;
+  p.pods = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.leaves_per_pod = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.spines_per_pod = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.super_spines_per_plane = *rc::gen::inRange<std::uint32_t>(1, 5);
+  p.hosts_per_leaf = *rc::gen::inRange<std::uint32_t>(1, 4);
+  const auto s = parse_scenario(
+      strformat("stop_at: 1ms\ntopology:\n  kind: clos5\n  pods: {}\n"
+                "  leaves_per_pod: {}\n  spines_per_pod: {}\n"
+                "  super_spines_per_plane: {}\n  hosts_per_leaf: {}\n",
+                p.pods, p.leaves_per_pod, p.spines_per_pod,
+                p.super_spines_per_plane, p.hosts_per_leaf),
+      "p.yaml");
+  RC_ASSERT(s.has_value());
+  const Topology t = make_clos5(p);
+  RC_ASSERT(s->topology.nodes.size() == t.nodes.size());
+  RC_ASSERT(s->topology.links.size() == t.links.size());
+  for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+    RC_ASSERT(s->topology.nodes[i].name == t.nodes[i].name);
+    RC_ASSERT(s->topology.nodes[i].asn == t.nodes[i].asn);
+  }
+  RC_ASSERT(s->topology.connected());
+}
+
+TEST(ParseScenario, ManyLeavesAreFineWithoutLsn) {
+  const auto r = parse_scenario(
+      "stop_at: 10ms\nmodes: [ecmp, fare]\ntopology:\n  kind: clos3\n"
+      "  spines: 1\n  leaves: 16385\n  hosts_per_leaf: 1\n",
+      "big.yaml");
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_EQ(r->topology.count(NodeRole::leaf), 16'385U);
+}
+
+TEST(ParseScenario, CdfBesideTheScenarioFile) {
+  TempDir dir;
+  dir.write("my.cdf", "# mine\n100 0\n200 1\n");
+  const std::string path = dir.write(
+      "s.yaml", tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                          "    duration: 1ms\n    flow_size_cdf: my.cdf\n"));
+  const auto s = load_scenario_file(path);
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->workloads[0].flow_size_cdf_path,
+            (dir.path() / "my.cdf").string());
+  EXPECT_DOUBLE_EQ(s->workloads[0].flow_size_cdf.mean_bytes(), 150.0);
+  EXPECT_EQ(s->workloads[0].participants.size(), 4U);
+}
+
+TEST(ParseScenario, CdfFromTheRepositoryDataDirectory) {
+  // A scenario under examples/ finds data/workloads/ by walking up.
+  const std::string file =
+      std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/virtual.yaml";
+  const auto s = parse_scenario(
+      tiny_with(
+          "workloads:\n  - kind: poisson\n    load: 30%\n"
+          "    duration: 1ms\n    flow_size_cdf: FbHdp_distribution.txt\n"),
+      file);
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(fs::path(s->workloads[0].flow_size_cdf_path),
+            fs::weakly_canonical(std::string(ARFABRIC_SOURCE_DIR) +
+                                 "/data/workloads/FbHdp_distribution.txt"));
+  EXPECT_DOUBLE_EQ(s->workloads[0].load, 0.3);
+}
+
+TEST(ParseScenario, MalformedCdfNamesTheCdfFileAndLine) {
+  TempDir dir;
+  const std::string cdf = dir.write("bad.cdf", "0 0\n10 0.5\n5 1\n");
+  const std::string path = dir.write(
+      "s.yaml", tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                          "    duration: 1ms\n    flow_size_cdf: bad.cdf\n"));
+  const auto r = load_scenario_file(path);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().file, cdf);
+  EXPECT_EQ(r.error().line, 3);
+  EXPECT_EQ(r.error().key, "workloads[0].flow_size_cdf");
+  EXPECT_NE(r.error().message.find(strformat("flow_size_cdf at {}:11", path)),
+            std::string::npos)
+      << r.error().to_string();
+}
+
+TEST(ParseScenario, MissingScenarioFile) {
+  const auto r = load_scenario_file("/nonexistent/x.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "/nonexistent/x.yaml: cannot open the scenario file");
+}
+
+TEST(ParseScenario, EdgesWithExplicitIdentities) {
+  const auto s = parse_scenario(
+      kEdgesHead +
+          "    - {name: s1, role: spine, asn: 65000, router_id: 192.0.2.1}\n"
+          "  links:\n    - [s0, l0]\n    - [s0, l1]\n    - [s1, l0]\n"
+          "    - {a: h0, b: l1, rate: 25G}\n",
+      "e.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const Topology& t = s->topology;
+  const NodeSpec& s1 = t.nodes[*t.find("s1")];
+  EXPECT_EQ(s1.asn, 65000U);
+  EXPECT_EQ(s1.router_id, 0xc0000201U);
+  EXPECT_EQ(t.nodes[*t.find("s0")].asn, kSpineAsnBase);
+  EXPECT_EQ(t.nodes[*t.find("l1")].lsn_node_id, 1);
+  EXPECT_EQ(t.links[3].rate, gbps(25));
+  EXPECT_EQ(t.links[0].rate, gbps(400));
+}
+
+}  // namespace
+}  // namespace arfabric::sim
