@@ -17,14 +17,14 @@ namespace arfabric::sim {
 
 enum class EventType : std::uint8_t {
   link_arrival,  // a: link index, b: link epoch (stale if the link changed)
-  timer,         // a, b: owner-defined
+  flow_timer,    // a: flow id (sim/flows.h)
   control,       // a, b: owner-defined (control-plane work)
 };
 
 struct Event {
   Time at{};
   std::uint64_t seq = 0;
-  EventType type = EventType::timer;
+  EventType type = EventType::flow_timer;
   std::uint32_t a = 0;
   std::uint32_t b = 0;
 };

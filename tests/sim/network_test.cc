@@ -4,107 +4,14 @@
 
 #include <random>
 
+#include "sim/clos_fixture.h"
+
 namespace arfabric::sim {
 namespace {
 
 namespace fib = proto::fib;
-
-// Collects what reaches hosts.
-struct Sink : HostHandler {
-  PacketPool* pool;
-  std::vector<std::pair<NodeIndex, Time>> got;
-  std::vector<Packet> packets;
-  explicit Sink(PacketPool& p) : pool(&p) {}
-  void on_packet(NodeIndex host, PacketIndex packet, Time now) override {
-    got.emplace_back(host, now);
-    packets.push_back((*pool)[packet]);
-    pool->release(packet);
-  }
-};
-
-// A 3-stage CLOS: nodes are spines, then leaves, then hosts.
-struct Clos {
-  std::size_t spines, leaves, hosts_per_leaf;
-  NetworkSpec spec;
-  Clos(std::size_t s, std::size_t l, std::size_t h, BitsPerSecond rate,
-       Time delay)
-      : spines(s), leaves(l), hosts_per_leaf(h) {
-    for (std::size_t i = 0; i < s; ++i) spec.nodes.push_back({false, 0});
-    for (std::size_t i = 0; i < l; ++i) {
-      spec.nodes.push_back({false, static_cast<proto::NodeId>(i)});
-    }
-    for (std::size_t i = 0; i < l * h; ++i) spec.nodes.push_back({true, 0});
-    for (std::size_t li = 0; li < l; ++li) {
-      for (std::size_t si = 0; si < s; ++si) {
-        spec.cables.push_back({leaf(li), spine(si), rate, delay});
-      }
-      for (std::size_t hi = 0; hi < h; ++hi) {
-        spec.cables.push_back({host(li, hi), leaf(li), rate, delay});
-      }
-    }
-    spec.fib.table_size = 256;
-  }
-  NodeIndex spine(std::size_t i) const { return static_cast<NodeIndex>(i); }
-  NodeIndex leaf(std::size_t i) const {
-    return static_cast<NodeIndex>(spines + i);
-  }
-  NodeIndex host(std::size_t l, std::size_t h) const {
-    return static_cast<NodeIndex>(spines + leaves + l * hosts_per_leaf + h);
-  }
-  // Equal-cost routes everywhere: leaves over all spines, spines down.
-  void install_routes(Network& net) const {
-    for (std::size_t li = 0; li < leaves; ++li) {
-      std::vector<fib::WeightedMember> up;
-      for (std::size_t si = 0; si < spines; ++si) {
-        up.push_back({*net.port_toward(leaf(li), spine(si)), 1});
-      }
-      for (std::size_t d = 0; d < leaves; ++d) {
-        if (d == li) continue;
-        ASSERT_TRUE(net.fib(leaf(li)).set_route(static_cast<proto::NodeId>(d),
-                                                up, Time{}));
-      }
-    }
-    for (std::size_t si = 0; si < spines; ++si) {
-      for (std::size_t d = 0; d < leaves; ++d) {
-        const fib::WeightedMember down{*net.port_toward(spine(si), leaf(d)), 1};
-        ASSERT_TRUE(net.fib(spine(si)).set_route(static_cast<proto::NodeId>(d),
-                                                 {&down, 1}, Time{}));
-      }
-    }
-  }
-};
-
-struct Sim {
-  EventQueue events;
-  PacketPool pool;
-  std::optional<Network> net;
-  Sink sink{pool};
-  explicit Sim(const NetworkSpec& spec) {
-    auto n = Network::create(spec, events, pool);
-    EXPECT_TRUE(n) << n.error().to_string();
-    net.emplace(std::move(*n));
-    net->set_host_handler(&sink);
-  }
-  PacketIndex send(NodeIndex from, NodeIndex to, std::uint32_t bytes,
-                   FlowId flow, Time now) {
-    const PacketIndex i = pool.allocate();
-    Packet& p = pool[i];
-    p.source = from;
-    p.destination = to;
-    p.wire_bytes = bytes;
-    p.transport.flow = flow;
-    net->send_from_host(from, i, now);
-    return i;
-  }
-  void run_until(Time t) {
-    while (!events.empty() && events.top().at <= t) net->on_event(events.pop());
-  }
-  std::uint64_t dropped() const {
-    std::uint64_t n = 0;
-    for (auto d : net->counters().dropped) n += d;
-    return n;
-  }
-};
+using testing::Clos;
+using testing::Sim;
 
 TEST(Network, OneHopTimingIsSerialisationPlusPropagation) {
   Clos c(1, 1, 2, gbps(100), us(1));
@@ -247,7 +154,7 @@ TEST(EventQueue, OrdersByTimeThenInsertion) {
   EventQueue q;
   std::mt19937 rng(7);
   for (std::uint32_t i = 0; i < 1000; ++i) {
-    q.push(ns(rng() % 50), EventType::timer, i, 0);
+    q.push(ns(rng() % 50), EventType::flow_timer, i, 0);
   }
   Time last{};
   std::uint32_t last_seq_at_time = 0;

@@ -1,0 +1,90 @@
+#include "sim/flows.h"
+
+namespace arfabric::sim {
+
+Flows::Flows(Network& network, EventQueue& events, PacketPool& pool,
+             const transport::TransportConfig& config)
+    : network_(&network), events_(&events), pool_(&pool), config_(config) {}
+
+FlowId Flows::start(NodeIndex source, NodeIndex destination,
+                    std::uint64_t bytes, Time now) {
+  const FlowId id = static_cast<FlowId>(flows_.size());
+  Flow f;
+  f.stats = FlowStats{source, destination, bytes, now, Time::max()};
+  f.sender = std::make_unique<transport::Sender>(config_, id, bytes, now);
+  f.receiver = std::make_unique<transport::Receiver>(config_, id, bytes);
+  flows_.push_back(std::move(f));
+  ++active_;
+  pump(id, now);
+  return id;
+}
+
+void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
+                 Time now) {
+  const PacketIndex i = pool_->allocate();
+  Packet& p = (*pool_)[i];
+  p.kind = PacketKind::transport;
+  p.source = from;
+  p.destination = to;
+  p.transport = h;
+  p.wire_bytes = transport::wire_bytes(config_, h);
+  network_->send_from_host(from, i, now);
+}
+
+void Flows::pump(FlowId id, Time now) {
+  Flow& f = flows_[id];
+  if (f.done) return;
+  if (f.sender->complete()) {
+    f.done = true;
+    f.stats.completed = now;
+    --active_;
+    if (on_complete_) on_complete_(id, now);
+    return;
+  }
+  while (auto h = f.sender->next_packet(now)) {
+    ++data_sent_;
+    send(f.stats.source, f.stats.destination, *h, now);
+  }
+  arm_timer(id);
+}
+
+void Flows::arm_timer(FlowId id) {
+  Flow& f = flows_[id];
+  const Time deadline = f.sender->next_deadline();
+  // One pending event per flow: only an earlier deadline needs a new one;
+  // a later one is picked up when the pending event fires.
+  if (deadline < f.timer_at) {
+    f.timer_at = deadline;
+    events_->push(deadline, EventType::flow_timer, id, 0);
+  }
+}
+
+void Flows::on_event(const Event& e) {
+  if (e.type != EventType::flow_timer || e.a >= flows_.size()) return;
+  Flow& f = flows_[e.a];
+  if (e.at != f.timer_at) return;  // superseded by an earlier one
+  f.timer_at = Time::max();
+  if (f.done) return;
+  if (f.sender->next_deadline() <= e.at) f.sender->on_timer(e.at);
+  pump(e.a, e.at);
+}
+
+void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
+  const Packet p = (*pool_)[index];
+  pool_->release(index);
+  if (p.kind != PacketKind::transport || p.transport.flow >= flows_.size()) {
+    return;
+  }
+  Flow& f = flows_[p.transport.flow];
+  if (!p.transport.is_ack) {
+    if (host != f.stats.destination) return;
+    const TransportHeader ack = f.receiver->on_data(p.transport, now);
+    send(f.stats.destination, f.stats.source, ack, now);
+    return;
+  }
+  if (host != f.stats.source || f.done) return;
+  f.sender->on_ack(p.transport, now);
+  pump(p.transport.flow, now);
+}
+
+}  // namespace arfabric::sim

@@ -1,0 +1,80 @@
+// Transport flows between hosts, run over a Network: the HostHandler that
+// feeds arriving data packets to the receiving host's transport Receiver
+// and ACKs to the sending host's Sender, sends what the window allows, and
+// keeps one retransmission timer event per flow in the EventQueue.
+//
+// Flows are created up front or at run time (start()); each owns its
+// Sender and Receiver, sized from the flow's length at creation, so the
+// per-packet path allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "sim/network.h"
+#include "sim/transport/receiver.h"
+#include "sim/transport/sender.h"
+
+namespace arfabric::sim {
+
+struct FlowStats {
+  NodeIndex source = 0, destination = 0;
+  std::uint64_t bytes = 0;
+  Time started{};
+  Time completed = Time::max();
+};
+
+class Flows : public HostHandler {
+ public:
+  // `config` must pass transport::validate.
+  Flows(Network& network, EventQueue& events, PacketPool& pool,
+        const transport::TransportConfig& config);
+
+  // Starts a flow of `bytes` from host `source` to host `destination` at
+  // `now`; returns its id.
+  FlowId start(NodeIndex source, NodeIndex destination, std::uint64_t bytes,
+               Time now);
+
+  // Called when a flow completes (every byte acknowledged).
+  void on_complete(std::function<void(FlowId, Time)> callback) {
+    on_complete_ = std::move(callback);
+  }
+
+  void on_packet(NodeIndex host, PacketIndex packet, Time now) override;
+  // Timer events this object scheduled (EventType::flow_timer, a = flow).
+  void on_event(const Event& e);
+
+  std::size_t size() const { return flows_.size(); }
+  const FlowStats& stats(FlowId f) const { return flows_[f].stats; }
+  const transport::Sender& sender(FlowId f) const { return *flows_[f].sender; }
+  const transport::Receiver& receiver(FlowId f) const {
+    return *flows_[f].receiver;
+  }
+  std::size_t active() const { return active_; }
+  std::uint64_t data_packets_sent() const { return data_sent_; }
+
+ private:
+  struct Flow {
+    FlowStats stats;
+    std::unique_ptr<transport::Sender> sender;
+    std::unique_ptr<transport::Receiver> receiver;
+    Time timer_at = Time::max();  // the pending timer event, if any
+    bool done = false;
+  };
+  void pump(FlowId f, Time now);
+  void arm_timer(FlowId f);
+  void send(NodeIndex from, NodeIndex to, const TransportHeader& h, Time now);
+
+  Network* network_;
+  EventQueue* events_;
+  PacketPool* pool_;
+  transport::TransportConfig config_;
+  std::vector<Flow> flows_;
+  std::function<void(FlowId, Time)> on_complete_;
+  std::size_t active_ = 0;
+  std::uint64_t data_sent_ = 0;
+};
+
+}  // namespace arfabric::sim

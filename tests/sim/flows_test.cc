@@ -1,0 +1,110 @@
+#include "sim/flows.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/clos_fixture.h"
+
+namespace arfabric::sim {
+namespace {
+
+using testing::Clos;
+namespace fib = proto::fib;
+
+struct FlowRun {
+  EventQueue events;
+  PacketPool pool;
+  std::optional<Network> net;
+  std::optional<Flows> flows;
+  FlowRun(const Clos& c, transport::TransportConfig tc = {}) {
+    auto n = Network::create(c.spec, events, pool);
+    EXPECT_TRUE(n) << n.error().to_string();
+    net.emplace(std::move(*n));
+    c.install_routes(*net);
+    EXPECT_TRUE(transport::validate(tc));
+    flows.emplace(*net, events, pool, tc);
+    net->set_host_handler(&*flows);
+  }
+  void run_until(Time t) {
+    while (!events.empty() && events.top().at <= t) {
+      const Event e = events.pop();
+      net->on_event(e);
+      flows->on_event(e);
+    }
+  }
+};
+
+TEST(Flows, OneFlowCompletesNearLineRate) {
+  Clos c(2, 2, 1, gbps(100), us(1));
+  FlowRun r(c);
+  const FlowId f = r.flows->start(c.host(0, 0), c.host(1, 0), 4 << 20, Time{});
+  r.run_until(sec(1));
+  const FlowStats& s = r.flows->stats(f);
+  ASSERT_NE(s.completed, Time::max());
+  EXPECT_EQ(r.flows->receiver(f).bytes_delivered(), 4u << 20);
+  // 4 MiB at 100 Gb/s is 335.5 us of payload (plus headers and slow start);
+  // it must finish within 2x that and not faster than the wire allows.
+  EXPECT_GT(s.completed, us(335));
+  EXPECT_LT(s.completed, us(700));
+  EXPECT_EQ(r.pool.in_use(), 0u);
+}
+
+TEST(Flows, IncastSharesTheBottleneckAndDeliversEverything) {
+  Clos c(2, 2, 4, gbps(100), us(1));
+  c.spec.buffer_bytes = 512 * 1024;
+  c.spec.ecn_threshold_bytes = 64 * 1024;
+  FlowRun r(c);
+  std::vector<FlowId> ids;
+  for (std::size_t h = 0; h < 4; ++h) {
+    ids.push_back(r.flows->start(c.host(0, h), c.host(1, 0), 2 << 20, Time{}));
+  }
+  r.run_until(sec(1));
+  Time last{};
+  for (FlowId f : ids) {
+    ASSERT_NE(r.flows->stats(f).completed, Time::max());
+    EXPECT_EQ(r.flows->receiver(f).bytes_delivered(), 2u << 20);
+    last = std::max(last, r.flows->stats(f).completed);
+  }
+  // 8 MiB through one 100G host link: at least 671 us.
+  EXPECT_GT(last, us(671));
+  // DCTCP reacted to the marks on the shared link.
+  std::uint64_t echoes = 0;
+  for (FlowId f : ids) echoes += r.flows->sender(f).counters().ecn_echoes;
+  EXPECT_GT(echoes, 0u);
+  EXPECT_EQ(r.pool.in_use(), 0u);
+}
+
+TEST(Flows, LossOnADeadLinkIsRecoveredAfterRoutingMoves) {
+  Clos c(2, 2, 1, gbps(100), us(1));
+  FlowRun r(c);
+  const FlowId f = r.flows->start(c.host(0, 0), c.host(1, 0), 8 << 20, Time{});
+  r.run_until(us(100));
+  // Cut both leaf0 uplinks' first spine: the flow's path may be either;
+  // cut the one it uses and repair routing 50 us later.
+  const auto port = *r.net->port_toward(c.leaf(0), c.spine(0));
+  const bool uses_spine0 =
+      r.net->link(r.net->out_links(c.leaf(0))[port - 1]).counters().packets > 0;
+  const std::size_t cable = uses_spine0 ? 0 : 1;  // leaf0-spine0 / -spine1
+  r.net->set_cable_up(cable, false, us(100));
+  r.run_until(us(150));
+  const fib::WeightedMember other{
+      *r.net->port_toward(c.leaf(0), c.spine(uses_spine0 ? 1 : 0)), 1};
+  ASSERT_TRUE(r.net->fib(c.leaf(0)).set_route(1, {&other, 1}, us(150)));
+  // ACKs from leaf1 must avoid the dead spine too.
+  const fib::WeightedMember back{
+      *r.net->port_toward(c.leaf(1), c.spine(uses_spine0 ? 1 : 0)), 1};
+  ASSERT_TRUE(r.net->fib(c.leaf(1)).set_route(0, {&back, 1}, us(150)));
+  const fib::WeightedMember down{
+      *r.net->port_toward(c.spine(uses_spine0 ? 1 : 0), c.leaf(0)), 1};
+  ASSERT_TRUE(r.net->fib(c.spine(uses_spine0 ? 1 : 0))
+                  .set_route(0, {&down, 1}, us(150)));
+  r.run_until(sec(1));
+  ASSERT_NE(r.flows->stats(f).completed, Time::max());
+  EXPECT_EQ(r.flows->receiver(f).bytes_delivered(), 8u << 20);
+  EXPECT_GT(r.net->counters()
+                .dropped[static_cast<std::size_t>(DropReason::link_down)],
+            0u);
+  EXPECT_GT(r.flows->sender(f).counters().retransmissions, 0u);
+}
+
+}  // namespace
+}  // namespace arfabric::sim
