@@ -35,7 +35,7 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
   }
   advance_queue(now);
   const std::uint32_t bytes = packet.wire_bytes;
-  if (config_.buffer_bytes != 0 &&
+  if (config_.buffer_bytes != 0 && packet.kind != PacketKind::control &&
       queued_bytes_ + bytes > config_.buffer_bytes) {
     ++counters_.dropped_overflow;
     return EnqueueResult::dropped_overflow;

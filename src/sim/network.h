@@ -69,6 +69,15 @@ class HostHandler {
   virtual void on_packet(NodeIndex host, PacketIndex packet, Time now) = 0;
 };
 
+class ControlHandler {
+ public:
+  virtual ~ControlHandler() = default;
+  // A control packet (PacketKind::control) reached switch `node` on
+  // `port`; the handler owns it (and releases it).
+  virtual void on_control(NodeIndex node, proto::PortId port,
+                          PacketIndex packet, Time now) = 0;
+};
+
 struct NetworkCounters {
   std::uint64_t packet_hops = 0;  // arrivals at the far end of a link
   std::uint64_t delivered = 0;    // transport packets handed to hosts
@@ -85,6 +94,14 @@ class Network {
                                                      PacketPool& pool);
 
   void set_host_handler(HostHandler* handler) { handler_ = handler; }
+  void set_control_handler(ControlHandler* handler) { control_ = handler; }
+
+  // A switch sends a control packet out of `port` (1-based). Control
+  // packets share the egress queue with data but are never dropped by
+  // drop-tail (they stand for the high-priority CPU queue); a dead link
+  // still loses them. Returns false when the port does not exist.
+  bool send_control(NodeIndex node, proto::PortId port, PacketIndex packet,
+                    Time now);
 
   // A host puts a packet on its uplink (the NIC queue has no limit).
   void send_from_host(NodeIndex host, PacketIndex packet, Time now);
@@ -134,6 +151,7 @@ class Network {
   EventQueue* events_;
   PacketPool* pool_;
   HostHandler* handler_ = nullptr;
+  ControlHandler* control_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Link> links_;
   std::vector<PacketIndex> lost_;  // scratch for link-down losses

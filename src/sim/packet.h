@@ -52,8 +52,9 @@ struct Packet {
   std::uint32_t wire_bytes = 0;  // size on the link, headers included
   std::uint64_t flow_hash = 0;   // set at the first switch
   TransportHeader transport;
-  std::uint32_t control = 0;  // control: index into the control payloads
-  Time link_done{};           // when the last bit left the current link
+  std::uint32_t control = 0;     // control: index into the control payloads
+  std::uint32_t connection = 0;  // control: the BGP connection it belongs to
+  Time link_done{};              // when the last bit left the current link
 };
 
 }  // namespace arfabric::sim

@@ -1,0 +1,152 @@
+// The BGP control plane of a simulated fabric: one real proto::bgp::Speaker
+// per switch, peering with every neighbouring switch over the simulated
+// links, with FARE on or off.
+//
+// Model (docs/ARCHITECTURE.md, Simulator):
+// - A session's TCP connection is a pair of connection ids; it opens in
+//   one link delay (incoming side) and two (the initiator), fails at once
+//   when the cable is down, and closes when either side closes it or when
+//   the cable's loss of signal is detected.
+// - Each message the speaker sends is one control packet carrying the real
+//   encoded bytes; it shares the egress queue with data (never dropped by
+//   drop-tail) and is lost if the link dies under it.
+// - Each switch has a CPU: received messages wait in a FIFO and take
+//   `update_processing` each; FIB updates take effect `fib_programming`
+//   after the decision. Speaker timers run on the same clock.
+// - Leaf i originates 10.(i / 256).(i % 256).0/24, which stands for its
+//   hosts; a FibUpdate for it programs FIB destination i with the FARE
+//   weights (bit/s) scaled to at most 65535, zero-weight paths left out.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "proto/bgp/speaker.h"
+#include "sim/network.h"
+
+namespace arfabric::sim {
+
+struct BgpSwitch {
+  NodeIndex node = 0;
+  std::uint32_t asn = 0;
+  std::uint32_t router_id = 0;
+  proto::fare::Role role = proto::fare::Role::leaf;
+  bool leaf = false;  // originates its hosts' prefix (FIB id = leaf_id)
+  proto::NodeId leaf_id = 0;
+};
+
+struct BgpControlConfig {
+  bool fare = true;  // false: plain ECMP (equal weights)
+  Time update_processing = us(200);
+  Time fib_programming = ms(10);
+  Time mrai{};
+  Time failure_detection = us(10);
+  std::uint16_t hold_time_s = 9;
+  Time connect_retry = ms(100);
+  Time idle_hold = ms(10);
+};
+
+struct BgpControlCounters {
+  std::uint64_t messages = 0;  // control packets sent
+  std::uint64_t bytes = 0;
+  std::uint64_t fib_updates = 0;
+  std::uint64_t sessions_up = 0, sessions_down = 0;
+};
+
+class BgpControl : public ControlHandler {
+ public:
+  // Errors: a switch whose speaker configuration is invalid (the message
+  // names the switch and the field).
+  static std::expected<std::unique_ptr<BgpControl>, NetworkError> create(
+      Network& network, EventQueue& events, PacketPool& pool,
+      const std::vector<BgpSwitch>& switches, const BgpControlConfig& config);
+
+  void start(Time now);
+  void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
+                  Time now) override;
+  // EventType::control events.
+  void on_event(const Event& e);
+
+  // The cable's loss of signal is detected `failure_detection` after
+  // `now`; up again re-enables connections (sessions restart by
+  // themselves).
+  void cable_down(std::size_t cable, Time now);
+  void cable_up(std::size_t cable, Time now);
+  // Both ends learn the cable's new bandwidth (degradation).
+  void cable_rate(std::size_t cable, BitsPerSecond rate, Time now);
+
+  bool all_established() const;
+  // The route programmed at `node` toward leaf `leaf`: (port, weight).
+  const std::vector<std::pair<proto::PortId, std::uint32_t>>* installed(
+      NodeIndex node, proto::NodeId leaf) const;
+  const BgpControlCounters& counters() const { return counters_; }
+  Time last_fib_change() const { return last_fib_change_; }
+  const proto::bgp::Speaker& speaker(NodeIndex node) const;
+
+ private:
+  enum class WorkKind : std::uint8_t {
+    timer,
+    bytes,
+    connected,
+    connect_failed,
+    closed,
+    fib
+  };
+  struct Work {
+    WorkKind kind = WorkKind::timer;
+    std::uint32_t sw = 0;  // index into switches_
+    proto::bgp::PeerId peer = 0;
+    proto::bgp::ConnectionId connection = 0;
+    proto::bgp::Direction direction = proto::bgp::Direction::outgoing;
+    Bytes bytes;
+    proto::bgp::FibUpdate fib;
+  };
+  // One end of a simulated TCP connection, by connection id - 1.
+  struct ConnectionEnd {
+    std::uint32_t sw = 0;
+    proto::bgp::PeerId peer = 0;
+    proto::bgp::ConnectionId other = 0;
+    std::size_t cable = 0;
+    bool open = false;
+  };
+  struct Switch {
+    BgpSwitch spec;
+    std::unique_ptr<proto::bgp::Speaker> speaker;
+    std::vector<NodeIndex> peer_node;
+    std::vector<proto::PortId> peer_port;
+    std::vector<std::size_t> peer_cable;
+    std::vector<std::uint32_t> peer_switch;  // index into switches_
+    Time cpu_busy_until{};
+    Time timer_at = Time::max();
+    std::vector<std::vector<std::pair<proto::PortId, std::uint32_t>>>
+        installed;  // by leaf id
+  };
+
+  BgpControl(Network& network, EventQueue& events, PacketPool& pool,
+             const BgpControlConfig& config)
+      : network_(&network), events_(&events), pool_(&pool), config_(config) {}
+  void schedule(Time at, Work work);
+  void pump(std::uint32_t sw, Time now);
+  void arm_timer(std::uint32_t sw);
+  void program(std::uint32_t sw, const proto::bgp::FibUpdate& update, Time now);
+  void close_connection(proto::bgp::ConnectionId id, Time at);
+
+  Network* network_;
+  EventQueue* events_;
+  PacketPool* pool_;
+  BgpControlConfig config_;
+  std::vector<Switch> switches_;
+  std::vector<std::uint32_t> switch_of_node_;  // node -> index, or ~0
+  std::vector<Work> work_;
+  std::vector<std::uint32_t> free_work_;
+  std::vector<Bytes> payloads_;
+  std::vector<std::uint32_t> free_payloads_;
+  std::vector<ConnectionEnd> connections_;
+  std::vector<bool> cable_up_;
+  BgpControlCounters counters_;
+  Time last_fib_change_{};
+};
+
+}  // namespace arfabric::sim
