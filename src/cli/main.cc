@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/decode.h"
+#include "cli/sim.h"
 
 namespace arfabric::cli {
 
@@ -12,9 +13,12 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   DecodeOptions decode;
   add_decode_command(app, decode);
+  SimOptions sim;
+  add_sim_command(app, sim);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("decode"))
     return run_decode(decode, std::cin, std::cout);
+  if (app.got_subcommand("sim")) return run_sim(sim, std::cout, std::cerr);
   return 0;
 }
 

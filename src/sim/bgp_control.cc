@@ -102,6 +102,7 @@ void BgpControl::start(Time now) {
 }
 
 void BgpControl::schedule(Time at, Work work) {
+  if (work.kind != WorkKind::timer) ++pending_work_;
   std::uint32_t index;
   if (!free_work_.empty()) {
     index = free_work_.back();
@@ -301,6 +302,7 @@ void BgpControl::on_event(const Event& e) {
   if (e.type != EventType::control || e.a >= work_.size()) return;
   Work w = std::move(work_[e.a]);
   free_work_.push_back(e.a);
+  if (w.kind != WorkKind::timer) --pending_work_;
   Switch& sw = switches_[w.sw];
   const Time now = e.at;
   switch (w.kind) {

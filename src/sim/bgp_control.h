@@ -78,6 +78,12 @@ class BgpControl : public ControlHandler {
   void cable_rate(std::size_t cable, BitsPerSecond rate, Time now);
 
   bool all_established() const;
+  // Nothing in flight: no control message on a link or in a CPU queue, no
+  // connection being opened or closed, no FIB update pending (timers do
+  // not count).
+  bool quiet() const {
+    return pending_work_ == 0 && payloads_.size() == free_payloads_.size();
+  }
   // The route programmed at `node` toward leaf `leaf`: (port, weight).
   const std::vector<std::pair<proto::PortId, std::uint32_t>>* installed(
       NodeIndex node, proto::NodeId leaf) const;
@@ -147,6 +153,7 @@ class BgpControl : public ControlHandler {
   std::vector<bool> cable_up_;
   BgpControlCounters counters_;
   Time last_fib_change_{};
+  std::uint64_t pending_work_ = 0;  // scheduled work other than timers
 };
 
 }  // namespace arfabric::sim

@@ -1,0 +1,24 @@
+// `arfabric sim`: runs a scenario (the embedded default, or a YAML file)
+// through each mode and prints the summary table (issue 5, "Output").
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace arfabric::cli {
+
+struct SimOptions {
+  std::string scenario_path;       // empty: the embedded default
+  std::vector<std::string> modes;  // empty: the scenario's modes
+};
+
+void add_sim_command(CLI::App& app, SimOptions& options);
+
+// Returns the exit code: 0 when every requested mode ran, 1 on a scenario
+// error (printed to `err` with file, line and key), 2 when some mode
+// could not run (its row says why).
+int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace arfabric::cli

@@ -1,0 +1,362 @@
+#include "sim/runner.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "sim/bgp_control.h"
+#include "sim/flows.h"
+
+namespace arfabric::sim {
+
+namespace {
+
+proto::fare::Role fare_role(NodeRole r) {
+  switch (r) {
+    case NodeRole::spine:
+      return proto::fare::Role::spine;
+    case NodeRole::super_spine:
+      return proto::fare::Role::super_spine;
+    default:
+      return proto::fare::Role::leaf;
+  }
+}
+
+proto::fib::SelectMode select_mode(PathSelection p) {
+  switch (p) {
+    case PathSelection::per_packet:
+      return proto::fib::SelectMode::per_packet;
+    case PathSelection::flowlet:
+      return proto::fib::SelectMode::flowlet;
+    case PathSelection::per_flow:
+      break;
+  }
+  return proto::fib::SelectMode::per_flow;
+}
+
+// A collective over a ring of participants: in each of `steps` steps every
+// participant sends `chunk` bytes to its successor, and starts step k + 1
+// once its predecessor's step-k chunk has arrived (ring all-reduce:
+// 2(N-1) steps of S/N; all-gather: N-1 steps).
+struct Ring {
+  std::vector<NodeIndex> members;
+  std::uint64_t chunk = 0;
+  std::uint32_t steps = 0;
+  std::vector<std::uint32_t> received;  // steps received, per member
+  std::vector<std::uint32_t> sent;      // steps started, per member
+  std::uint32_t finished_members = 0;
+  Time completion = Time::max();
+};
+
+}  // namespace
+
+std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
+                                                Mode mode) {
+  if (uses_lsn(mode) || uses_arn(mode)) {
+    return std::unexpected("mode " + std::string(mode_name(mode)) +
+                           " is not simulated yet (LSN and ARN in the "
+                           "simulator are the next step)");
+  }
+  const Topology& topo = scenario.topology;
+  const SwitchParams& sp = scenario.switches;
+
+  NetworkSpec spec;
+  for (const NodeSpec& n : topo.nodes) {
+    spec.nodes.push_back(
+        {n.role == NodeRole::host,
+         n.lsn_node_id == kNoLsnId ? 0 : proto::NodeId{n.lsn_node_id}});
+  }
+  for (const LinkSpec& l : topo.links) {
+    spec.cables.push_back({l.a, l.b, l.rate, l.delay});
+  }
+  spec.buffer_bytes = static_cast<std::uint32_t>(sp.buffer_bytes_per_port);
+  spec.ecn_threshold_bytes = static_cast<std::uint32_t>(sp.ecn_threshold_bytes);
+  spec.select_mode = select_mode(sp.path_selection);
+  spec.fib.table_size = 256;
+  spec.fib.flowlet_gap = sp.flowlet_gap;
+  spec.fib.flowlet_table_size = 4096;
+
+  EventQueue events;
+  PacketPool pool;
+  auto created = Network::create(spec, events, pool);
+  if (!created) return std::unexpected(created.error().to_string());
+  Network net = std::move(*created);
+
+  std::vector<BgpSwitch> switches;
+  for (NodeIndex i = 0; i < topo.nodes.size(); ++i) {
+    const NodeSpec& n = topo.nodes[i];
+    if (n.role == NodeRole::host) continue;
+    const bool edge = n.lsn_node_id != kNoLsnId;
+    switches.push_back({i, n.asn, n.router_id, fare_role(n.role), edge,
+                        edge ? proto::NodeId{n.lsn_node_id} : 0});
+  }
+  BgpControlConfig bc;
+  bc.fare = uses_fare(mode);
+  bc.update_processing = sp.bgp_update_processing;
+  bc.fib_programming = sp.fib_programming_delay;
+  bc.mrai = sp.bgp_mrai;
+  bc.failure_detection = sp.failure_detection_delay;
+  auto control = BgpControl::create(net, events, pool, switches, bc);
+  if (!control) return std::unexpected(control.error().to_string());
+  BgpControl& bgp = **control;
+  net.set_control_handler(&bgp);
+
+  transport::TransportConfig tc;
+  tc.mss_bytes = scenario.hosts.mss_bytes;
+  tc.header_bytes = scenario.hosts.header_bytes;
+  tc.initial_window_packets = scenario.hosts.initial_window_packets;
+  tc.max_window_packets =
+      std::max<std::uint32_t>(tc.max_window_packets, tc.initial_window_packets);
+  tc.min_rto = scenario.hosts.min_rto;
+  tc.dctcp_g = scenario.hosts.dctcp_g;
+  tc.dupack_threshold = scenario.hosts.dupack_threshold;
+  if (auto ok = transport::validate(tc); !ok) {
+    return std::unexpected("hosts." + ok.error().to_string());
+  }
+  Flows flows(net, events, pool, tc);
+  net.set_host_handler(&flows);
+
+  auto dispatch = [&](const Event& e) {
+    switch (e.type) {
+      case EventType::link_arrival:
+        net.on_event(e);
+        break;
+      case EventType::flow_timer:
+        flows.on_event(e);
+        break;
+      case EventType::control:
+        bgp.on_event(e);
+        break;
+    }
+  };
+
+  // Warm-up: BGP sessions and routes, until every session is up and no
+  // FIB has changed for two programming delays.
+  bgp.start(Time{});
+  Time t0{};
+  for (Time step = ms(1); t0 < sec(30); t0 += step) {
+    while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
+    if (bgp.all_established() && bgp.quiet()) break;
+  }
+
+  ModeResult result;
+  result.mode = mode;
+  result.warm_up = t0;
+
+  // Workloads.
+  std::vector<std::unique_ptr<Ring>> rings;
+  std::uint32_t pending_workloads = 0;
+  struct FlowTag {
+    std::int32_t ring = -1;
+    std::uint32_t member = 0;
+  };
+  std::vector<FlowTag> tags;
+  auto tag_flow = [&](FlowId f, FlowTag t) {
+    if (tags.size() <= f) tags.resize(f + 1);
+    tags[f] = t;
+  };
+  auto ring_send = [&](std::size_t r, std::uint32_t m, Time now) {
+    Ring& ring = *rings[r];
+    const NodeIndex from = ring.members[m];
+    const NodeIndex to = ring.members[(m + 1) % ring.members.size()];
+    ++ring.sent[m];
+    tag_flow(flows.start(from, to, ring.chunk, now),
+             {static_cast<std::int32_t>(r), m});
+  };
+  std::uint32_t open_a2a = 0;
+  for (const WorkloadSpec& w : scenario.workloads) {
+    const std::size_t n = w.participants.size();
+    switch (w.kind) {
+      case WorkloadKind::ring_allreduce:
+      case WorkloadKind::all_gather: {
+        if (n < 2) break;
+        auto ring = std::make_unique<Ring>();
+        ring->members = w.participants;
+        ring->chunk = std::max<std::uint64_t>(1, w.bytes / n);
+        ring->steps = static_cast<std::uint32_t>(
+            w.kind == WorkloadKind::ring_allreduce ? 2 * (n - 1) : n - 1);
+        ring->received.assign(n, 0);
+        ring->sent.assign(n, 0);
+        rings.push_back(std::move(ring));
+        ++pending_workloads;
+        break;
+      }
+      case WorkloadKind::all_to_all:
+        ++pending_workloads;
+        break;
+      case WorkloadKind::poisson:
+        return std::unexpected(
+            "workload kind poisson is not simulated yet (next step)");
+    }
+  }
+
+  // Start workloads and scenario events at their times (after warm-up).
+  std::size_t next_workload = 0, next_event = 0;
+  Time first_change = Time::max();
+  Time fib_before_change{};
+  const Time stop = t0 + scenario.stop_at;
+
+  flows.on_complete([&](FlowId f, Time now) {
+    if (f >= tags.size() || tags[f].ring < 0) {
+      if (open_a2a > 0 && --open_a2a == 0) {
+        --pending_workloads;
+        result.completion = std::max(
+            result.completion == Time::max() ? Time{} : result.completion,
+            now - t0);
+      }
+      return;
+    }
+    Ring& ring = *rings[tags[f].ring];
+    const std::uint32_t to = (tags[f].member + 1) % ring.members.size();
+    ++ring.received[to];
+    if (ring.received[to] == ring.steps) {
+      if (++ring.finished_members == ring.members.size()) {
+        ring.completion = now - t0;
+        --pending_workloads;
+      }
+    }
+    // The receiver forwards the next chunk once it has this one.
+    if (ring.sent[to] < ring.steps && ring.sent[to] <= ring.received[to]) {
+      ring_send(static_cast<std::size_t>(tags[f].ring), to, now);
+    }
+  });
+
+  std::vector<std::pair<Time, std::size_t>> workload_starts;
+  for (std::size_t i = 0; i < scenario.workloads.size(); ++i) {
+    workload_starts.emplace_back(t0 + scenario.workloads[i].start, i);
+  }
+  std::sort(workload_starts.begin(), workload_starts.end());
+  std::size_t ring_index = 0;
+  std::vector<std::size_t> ring_of_workload(scenario.workloads.size(), 0);
+  for (std::size_t i = 0; i < scenario.workloads.size(); ++i) {
+    const auto k = scenario.workloads[i].kind;
+    if ((k == WorkloadKind::ring_allreduce || k == WorkloadKind::all_gather) &&
+        scenario.workloads[i].participants.size() >= 2) {
+      ring_of_workload[i] = ring_index++;
+    }
+  }
+  auto start_workload = [&](std::size_t i, Time now) {
+    const WorkloadSpec& w = scenario.workloads[i];
+    if (w.kind == WorkloadKind::all_to_all) {
+      const std::size_t n = w.participants.size();
+      const std::uint64_t each = std::max<std::uint64_t>(1, w.bytes / n);
+      for (NodeIndex a : w.participants) {
+        for (NodeIndex b : w.participants) {
+          if (a == b) continue;
+          flows.start(a, b, each, now);
+          ++open_a2a;
+        }
+      }
+      return;
+    }
+    if (w.participants.size() < 2) return;
+    const std::size_t r = ring_of_workload[i];
+    for (std::uint32_t m = 0; m < rings[r]->members.size(); ++m) {
+      ring_send(r, m, now);
+    }
+  };
+  auto apply_event = [&](const EventSpec& ev, Time now) {
+    const LinkSpec& l = topo.links[ev.link];
+    switch (ev.kind) {
+      case EventKind::link_down:
+        net.set_cable_up(ev.link, false, now);
+        bgp.cable_down(ev.link, now);
+        break;
+      case EventKind::link_up:
+        net.set_cable_up(ev.link, true, now);
+        bgp.cable_up(ev.link, now);
+        break;
+      case EventKind::degrade: {
+        const BitsPerSecond rate =
+            ev.new_rate != 0 ? ev.new_rate
+                             : static_cast<BitsPerSecond>(
+                                   static_cast<double>(l.rate) * ev.fraction);
+        net.set_cable_rate(ev.link, rate);
+        bgp.cable_rate(ev.link, rate, now);
+        break;
+      }
+      case EventKind::incast:
+        for (NodeIndex s : ev.senders) {
+          if (s != ev.receiver) flows.start(s, ev.receiver, ev.bytes, now);
+        }
+        break;
+    }
+    if (ev.kind != EventKind::incast && first_change == Time::max()) {
+      first_change = now;
+      fib_before_change = bgp.last_fib_change();
+    }
+  };
+
+  while (true) {
+    Time next = events.empty() ? Time::max() : events.top().at;
+    if (next_workload < workload_starts.size()) {
+      next = std::min(next, workload_starts[next_workload].first);
+    }
+    if (next_event < scenario.events.size()) {
+      next = std::min(next, t0 + scenario.events[next_event].at);
+    }
+    if (next > stop || next == Time::max()) break;
+    // Done: workloads finished, every event applied, and the control plane
+    // quiet (so the convergence after the last event is seen).
+    if (pending_workloads == 0 && next_workload == workload_starts.size() &&
+        next_event == scenario.events.size() && flows.active() == 0 &&
+        bgp.quiet()) {
+      break;
+    }
+    if (next_workload < workload_starts.size() &&
+        workload_starts[next_workload].first == next) {
+      start_workload(workload_starts[next_workload].second, next);
+      ++next_workload;
+      continue;
+    }
+    if (next_event < scenario.events.size() &&
+        t0 + scenario.events[next_event].at == next) {
+      apply_event(scenario.events[next_event], next);
+      ++next_event;
+      continue;
+    }
+    dispatch(events.pop());
+  }
+
+  result.finished = pending_workloads == 0;
+  for (const auto& ring : rings) {
+    if (ring->completion != Time::max()) {
+      result.completion = result.completion == Time::max()
+                              ? ring->completion
+                              : std::max(result.completion, ring->completion);
+    }
+  }
+  if (!result.finished) result.completion = Time::max();
+  result.simulated = events.now() - t0;
+  for (FlowId f = 0; f < flows.size(); ++f) {
+    result.payload_bytes += flows.receiver(f).bytes_delivered();
+    result.retransmissions += flows.sender(f).counters().retransmissions;
+  }
+  const Time span = result.finished ? result.completion : result.simulated;
+  if (span > Time{}) {
+    result.goodput_gbps =
+        static_cast<double>(result.payload_bytes) * 8 / span.seconds() / 1e9;
+  }
+  result.dropped = net.counters().dropped;
+  result.packet_hops = net.counters().packet_hops;
+  if (first_change != Time::max() &&
+      bgp.last_fib_change() != fib_before_change &&
+      bgp.last_fib_change() >= first_change) {
+    result.bgp_convergence = bgp.last_fib_change() - first_change;
+  }
+  double max_bytes = 0, sum = 0;
+  std::size_t used = 0;
+  for (LinkIndex l = 0; l < net.link_count(); ++l) {
+    if (topo.is_host_link(l / 2)) continue;
+    const double b = static_cast<double>(net.link(l).counters().bytes);
+    if (b == 0) continue;
+    max_bytes = std::max(max_bytes, b);
+    sum += b;
+    ++used;
+  }
+  if (used > 0) result.utilisation_imbalance = max_bytes / (sum / used);
+  result.control_messages = bgp.counters().messages;
+  result.control_bytes = bgp.counters().bytes;
+  return result;
+}
+
+}  // namespace arfabric::sim
