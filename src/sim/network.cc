@@ -144,11 +144,13 @@ void Network::put_on_link(LinkIndex l, PacketIndex index, Time now) {
 bool Network::send_control(NodeIndex node, proto::PortId port,
                            PacketIndex packet, Time now) {
   if (port == 0 || port > nodes_[node].out.size()) return false;
+  ++counters_.injected;
   put_on_link(nodes_[node].out[port - 1], packet, now);
   return true;
 }
 
 void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
+  ++counters_.injected;
   put_on_link(nodes_[host].out[0], packet, now);
 }
 
@@ -203,6 +205,7 @@ void Network::on_event(const Event& e) {
   ++counters_.packet_hops;
   const NodeIndex to = link.config().to;
   if ((*pool_)[index].kind == PacketKind::control) {
+    ++counters_.control_delivered;
     if (control_ && !nodes_[to].host) {
       control_->on_control(to, link.config().to_port, index, e.at);
     } else {

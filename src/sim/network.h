@@ -79,8 +79,10 @@ class ControlHandler {
 };
 
 struct NetworkCounters {
-  std::uint64_t packet_hops = 0;  // arrivals at the far end of a link
-  std::uint64_t delivered = 0;    // transport packets handed to hosts
+  std::uint64_t injected = 0;           // packets hosts and switch CPUs sent
+  std::uint64_t packet_hops = 0;        // arrivals at the far end of a link
+  std::uint64_t delivered = 0;          // transport packets handed to hosts
+  std::uint64_t control_delivered = 0;  // control packets handed to CPUs
   std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
       dropped{};
 };

@@ -338,6 +338,10 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   result.dropped = net.counters().dropped;
   result.packet_hops = net.counters().packet_hops;
+  result.injected = net.counters().injected;
+  result.delivered =
+      net.counters().delivered + net.counters().control_delivered;
+  result.in_flight = pool.in_use();
   if (first_change != Time::max() &&
       bgp.last_fib_change() != fib_before_change &&
       bgp.last_fib_change() >= first_change) {

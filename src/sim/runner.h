@@ -40,6 +40,10 @@ struct ModeResult {
   double utilisation_imbalance = 0;
   std::uint64_t control_messages = 0, control_bytes = 0;
   std::uint64_t packet_hops = 0;
+  // Conservation, over the whole run (warm-up included): every packet
+  // injected was delivered (to a host or a switch CPU), dropped with a
+  // reason, or is still in flight.
+  std::uint64_t injected = 0, delivered = 0, in_flight = 0;
   Time warm_up{};    // simulated BGP convergence before the workload
   Time simulated{};  // simulated time after the warm-up
 };
