@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <expected>
+#include <optional>
 
 #include "common/bytes.h"
 #include "wire/inet/ethernet.h"
@@ -90,6 +91,34 @@ struct LsnFrame {
   }
   bool operator==(const LsnFrame&) const = default;
 };
+
+// Byte offsets in the frame (from the destination MAC), shared by view()
+// and parse() so the two cannot read different bytes.
+inline constexpr std::size_t kEtherTypeOffset = 12;
+inline constexpr std::size_t kOpcodeOffset = 14;
+inline constexpr std::size_t kTypeOffset = 16;      // Type | R | Msg-type | Rsv
+inline constexpr std::size_t kDevRangeOffset = 17;  // Rsv | Dev-Range
+inline constexpr std::size_t kBitmapOffset = 18;
+inline constexpr std::size_t kMinFrameSize = kBitmapOffset + 32;  // 50
+
+// A frame that parse() accepts, read in place: what a receiver needs per
+// frame, without building an LsnFrame or, on refusal, a DecodeError.
+// `frame` must outlive the view.
+struct FrameView {
+  ByteSpan body;  // the frame without its FCS; at least kMinFrameSize bytes
+
+  MsgType msg_type() const {
+    return static_cast<MsgType>((body[kTypeOffset] >> 1) & 3);
+  }
+  std::uint8_t dev_range() const { return body[kDevRangeOffset] & 0x3f; }
+  // The 32 Reachable-Devices-Bitmap bytes, in wire order.
+  const std::uint8_t* bitmap() const { return body.data() + kBitmapOffset; }
+};
+
+// parse()'s acceptance without its errors: a view exactly when parse()
+// succeeds (parse() takes its success from here), nullopt exactly when it
+// fails. Checks the FCS when options.fcs. No allocation.
+std::optional<FrameView> view(ByteSpan frame, const CodecOptions& options = {});
 
 // Parses a whole Ethernet frame (starting at the destination MAC).
 // Errors (field names):
