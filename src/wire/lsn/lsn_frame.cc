@@ -45,17 +45,6 @@ std::uint32_t ethernet_fcs(ByteSpan frame) {
 
 namespace {
 
-// The frame's FCS as sent (least significant byte first).
-std::uint32_t received_fcs(ByteSpan frame) {
-  const ByteSpan fcs = frame.last(kFcsSize);
-  return std::uint32_t{fcs[0]} | std::uint32_t{fcs[1]} << 8 |
-         std::uint32_t{fcs[2]} << 16 | std::uint32_t{fcs[3]} << 24;
-}
-
-std::uint16_t get16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
 // The walk that explains why view() refused a frame, one error per check
 // of view(); parse() runs it only then.
 std::expected<void, DecodeError> explain(ByteSpan frame,
@@ -70,7 +59,7 @@ std::expected<void, DecodeError> explain(ByteSpan frame,
     }
     body = frame.first(frame.size() - kFcsSize);
     const std::uint32_t expected = ethernet_fcs(body);
-    const std::uint32_t received = received_fcs(frame);
+    const std::uint32_t received = detail::received_fcs(frame);
     if (received != expected) {
       return std::unexpected(DecodeError{
           "lsn.fcs", body.size(),
@@ -105,25 +94,6 @@ std::expected<void, DecodeError> explain(ByteSpan frame,
 }
 
 }  // namespace
-
-std::optional<FrameView> view(ByteSpan frame, const CodecOptions& options) {
-  ByteSpan body = frame;
-  if (options.fcs) {
-    if (frame.size() < kFcsSize) return std::nullopt;
-    body = frame.first(frame.size() - kFcsSize);
-  }
-  // Padding, R and Rsv are not looked at (receivers ignore them).
-  if (body.size() < kMinFrameSize ||
-      get16(body, kEtherTypeOffset) != options.ethertype ||
-      get16(body, kOpcodeOffset) != options.opcode ||
-      body[kTypeOffset] >> 4 != kHeaderType) {
-    return std::nullopt;
-  }
-  // Last: the CRC is the expensive check.
-  if (options.fcs && received_fcs(frame) != ethernet_fcs(body))
-    return std::nullopt;
-  return FrameView{body};
-}
 
 std::expected<LsnFrame, DecodeError> parse(ByteSpan frame,
                                            const CodecOptions& options) {

@@ -115,10 +115,44 @@ struct FrameView {
   const std::uint8_t* bitmap() const { return body.data() + kBitmapOffset; }
 };
 
+// The Ethernet FCS (CRC-32 of IEEE 802.3) of `frame`.
+std::uint32_t ethernet_fcs(ByteSpan frame);
+
+namespace detail {
+// The frame's last 4 bytes as an FCS (sent least significant byte first).
+inline std::uint32_t received_fcs(ByteSpan frame) {
+  const ByteSpan fcs = frame.last(kFcsSize);
+  return std::uint32_t{fcs[0]} | std::uint32_t{fcs[1]} << 8 |
+         std::uint32_t{fcs[2]} << 16 | std::uint32_t{fcs[3]} << 24;
+}
+inline std::uint16_t get16(ByteSpan b, std::size_t at) {
+  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
+}
+}  // namespace detail
+
 // parse()'s acceptance without its errors: a view exactly when parse()
 // succeeds (parse() takes its success from here), nullopt exactly when it
-// fails. Checks the FCS when options.fcs. No allocation.
-std::optional<FrameView> view(ByteSpan frame, const CodecOptions& options = {});
+// fails. Checks the FCS when options.fcs. No allocation; inline, because a
+// receiver runs it on every frame.
+inline std::optional<FrameView> view(ByteSpan frame,
+                                     const CodecOptions& options = {}) {
+  ByteSpan body = frame;
+  if (options.fcs) {
+    if (frame.size() < kFcsSize) return std::nullopt;
+    body = frame.first(frame.size() - kFcsSize);
+  }
+  // Padding, R and Rsv are not looked at (receivers ignore them).
+  if (body.size() < kMinFrameSize ||
+      detail::get16(body, kEtherTypeOffset) != options.ethertype ||
+      detail::get16(body, kOpcodeOffset) != options.opcode ||
+      body[kTypeOffset] >> 4 != kHeaderType) {
+    return std::nullopt;
+  }
+  // Last: the CRC is the expensive check.
+  if (options.fcs && detail::received_fcs(frame) != ethernet_fcs(body))
+    return std::nullopt;
+  return FrameView{body};
+}
 
 // Parses a whole Ethernet frame (starting at the destination MAC).
 // Errors (field names):
@@ -139,8 +173,5 @@ std::expected<void, EncodeError> serialize(const LsnFrame& frame,
                                            const CodecOptions& options = {});
 std::size_t encoded_size(const LsnFrame& frame,
                          const CodecOptions& options = {});
-
-// The Ethernet FCS (CRC-32 of IEEE 802.3) of `frame`.
-std::uint32_t ethernet_fcs(ByteSpan frame);
 
 }  // namespace arfabric::wire::lsn
