@@ -31,7 +31,7 @@ struct FibApplyResult {
   // The first refusal, e.g. "veto.destination" when the Fib has fewer
   // destinations than the LSN fabric has devices (a configuration
   // mismatch the host should report once).
-  std::optional<fib::Error> first_error;
+  std::optional<ConfigError> first_error;
   bool ok() const { return rejected == 0; }
 };
 

@@ -33,7 +33,7 @@ bool truncated(const DecodeError& e) { return e.reason.starts_with("trunc"); }
 
 }  // namespace
 
-std::expected<Receiver, LsnError> Receiver::create(const Config& config) {
+std::expected<Receiver, ConfigError> Receiver::create(const Config& config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
   return Receiver(config);
 }

@@ -56,7 +56,7 @@ struct ReceiverCounters {
 class Receiver {
  public:
   // Errors: those of validate(config).
-  static std::expected<Receiver, LsnError> create(const Config& config);
+  static std::expected<Receiver, ConfigError> create(const Config& config);
 
   // Processes one received Ethernet frame (from the DA; with FCS when
   // config.codec.fcs). Never fails: a frame that is dropped or malformed is
