@@ -74,7 +74,7 @@ std::size_t Receiver::on_frame(PortId port, ByteSpan frame, Time /*now*/) {
   // building an LsnFrame; parse runs only to say why a frame is refused.
   const auto v = wire::lsn::view(frame, codec_);
   if (!v) {
-    count_malformed(wire::lsn::parse(frame, codec_).error());
+    count_malformed(frame);
     return 0;
   }
   const std::uint32_t r = v->dev_range();
@@ -101,7 +101,10 @@ std::size_t Receiver::on_frame(PortId port, ByteSpan frame, Time /*now*/) {
   return emit(nb, port, type, r, diff);
 }
 
-void Receiver::count_malformed(const DecodeError& e) {
+void Receiver::count_malformed(ByteSpan frame) {
+  const auto parsed = wire::lsn::parse(frame, codec_);
+  if (parsed) return;  // cannot happen: view() refused it (parse's check)
+  const DecodeError& e = parsed.error();
   if (e.field == "lsn.fcs") {
     ++counters_.malformed_fcs;
   } else if (truncated(e)) {

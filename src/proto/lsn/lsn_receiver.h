@@ -102,7 +102,11 @@ class Receiver {
   std::int32_t neighbour(PortId port) const {
     return port < slot_.size() ? slot_[port] : kUnknown;
   }
-  void count_malformed(const DecodeError& e);
+  // Parses a refused frame for its reason and counts it. Out of line and
+  // cold: parse()'s result and error strings would otherwise widen
+  // on_frame's stack frame, which costs every frame (measured inline: a
+  // frame with one change took 26 ns instead of 22).
+  [[gnu::noinline, gnu::cold]] void count_malformed(ByteSpan frame);
   std::size_t emit(std::uint32_t n, PortId port, std::uint32_t type,
                    std::uint32_t r, const std::uint64_t* diff);
 
