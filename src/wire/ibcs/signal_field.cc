@@ -396,14 +396,55 @@ bool field_in(std::size_t frame_size, const SignalField& f) {
          frame_size - f.offset >= f.size;
 }
 
+// update_checksum_bytes() for the field's 2 or 4 big-endian bytes, read
+// from the words instead of byte arrays: the same 16-bit words in the same
+// order, so the result is bit-identical (including which of 0x0000 / 0xFFFF
+// stands for zero). At an odd offset the first byte is the low half of its
+// word and the last byte the high half of the next.
+std::uint16_t update_field_sum(std::uint16_t sum, bool odd, std::size_t size,
+                               std::uint32_t o, std::uint32_t n) {
+  const auto step = [&sum](std::uint32_t m, std::uint32_t m_new) {
+    if (m != m_new) {
+      sum = update_checksum(sum, static_cast<std::uint16_t>(m),
+                            static_cast<std::uint16_t>(m_new));
+    }
+  };
+  if (!odd) {
+    if (size == 4) step(o >> 16, n >> 16);
+    step(o & 0xffff, n & 0xffff);
+    return sum;
+  }
+  const auto top = static_cast<unsigned>(8 * (size - 1));  // the first byte
+  step(o >> top & 0xff, n >> top & 0xff);
+  if (size == 4) step(o >> 8 & 0xffff, n >> 8 & 0xffff);
+  step((o & 0xff) << 8, (n & 0xff) << 8);
+  return sum;
+}
+
 std::uint32_t load(const std::uint8_t* p, std::size_t n) {
   std::uint32_t v = 0;
   for (std::size_t i = 0; i < n; ++i) v = v << 8 | p[i];
   return v;
 }
 
-DecodeError field_error(const SignalField& f, std::string reason) {
-  return DecodeError{"ibcs.field", f.offset, std::move(reason)};
+// Errors of read/rewrite, built out of line: inlined, their strings widen
+// the per-packet functions' stack frames and cost every call.
+[[gnu::cold, gnu::noinline]] DecodeError field_error(const SignalField& f,
+                                                     const char* reason) {
+  return DecodeError{"ibcs.field", f.offset, reason};
+}
+[[gnu::cold, gnu::noinline]] DecodeError value_error(const SignalField& f,
+                                                     std::uint32_t value) {
+  return DecodeError{"ibcs.metric", f.offset,
+                     "value " + std::to_string(value) +
+                         " exceeds the field maximum " +
+                         std::to_string(f.max_value)};
+}
+[[gnu::cold, gnu::noinline]] DecodeError checksum_error(const SignalField& f,
+                                                        std::size_t i) {
+  return DecodeError{
+      "ibcs.field", f.offset,
+      "checksum " + std::to_string(i) + " is outside the frame or misplaced"};
 }
 
 }  // namespace
@@ -465,10 +506,7 @@ std::expected<void, DecodeError> rewrite_metric(std::span<std::uint8_t> frame,
     return std::unexpected(field_error(field, "outside the frame"));
   const std::uint64_t shifted = std::uint64_t{new_value} << field.shift;
   if (new_value > field.max_value || (shifted & ~std::uint64_t{field.mask})) {
-    return std::unexpected(DecodeError{"ibcs.metric", field.offset,
-                                       "value " + std::to_string(new_value) +
-                                           " exceeds the field maximum " +
-                                           std::to_string(field.max_value)});
+    return std::unexpected(value_error(field, new_value));
   }
   if (field.checksum_count > field.checksums.size())
     return std::unexpected(field_error(field, "bad checksum count"));
@@ -479,9 +517,7 @@ std::expected<void, DecodeError> rewrite_metric(std::span<std::uint8_t> frame,
     const bool overlaps = c.checksum_offset < field.offset + field.size &&
                           field.offset < c.checksum_offset + 2;
     if (!in_frame || overlaps || c.region_offset > field.offset) {
-      return std::unexpected(
-          field_error(field, "checksum " + std::to_string(i) +
-                                 " is outside the frame or misplaced"));
+      return std::unexpected(checksum_error(field, i));
     }
   }
 
@@ -490,16 +526,6 @@ std::expected<void, DecodeError> rewrite_metric(std::span<std::uint8_t> frame,
   const std::uint32_t new_word =
       (old_word & ~field.mask) | static_cast<std::uint32_t>(shifted);
   if (new_word == old_word) return {};
-  std::array<std::uint8_t, 4> old_bytes{};
-  std::array<std::uint8_t, 4> new_bytes{};
-  for (std::size_t i = 0; i < field.size; ++i) {
-    const int bits = static_cast<int>(8 * (field.size - 1 - i));
-    old_bytes[i] = static_cast<std::uint8_t>(old_word >> bits);
-    new_bytes[i] = static_cast<std::uint8_t>(new_word >> bits);
-  }
-  const ByteSpan old_span(old_bytes.data(), field.size);
-  const ByteSpan new_span(new_bytes.data(), field.size);
-
   std::array<std::uint16_t, 2> sums{};
   for (std::size_t i = 0; i < field.checksum_count; ++i) {
     const ChecksumCover& c = field.checksums[i];
@@ -510,7 +536,8 @@ std::expected<void, DecodeError> rewrite_metric(std::span<std::uint8_t> frame,
       continue;
     }
     const bool odd = (field.offset - c.region_offset) % 2 != 0;
-    std::uint16_t sum = update_checksum_bytes(stored, odd, old_span, new_span);
+    std::uint16_t sum =
+        update_field_sum(stored, odd, field.size, old_word, new_word);
     if (c.zero_means_absent && sum == 0) sum = 0xffff;  // RFC 768
     sums[i] = sum;
   }
@@ -521,7 +548,8 @@ std::expected<void, DecodeError> rewrite_metric(std::span<std::uint8_t> frame,
     q[0] = static_cast<std::uint8_t>(sums[i] >> 8);
     q[1] = static_cast<std::uint8_t>(sums[i]);
   }
-  for (std::size_t i = 0; i < field.size; ++i) p[i] = new_bytes[i];
+  for (std::size_t i = 0; i < field.size; ++i)
+    p[i] = static_cast<std::uint8_t>(new_word >> (8 * (field.size - 1 - i)));
   return {};
 }
 
