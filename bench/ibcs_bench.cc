@@ -102,4 +102,50 @@ void BM_LocateOnly(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_LocateOnly);
+
+Bytes shim_frame(std::uint16_t port) {
+  ByteWriter shim;
+  (void)wire::ibcs::serialize(wire::ibcs::UdpShim{.metric = 500}, shim);
+  return frame_with({}, port, shim.data());
+}
+
+// The per-packet walk the SUF uses, and the detailed walk (what locate()
+// was before try_locate existed), on the same frame in the same run.
+void BM_TryLocateOnly(benchmark::State& state) {
+  const Bytes frame = shim_frame(wire::ibcs::kDefaultIbcsUdpPort);
+  for (auto _ : state) {
+    auto f = wire::ibcs::try_locate(Binding::ipv4_udp, frame);
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_TryLocateOnly);
+
+void BM_LocateDetailedOnly(benchmark::State& state) {
+  const Bytes frame = shim_frame(wire::ibcs::kDefaultIbcsUdpPort);
+  for (auto _ : state) {
+    auto f = wire::ibcs::detail::locate_detailed(Binding::ipv4_udp, frame);
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_LocateDetailedOnly);
+
+// A frame that is not ours (UDP port 53): the refusal path, where the
+// detailed walk builds its error string.
+void BM_TryLocateRefused(benchmark::State& state) {
+  const Bytes frame = shim_frame(53);
+  for (auto _ : state) {
+    auto f = wire::ibcs::try_locate(Binding::ipv4_udp, frame);
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_TryLocateRefused);
+
+void BM_LocateDetailedRefused(benchmark::State& state) {
+  const Bytes frame = shim_frame(53);
+  for (auto _ : state) {
+    auto f = wire::ibcs::detail::locate_detailed(Binding::ipv4_udp, frame);
+    benchmark::DoNotOptimize(f);
+  }
+}
+BENCHMARK(BM_LocateDetailedRefused);
 }  // namespace

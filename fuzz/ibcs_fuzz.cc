@@ -2,7 +2,8 @@
 // read and rewrite the metric, and trap if a rewrite breaks a checksum that
 // verified before, if read-after-write differs, or if a failed rewrite
 // touched the buffer. The three tag codecs are also round-tripped from the
-// start of the input.
+// start of the input. try_locate() (the SUF's per-packet walk) must accept
+// exactly the frames detail::locate_detailed() accepts, with the same field.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -78,7 +79,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const ByteSpan frame_in = input.first(size - 4);
 
   for (Binding b : {Binding::csig_l2, Binding::hpcc_int, Binding::ipv4_udp}) {
+    const auto fast = try_locate(b, frame_in);
+    const auto detailed = detail::locate_detailed(b, frame_in);
+    if (fast.has_value() != detailed.has_value()) __builtin_trap();
+    if (fast && !(*fast == *detailed)) __builtin_trap();
     auto field = locate(b, frame_in);
+    if (field.has_value() != fast.has_value()) __builtin_trap();
     if (!field) continue;
     std::vector<std::uint8_t> frame(frame_in.begin(), frame_in.end());
     auto before = read_metric(frame, *field);

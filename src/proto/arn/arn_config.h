@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "common/units.h"
-#include "proto/arn/config_error.h"
+#include "proto/config_error.h"
 #include "proto/fib/forwarding_types.h"
 #include "wire/arn/arn_transport.h"
 #include "wire/inet/ethernet.h"

@@ -14,7 +14,7 @@
 #include <expected>
 #include <string_view>
 
-#include "proto/fare/config_error.h"
+#include "proto/config_error.h"
 #include "wire/fare/path_bandwidth.h"
 
 namespace arfabric::proto::fare {

@@ -7,16 +7,16 @@ namespace arfabric::proto::fib {
 
 namespace {
 
-std::unexpected<Error> dest_error(std::string_view what, NodeId dest,
-                                  NodeId max) {
-  return std::unexpected(
-      Error{std::string(what) + ".destination",
-            std::to_string(dest) + " is not below " + std::to_string(max)});
+std::unexpected<ConfigError> dest_error(std::string_view what, NodeId dest,
+                                        NodeId max) {
+  return std::unexpected(ConfigError{
+      std::string(what) + ".destination",
+      std::to_string(dest) + " is not below " + std::to_string(max)});
 }
 
 }  // namespace
 
-std::expected<Fib, Error> Fib::create(const FibConfig& config) {
+std::expected<Fib, ConfigError> Fib::create(const FibConfig& config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
   return Fib(config);
 }
@@ -26,7 +26,7 @@ Fib::Fib(const FibConfig& config)
       dests_(config.max_destinations),
       flowlets_(config.flowlet_table_size, config.flowlet_gap) {}
 
-std::expected<void, Error> Fib::check_members(
+std::expected<void, ConfigError> Fib::check_members(
     std::string_view what, NodeId dest,
     std::span<const WeightedMember> members) {
   if (dest >= dests_.size())
@@ -34,7 +34,7 @@ std::expected<void, Error> Fib::check_members(
   sort_scratch_.clear();
   for (std::size_t i = 0; i < members.size(); ++i) {
     if (members[i].weight > kMaxWeight)
-      return std::unexpected(Error{
+      return std::unexpected(ConfigError{
           std::string(what) + ".members[" + std::to_string(i) + "]",
           "weight " + std::to_string(members[i].weight) + " exceeds 16777216"});
     sort_scratch_.push_back(members[i].port);
@@ -43,8 +43,8 @@ std::expected<void, Error> Fib::check_members(
   auto dup = std::adjacent_find(sort_scratch_.begin(), sort_scratch_.end());
   if (dup != sort_scratch_.end())
     return std::unexpected(
-        Error{std::string(what) + ".members",
-              "port " + std::to_string(*dup) + " listed twice"});
+        ConfigError{std::string(what) + ".members",
+                    "port " + std::to_string(*dup) + " listed twice"});
   return {};
 }
 
@@ -72,7 +72,7 @@ void Fib::release_latch(PortState& p, bool by_reinstall) {
                   : counters_.latch_released_safety_bound);
 }
 
-std::expected<void, Error> Fib::set_route(
+std::expected<void, ConfigError> Fib::set_route(
     NodeId dest, std::span<const WeightedMember> members, Time now) {
   if (auto ok = check_members("set_route", dest, members); !ok) return ok;
   Dest& d = dests_[dest];
@@ -97,11 +97,11 @@ std::expected<void, Error> Fib::set_route(
   return {};
 }
 
-std::expected<void, Error> Fib::remove_route(NodeId dest, Time now) {
+std::expected<void, ConfigError> Fib::remove_route(NodeId dest, Time now) {
   return set_route(dest, {}, now);
 }
 
-std::expected<void, Error> Fib::set_backup(
+std::expected<void, ConfigError> Fib::set_backup(
     NodeId dest, std::span<const WeightedMember> members) {
   if (auto ok = check_members("set_backup", dest, members); !ok) return ok;
   Dest& d = dests_[dest];
@@ -112,11 +112,11 @@ std::expected<void, Error> Fib::set_backup(
   return {};
 }
 
-std::expected<void, Error> Fib::apply(const VetoChange& c, Time now) {
+std::expected<void, ConfigError> Fib::apply(const VetoChange& c, Time now) {
   if (c.destination >= dests_.size())
     return dest_error("veto", c.destination, config_.max_destinations);
   if (static_cast<std::size_t>(c.source) >= kVetoSources)
-    return std::unexpected(Error{"veto.source", "unknown source"});
+    return std::unexpected(ConfigError{"veto.source", "unknown source"});
   ++counters_.veto_changes;
   PortState& p = port_state(dests_[c.destination], c.port);
   const bool before = is_vetoed(p);
@@ -151,14 +151,14 @@ std::expected<void, Error> Fib::apply(const VetoChange& c, Time now) {
   return {};
 }
 
-std::expected<void, Error> Fib::apply(const CongestionChange& c) {
+std::expected<void, ConfigError> Fib::apply(const CongestionChange& c) {
   if (c.destination >= dests_.size())
     return dest_error("congestion", c.destination, config_.max_destinations);
   if (static_cast<std::size_t>(c.source) >= kVetoSources)
-    return std::unexpected(Error{"congestion.source", "unknown source"});
+    return std::unexpected(ConfigError{"congestion.source", "unknown source"});
   if (c.level > 3)
-    return std::unexpected(
-        Error{"congestion.level", std::to_string(c.level) + " exceeds 3"});
+    return std::unexpected(ConfigError{"congestion.level",
+                                       std::to_string(c.level) + " exceeds 3"});
   ++counters_.congestion_changes;
   PortState& p = port_state(dests_[c.destination], c.port);
   const std::uint8_t before = level(p);
@@ -285,7 +285,8 @@ std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
   return std::nullopt;
 }
 
-std::expected<void, Error> Fib::add_prefix(const Prefix& prefix, NodeId node) {
+std::expected<void, ConfigError> Fib::add_prefix(const Prefix& prefix,
+                                                 NodeId node) {
   if (node >= dests_.size())
     return dest_error("add_prefix", node, config_.max_destinations);
   return prefixes_.add(prefix, node);

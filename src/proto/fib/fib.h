@@ -84,23 +84,22 @@ struct FibCounters {
 class Fib {
  public:
   // Errors: whatever validate(config) reports.
-  static std::expected<Fib, Error> create(const FibConfig& config);
+  static std::expected<Fib, ConfigError> create(const FibConfig& config);
 
   // Control plane. Errors: dest >= max_destinations; a weight above
   // kMaxWeight; a port listed twice. An empty list (or all weights 0) means
   // routing has no member (same as remove_route).
-  std::expected<void, Error> set_route(NodeId dest,
-                                       std::span<const WeightedMember> members,
-                                       Time now);
-  std::expected<void, Error> remove_route(NodeId dest, Time now);
+  std::expected<void, ConfigError> set_route(
+      NodeId dest, std::span<const WeightedMember> members, Time now);
+  std::expected<void, ConfigError> remove_route(NodeId dest, Time now);
   // The pre-programmed backup group used by Fallback::backup. Same errors.
-  std::expected<void, Error> set_backup(
+  std::expected<void, ConfigError> set_backup(
       NodeId dest, std::span<const WeightedMember> members);
 
   // Notifications. Errors: destination >= max_destinations; source or
   // level out of range.
-  std::expected<void, Error> apply(const VetoChange& change, Time now);
-  std::expected<void, Error> apply(const CongestionChange& change);
+  std::expected<void, ConfigError> apply(const VetoChange& change, Time now);
+  std::expected<void, ConfigError> apply(const CongestionChange& change);
 
   // LSN safety-bound timer. next_deadline() may be earlier than needed (a
   // stale entry); on_timer() then does nothing for it.
@@ -114,7 +113,8 @@ class Fib {
                                SelectMode mode);
 
   // Prefixes -> destination nodes (prefix_table.h for costs and errors).
-  std::expected<void, Error> add_prefix(const Prefix& prefix, NodeId node);
+  std::expected<void, ConfigError> add_prefix(const Prefix& prefix,
+                                              NodeId node);
   bool remove_prefix(const Prefix& prefix) { return prefixes_.remove(prefix); }
   std::optional<NodeId> lookup(
       bool ipv6, const std::array<std::uint8_t, 16>& address) const {
@@ -163,7 +163,7 @@ class Fib {
   };
 
   explicit Fib(const FibConfig& config);
-  std::expected<void, Error> check_members(
+  std::expected<void, ConfigError> check_members(
       std::string_view what, NodeId dest,
       std::span<const WeightedMember> members);
   PortState& port_state(Dest& d, PortId port);

@@ -4,9 +4,9 @@
 
 namespace arfabric::proto::fib {
 
-std::expected<void, Error> validate(const FibConfig& c) {
+std::expected<void, ConfigError> validate(const FibConfig& c) {
   auto bad = [](std::string field, std::string reason) {
-    return std::unexpected(Error{"config." + field, std::move(reason)});
+    return std::unexpected(ConfigError{"config." + field, std::move(reason)});
   };
   if (c.max_destinations == 0 || c.max_destinations > (1u << 24))
     return bad("max_destinations",

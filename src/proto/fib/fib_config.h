@@ -14,17 +14,10 @@
 #include <string>
 
 #include "common/units.h"
+#include "proto/config_error.h"
 #include "proto/fib/forwarding_types.h"
 
 namespace arfabric::proto::fib {
-
-// A configuration or control-plane input the FIB refuses.
-struct Error {
-  std::string field;   // e.g. "config.table_size", "set_route.members[3]"
-  std::string reason;  // e.g. "5000 is outside 64..4096"
-  std::string to_string() const { return field + ": " + reason; }
-  bool operator==(const Error&) const = default;
-};
 
 // Member table sizes a hardware WCMP group supports.
 inline constexpr std::uint32_t kMinTableSize = 64;
@@ -81,6 +74,6 @@ struct FibConfig {
 };
 
 // Checks each field; the error names the first bad one.
-std::expected<void, Error> validate(const FibConfig& config);
+std::expected<void, ConfigError> validate(const FibConfig& config);
 
 }  // namespace arfabric::proto::fib

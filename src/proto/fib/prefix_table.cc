@@ -10,17 +10,17 @@ inline int bit_at(const std::array<std::uint8_t, 16>& a, unsigned i) {
   return (a[i / 8] >> (7 - i % 8)) & 1;
 }
 
-std::expected<void, Error> check(const Prefix& p) {
+std::expected<void, ConfigError> check(const Prefix& p) {
   const unsigned max_len = p.ipv6 ? 128 : 32;
   if (p.length > max_len)
-    return std::unexpected(Error{
+    return std::unexpected(ConfigError{
         "prefix.length",
         std::to_string(p.length) + " exceeds " + std::to_string(max_len)});
   for (unsigned i = p.length; i < 128; ++i)
     if (bit_at(p.address, i))
-      return std::unexpected(
-          Error{"prefix.address",
-                "bit " + std::to_string(i) + " set beyond the prefix length"});
+      return std::unexpected(ConfigError{
+          "prefix.address",
+          "bit " + std::to_string(i) + " set beyond the prefix length"});
   return {};
 }
 
@@ -28,7 +28,8 @@ std::expected<void, Error> check(const Prefix& p) {
 
 PrefixTable::PrefixTable() : nodes_(2) {}
 
-std::expected<void, Error> PrefixTable::add(const Prefix& p, NodeId node) {
+std::expected<void, ConfigError> PrefixTable::add(const Prefix& p,
+                                                  NodeId node) {
   if (auto ok = check(p); !ok) return ok;
   std::int32_t at = p.ipv6 ? 1 : 0;
   for (unsigned i = 0; i < p.length; ++i) {

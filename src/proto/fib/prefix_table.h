@@ -33,7 +33,7 @@ class PrefixTable {
   PrefixTable();
   // Adds or replaces. Errors: length > 32 (IPv4) / 128 (IPv6); address bits
   // set beyond the length ("host bits set").
-  std::expected<void, Error> add(const Prefix& prefix, NodeId node);
+  std::expected<void, ConfigError> add(const Prefix& prefix, NodeId node);
   // Returns false if the exact prefix was not present (or is malformed).
   bool remove(const Prefix& prefix);
   // Longest match for `address` (first 4 bytes for IPv4), if any.

@@ -28,7 +28,7 @@
 #include <optional>
 
 #include "common/units.h"
-#include "proto/ibcs/config_error.h"
+#include "proto/config_error.h"
 
 namespace arfabric::proto::ibcs {
 

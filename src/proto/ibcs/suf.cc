@@ -4,8 +4,6 @@
 #include <utility>
 
 #include "proto/ibcs/edge.h"
-#include "wire/inet/ethernet.h"
-#include "wire/inet/ipv4.h"
 
 namespace arfabric::proto::ibcs {
 namespace {
@@ -13,60 +11,6 @@ namespace {
 using wire::ibcs::Binding;
 using wire::ibcs::ExtremumOp;
 using wire::ibcs::SignalField;
-
-// Which bindings a frame may carry, from a walk that never allocates. It is
-// conservative (a "yes" may still fail locate(), a "no" is always right), so
-// locate() and its error strings run only for frames that look right.
-struct Scan {
-  bool csig = false;
-  bool ipv4_options = false;
-  bool ibcs_udp = false;
-};
-
-std::uint16_t get16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
-Scan prescan(ByteSpan frame, const wire::ibcs::BindingConfig& c) {
-  Scan s;
-  std::size_t p = 12;
-  bool vlan = false;
-  std::uint16_t type = 0;
-  for (;;) {
-    if (frame.size() < p + 2) return s;
-    type = get16(frame, p);
-    p += 2;
-    if (type == wire::kEtherTypeVlan && !vlan) {
-      vlan = true;
-      p += 2;
-    } else if (type == c.csig_ethertype && !s.csig) {
-      s.csig = true;
-      p += 2;
-    } else {
-      break;
-    }
-  }
-  if (type != wire::kEtherTypeIpv4 || frame.size() < p + 20) return s;
-  const ByteSpan ip = frame.subspan(p);
-  const std::size_t ihl = (ip[0] & 0x0f) * 4u;
-  s.ipv4_options = ihl > 20;
-  if (ip[9] == wire::kIpProtoUdp && (get16(ip, 6) & 0x1fff) == 0 &&
-      ip.size() >= ihl + 4)
-    s.ibcs_udp = get16(ip, ihl + 2) == c.udp_port;
-  return s;
-}
-
-bool may_carry(const Scan& s, Binding b) {
-  switch (b) {
-    case Binding::csig_l2:
-      return s.csig;
-    case Binding::hpcc_int:
-      return s.ipv4_options;
-    case Binding::ipv4_udp:
-      return s.ibcs_udp;
-  }
-  return false;
-}
 
 bool tighter(std::uint32_t local, std::uint32_t packet, ExtremumOp op) {
   return op == ExtremumOp::min ? local < packet : local > packet;
@@ -126,10 +70,9 @@ Result SignalUpdateFunction::process_egress(std::span<std::uint8_t> frame,
 
 Result SignalUpdateFunction::scrub(std::span<std::uint8_t> frame) {
   Result r{Action::none, frame.size()};
-  const Scan scan = prescan(frame, config_.wire);
   for (const BindingRule& rule : config_.rules) {
-    if (!may_carry(scan, rule.binding)) continue;
-    const auto field = wire::ibcs::locate(rule.binding, frame, config_.wire);
+    const auto field =
+        wire::ibcs::try_locate(rule.binding, frame, config_.wire);
     if (!field) continue;
     // Unconditional: a spoofed value must not survive even if it equals
     // what this node would have written (§4.1).
@@ -144,12 +87,11 @@ Result SignalUpdateFunction::scrub(std::span<std::uint8_t> frame) {
 
 Result SignalUpdateFunction::edge(std::span<std::uint8_t> frame) {
   Result r{Action::none, frame.size()};
-  const Scan scan = prescan(frame, config_.wire);
   std::optional<std::size_t> strip_at;
   for (std::size_t i = 0; i < config_.rules.size(); ++i) {
     const BindingRule& rule = config_.rules[i];
-    if (!may_carry(scan, rule.binding)) continue;
-    const auto field = wire::ibcs::locate(rule.binding, frame, config_.wire);
+    const auto field =
+        wire::ibcs::try_locate(rule.binding, frame, config_.wire);
     if (!field) continue;
     switch (edge_actions_[i]) {
       case EdgeAction::strip:
@@ -182,11 +124,10 @@ Result SignalUpdateFunction::edge(std::span<std::uint8_t> frame) {
 Result SignalUpdateFunction::suf(std::span<std::uint8_t> frame, PortId port,
                                  Time now) {
   Result r{Action::none, frame.size()};
-  const Scan scan = prescan(frame, config_.wire);
   for (std::size_t i = 0; i < config_.rules.size(); ++i) {
     const BindingRule& rule = config_.rules[i];
-    if (!may_carry(scan, rule.binding)) continue;
-    const auto field = wire::ibcs::locate(rule.binding, frame, config_.wire);
+    const auto field =
+        wire::ibcs::try_locate(rule.binding, frame, config_.wire);
     if (!field) continue;  // §5.1: unrecognised -> opaque
     const auto local = field->signal_type == rule.signal_type
                            ? metric(port, i).value(now)

@@ -19,9 +19,9 @@
 // §6.2). A frame whose field is absent or malformed bypasses everything
 // (§5.1).
 //
-// Per-frame calls do not allocate for frames without a field or with a
-// well-formed one: a cheap allocation-free pre-scan decides whether to call
-// wire::ibcs::locate (which builds an error string when it fails).
+// Per-frame calls never allocate: fields are found with
+// wire::ibcs::try_locate, which accepts exactly what wire::ibcs::locate
+// accepts but reports a refusal without building an error.
 #pragma once
 
 #include <array>

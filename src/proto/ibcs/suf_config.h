@@ -24,7 +24,7 @@
 #include <optional>
 #include <vector>
 
-#include "proto/ibcs/config_error.h"
+#include "proto/config_error.h"
 #include "proto/ibcs/local_metric.h"
 #include "wire/ibcs/operator.h"
 #include "wire/ibcs/signal_field.h"

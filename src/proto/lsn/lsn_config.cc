@@ -7,8 +7,8 @@
 namespace arfabric::proto::lsn {
 namespace {
 
-std::unexpected<LsnError> fail(std::string field, std::string reason) {
-  return std::unexpected(LsnError{std::move(field), std::move(reason)});
+std::unexpected<ConfigError> fail(std::string field, std::string reason) {
+  return std::unexpected(ConfigError{std::move(field), std::move(reason)});
 }
 
 std::string indexed(const char* name, std::size_t i) {
@@ -17,7 +17,7 @@ std::string indexed(const char* name, std::size_t i) {
 
 }  // namespace
 
-std::expected<void, LsnError> validate(const Config& c) {
+std::expected<void, ConfigError> validate(const Config& c) {
   if (c.node_mac[0] & 0x01)
     return fail("node_mac", "a group (multicast) address cannot be a source");
   if (c.ports.empty()) return fail("ports", "no ports configured");

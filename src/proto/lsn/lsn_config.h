@@ -21,20 +21,12 @@
 #include <vector>
 
 #include "common/units.h"
+#include "proto/config_error.h"
 #include "proto/fib/forwarding_types.h"
 #include "wire/inet/ethernet.h"
 #include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::proto::lsn {
-
-// A configuration or API misuse error. `field` names the bad field in
-// Config (e.g. "ports[3].id") or the bad argument (e.g. "port").
-struct LsnError {
-  std::string field;
-  std::string reason;
-  std::string to_string() const { return field + ": " + reason; }
-  bool operator==(const LsnError&) const = default;
-};
 
 // §6: LSN is accepted only on trusted switch-to-switch links; host-facing
 // and external ports drop every LSN frame before it is parsed.
@@ -106,6 +98,6 @@ inline std::uint32_t range_count(std::uint32_t num_devices) {
 //   congestion.fall[i]: zero, above rise[i], or decreasing;
 //   congestion_linger_periods: zero while always_send_congestion is false
 //     (a lost "cleared" frame would then never be repaired).
-std::expected<void, LsnError> validate(const Config& config);
+std::expected<void, ConfigError> validate(const Config& config);
 
 }  // namespace arfabric::proto::lsn

@@ -4,7 +4,7 @@
 
 namespace arfabric::proto::lsn {
 
-std::expected<Engine, LsnError> Engine::create(const Config& config) {
+std::expected<Engine, ConfigError> Engine::create(const Config& config) {
   auto originator = Originator::create(config);
   if (!originator) return std::unexpected(originator.error());
   // validate() already passed: the receiver cannot fail.

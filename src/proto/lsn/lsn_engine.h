@@ -28,14 +28,16 @@ namespace arfabric::proto::lsn {
 class Engine {
  public:
   // Errors: those of validate(config).
-  static std::expected<Engine, LsnError> create(const Config& config);
+  static std::expected<Engine, ConfigError> create(const Config& config);
 
   // See Originator. Errors: "port" not configured.
-  std::expected<bool, LsnError> set_port_state(PortId port, bool up, Time now) {
+  std::expected<bool, ConfigError> set_port_state(PortId port, bool up,
+                                                  Time now) {
     return originator_.set_port_state(port, up, now);
   }
-  std::expected<bool, LsnError> set_queue_depth(PortId port,
-                                                std::uint64_t bytes, Time now) {
+  std::expected<bool, ConfigError> set_queue_depth(PortId port,
+                                                   std::uint64_t bytes,
+                                                   Time now) {
     return originator_.set_queue_depth(port, bytes, now);
   }
   Time next_deadline() const { return originator_.next_deadline(); }

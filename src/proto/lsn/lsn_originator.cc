@@ -19,7 +19,8 @@ constexpr std::size_t kBitmapSize = 32;
 
 }  // namespace
 
-std::expected<Originator, LsnError> Originator::create(const Config& config) {
+std::expected<Originator, ConfigError> Originator::create(
+    const Config& config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
   return Originator(config);
 }
@@ -94,16 +95,18 @@ Originator::Originator(const Config& config)
   counters_ = {};
 }
 
-std::expected<std::uint32_t, LsnError> Originator::index_of(PortId port) const {
+std::expected<std::uint32_t, ConfigError> Originator::index_of(
+    PortId port) const {
   if (port >= port_index_.size() || port_index_[port] < 0) {
-    return std::unexpected(LsnError{
+    return std::unexpected(ConfigError{
         "port", "port " + std::to_string(port) + " is not configured"});
   }
   return static_cast<std::uint32_t>(port_index_[port]);
 }
 
-std::expected<bool, LsnError> Originator::set_port_state(PortId port, bool up,
-                                                         Time /*now*/) {
+std::expected<bool, ConfigError> Originator::set_port_state(PortId port,
+                                                            bool up,
+                                                            Time /*now*/) {
   const std::uint32_t p = ARF_TRY(index_of(port));
   if (ports_[p].up == up) return false;
   ports_[p].up = up;
@@ -112,9 +115,8 @@ std::expected<bool, LsnError> Originator::set_port_state(PortId port, bool up,
   return queued;
 }
 
-std::expected<bool, LsnError> Originator::set_queue_depth(PortId port,
-                                                          std::uint64_t bytes,
-                                                          Time /*now*/) {
+std::expected<bool, ConfigError> Originator::set_queue_depth(
+    PortId port, std::uint64_t bytes, Time /*now*/) {
   const std::uint32_t p = ARF_TRY(index_of(port));
   const std::uint8_t level =
       next_congestion_level(config_.congestion, ports_[p].level, bytes);

@@ -53,17 +53,19 @@ struct OriginatorCounters {
 class Originator {
  public:
   // Errors: those of validate(config).
-  static std::expected<Originator, LsnError> create(const Config& config);
+  static std::expected<Originator, ConfigError> create(const Config& config);
 
   // Records the link state of `port`. When the reachability of an attached
   // node changes, the affected frames are queued at once (triggered).
   // Returns whether any frame was queued. Errors: "port" not configured.
-  std::expected<bool, LsnError> set_port_state(PortId port, bool up, Time now);
+  std::expected<bool, ConfigError> set_port_state(PortId port, bool up,
+                                                  Time now);
   // Records the egress queue depth of `port`; a change of its congestion
   // level (with hysteresis) triggers the Msg-type 1..3 frames it affects.
   // Returns whether any frame was queued. Errors: "port" not configured.
-  std::expected<bool, LsnError> set_queue_depth(PortId port,
-                                                std::uint64_t bytes, Time now);
+  std::expected<bool, ConfigError> set_queue_depth(PortId port,
+                                                   std::uint64_t bytes,
+                                                   Time now);
 
   // When on_timer() wants to run: Time() (at once) before the first
   // periodic origination, Time::max() when this node originates nothing.
@@ -95,7 +97,7 @@ class Originator {
   };
 
   explicit Originator(const Config& config);
-  std::expected<std::uint32_t, LsnError> index_of(PortId port) const;
+  std::expected<std::uint32_t, ConfigError> index_of(PortId port) const;
   // Recomputes the bits of every node behind port index `p`.
   bool refresh_port_nodes(std::uint32_t p);
   bool refresh_node(NodeId node);

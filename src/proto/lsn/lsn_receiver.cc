@@ -33,7 +33,7 @@ bool truncated(const DecodeError& e) { return e.reason.starts_with("trunc"); }
 
 }  // namespace
 
-std::expected<Receiver, LsnError> Receiver::create(const Config& config) {
+std::expected<Receiver, ConfigError> Receiver::create(const Config& config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
   return Receiver(config);
 }
@@ -70,21 +70,17 @@ std::size_t Receiver::on_frame(PortId port, ByteSpan frame, Time /*now*/) {
                        : counters_.dropped_unknown_port);
     return 0;
   }
-  std::uint32_t r = 0;
-  std::uint32_t type = 0;
-  std::uint64_t in[4];
-  if (!accept_fast(frame, r, type, in)) {
-    // FCS frames, and everything the fast check refuses, go through the
-    // codec, which also says why a frame is malformed.
-    auto parsed = wire::lsn::parse(frame, codec_);
-    if (!parsed) {
-      count_malformed(parsed.error());
-      return 0;
-    }
-    r = parsed->dev_range;
-    type = static_cast<std::uint32_t>(parsed->msg_type);
-    std::memcpy(in, parsed->bitmap.bytes.data(), sizeof in);
+  // wire::lsn::view accepts exactly what wire::lsn::parse accepts, without
+  // building an LsnFrame; parse runs only to say why a frame is refused.
+  const auto v = wire::lsn::view(frame, codec_);
+  if (!v) {
+    count_malformed(frame);
+    return 0;
   }
+  const std::uint32_t r = v->dev_range();
+  const auto type = static_cast<std::uint32_t>(v->msg_type());
+  std::uint64_t in[4];
+  std::memcpy(in, v->bitmap(), sizeof in);
   if (r >= ranges_) {
     ++counters_.dropped_range;
     return 0;
@@ -105,26 +101,10 @@ std::size_t Receiver::on_frame(PortId port, ByteSpan frame, Time /*now*/) {
   return emit(nb, port, type, r, diff);
 }
 
-bool Receiver::accept_fast(ByteSpan frame, std::uint32_t& range,
-                           std::uint32_t& type, std::uint64_t* bitmap) const {
-  // Exactly the conditions under which wire::lsn::parse succeeds without an
-  // FCS (tests/proto/lsn/lsn_receiver_test.cc checks the equivalence):
-  // 50 bytes, EtherType, OpCode and Header Type 12; padding, R and Rsv are
-  // not looked at.
-  if (codec_.fcs || frame.size() < 50) return false;
-  const std::uint8_t* b = frame.data();
-  if ((b[12] << 8 | b[13]) != codec_.ethertype ||
-      (b[14] << 8 | b[15]) != codec_.opcode ||
-      (b[16] >> 4) != wire::lsn::kHeaderType) {
-    return false;
-  }
-  type = (b[16] >> 1) & 3;
-  range = b[17] & 0x3f;
-  std::memcpy(bitmap, b + 18, 32);
-  return true;
-}
-
-void Receiver::count_malformed(const DecodeError& e) {
+void Receiver::count_malformed(ByteSpan frame) {
+  const auto parsed = wire::lsn::parse(frame, codec_);
+  if (parsed) return;  // cannot happen: view() refused it (parse's check)
+  const DecodeError& e = parsed.error();
   if (e.field == "lsn.fcs") {
     ++counters_.malformed_fcs;
   } else if (truncated(e)) {

@@ -16,8 +16,9 @@
 //
 // Cost: the frame's four 64-bit words are XORed with the stored ones; a
 // frame without changes (the periodic refresh) costs that compare and the
-// parse. Changed bits are walked with countl_zero (bit 0 of the range is
-// the most significant bit of the first big-endian word, Figure 3).
+// header check of wire::lsn::view. Changed bits are walked with countl_zero
+// (bit 0 of the range is the most significant bit of the first big-endian word,
+// Figure 3).
 //
 // §6: frames on untrusted (host-facing) ports are dropped and counted before
 // any byte is parsed.
@@ -55,7 +56,7 @@ struct ReceiverCounters {
 class Receiver {
  public:
   // Errors: those of validate(config).
-  static std::expected<Receiver, LsnError> create(const Config& config);
+  static std::expected<Receiver, ConfigError> create(const Config& config);
 
   // Processes one received Ethernet frame (from the DA; with FCS when
   // config.codec.fcs). Never fails: a frame that is dropped or malformed is
@@ -101,11 +102,11 @@ class Receiver {
   std::int32_t neighbour(PortId port) const {
     return port < slot_.size() ? slot_[port] : kUnknown;
   }
-  // The codec's success path on the raw bytes, without building an
-  // LsnFrame; false sends the frame through wire::lsn::parse.
-  bool accept_fast(ByteSpan frame, std::uint32_t& range, std::uint32_t& type,
-                   std::uint64_t* bitmap) const;
-  void count_malformed(const DecodeError& e);
+  // Parses a refused frame for its reason and counts it. Out of line and
+  // cold: parse()'s result and error strings would otherwise widen
+  // on_frame's stack frame, which costs every frame (measured inline: a
+  // frame with one change took 26 ns instead of 22).
+  [[gnu::noinline, gnu::cold]] void count_malformed(ByteSpan frame);
   std::size_t emit(std::uint32_t n, PortId port, std::uint32_t type,
                    std::uint32_t r, const std::uint64_t* diff);
 

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <expected>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -90,6 +91,7 @@ struct ChecksumCover {
   std::size_t region_offset = 0;    // first byte of the summed region; words
                                     // are aligned to it
   bool zero_means_absent = false;   // UDP over IPv4 (RFC 768)
+  bool operator==(const ChecksumCover&) const = default;
 };
 
 struct SignalField {
@@ -104,6 +106,7 @@ struct SignalField {
   std::uint32_t max_value = 0;
   std::array<ChecksumCover, 2> checksums{};
   std::uint8_t checksum_count = 0;
+  bool operator==(const SignalField&) const = default;
 };
 
 // Finds the binding's field in an Ethernet frame. Errors (all mean "bypass
@@ -116,8 +119,27 @@ struct SignalField {
 // "ipv4.protocol" not UDP; "ipv4.fragment_offset" for a non-first
 // fragment; "udp.length"; "udp.destination_port" not config.udp_port;
 // "ibcs_udp.version"/"ibcs_udp.signal_type" for a bad or unknown shim.
+//
+// Success is decided by try_locate() alone (below), so locate() and the
+// per-packet path accept exactly the same frames and return the same
+// field; the detailed walk runs only to explain a refusal.
 std::expected<SignalField, DecodeError> locate(
     Binding binding, ByteSpan frame, const BindingConfig& config = {});
+
+// The per-packet form of locate(): the same frames accepted, the same field
+// returned, but a refusal is just nullopt -- no DecodeError, no string, no
+// allocation (draft sec. 5.1 only needs "recognised or not"). Use locate()
+// when the reason matters (arfabric decode).
+std::optional<SignalField> try_locate(Binding binding, ByteSpan frame,
+                                      const BindingConfig& config = {});
+
+namespace detail {
+// The detailed walk behind locate()'s errors, on its own, for the tests and
+// the fuzz target that check it accepts exactly what try_locate() accepts.
+// locate() reports "ibcs.locate" if they ever disagree on a frame.
+std::expected<SignalField, DecodeError> locate_detailed(
+    Binding binding, ByteSpan frame, const BindingConfig& config = {});
+}  // namespace detail
 
 // The P_Metric. Error: "ibcs.field" when the field lies outside `frame`.
 std::expected<std::uint32_t, DecodeError> read_metric(ByteSpan frame,

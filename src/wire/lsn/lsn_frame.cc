@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -42,8 +43,12 @@ std::uint32_t ethernet_fcs(ByteSpan frame) {
       crc32(0L, frame.data(), static_cast<uInt>(frame.size())));
 }
 
-std::expected<LsnFrame, DecodeError> parse(ByteSpan frame,
-                                           const CodecOptions& options) {
+namespace {
+
+// The walk that explains why view() refused a frame, one error per check
+// of view(); parse() runs it only then.
+std::expected<void, DecodeError> explain(ByteSpan frame,
+                                         const CodecOptions& options) {
   ByteSpan body = frame;
   if (options.fcs) {
     if (frame.size() < kFcsSize) {
@@ -54,10 +59,7 @@ std::expected<LsnFrame, DecodeError> parse(ByteSpan frame,
     }
     body = frame.first(frame.size() - kFcsSize);
     const std::uint32_t expected = ethernet_fcs(body);
-    const ByteSpan fcs = frame.last(kFcsSize);
-    const std::uint32_t received =
-        std::uint32_t{fcs[0]} | std::uint32_t{fcs[1]} << 8 |
-        std::uint32_t{fcs[2]} << 16 | std::uint32_t{fcs[3]} << 24;
+    const std::uint32_t received = detail::received_fcs(frame);
     if (received != expected) {
       return std::unexpected(DecodeError{
           "lsn.fcs", body.size(),
@@ -66,37 +68,56 @@ std::expected<LsnFrame, DecodeError> parse(ByteSpan frame,
     }
   }
   ByteReader r(body);
-  LsnFrame out;
-  auto da = ARF_TRY(r.bytes(6, "lsn.destination"));
-  std::copy(da.begin(), da.end(), out.destination.begin());
-  auto sa = ARF_TRY(r.bytes(6, "lsn.source"));
-  std::copy(sa.begin(), sa.end(), out.source.begin());
+  (void)ARF_TRY(r.bytes(6, "lsn.destination"));
+  (void)ARF_TRY(r.bytes(6, "lsn.source"));
   const std::uint16_t ethertype = ARF_TRY(r.u16("lsn.ethertype"));
   if (ethertype != options.ethertype) {
     return std::unexpected(r.error_at(
-        12, "lsn.ethertype",
+        kEtherTypeOffset, "lsn.ethertype",
         "expected " + hex16(options.ethertype) + ", got " + hex16(ethertype)));
   }
   const std::uint16_t opcode = ARF_TRY(r.u16("lsn.opcode"));
   if (opcode != options.opcode) {
     return std::unexpected(r.error_at(
-        14, "lsn.opcode",
+        kOpcodeOffset, "lsn.opcode",
         "expected " + hex16(options.opcode) + ", got " + hex16(opcode)));
   }
-  const std::uint8_t b0 = ARF_TRY(r.u8("lsn.type"));
-  out.type = b0 >> 4;
-  if (out.type != kHeaderType) {
-    return std::unexpected(r.error_at(
-        16, "lsn.type",
-        "Header Type is " + std::to_string(out.type) + ", LSN uses 12"));
+  const std::uint8_t type = ARF_TRY(r.u8("lsn.type")) >> 4;
+  if (type != kHeaderType) {
+    return std::unexpected(
+        r.error_at(kTypeOffset, "lsn.type",
+                   "Header Type is " + std::to_string(type) + ", LSN uses 12"));
   }
-  const std::uint8_t b1 = ARF_TRY(r.u8("lsn.dev_range"));
+  (void)ARF_TRY(r.u8("lsn.dev_range"));
+  (void)ARF_TRY(r.bytes(32, "lsn.bitmap"));
+  return {};
+}
+
+}  // namespace
+
+std::expected<LsnFrame, DecodeError> parse(ByteSpan frame,
+                                           const CodecOptions& options) {
+  const auto v = view(frame, options);
+  if (!v) {
+    if (auto why = explain(frame, options); !why)
+      return std::unexpected(std::move(why).error());
+    return std::unexpected(
+        DecodeError{"lsn.parse", 0,
+                    "internal: view() refuses a frame the detailed walk "
+                    "accepts (please report this frame)"});
+  }
+  const ByteSpan b = v->body;
+  LsnFrame out;
+  std::copy_n(b.begin(), 6, out.destination.begin());
+  std::copy_n(b.begin() + 6, 6, out.source.begin());
+  const std::uint8_t b0 = b[kTypeOffset];
+  const std::uint8_t b1 = b[kDevRangeOffset];
+  out.type = b0 >> 4;
   out.r = (b0 >> 3) & 1;
-  out.msg_type = static_cast<MsgType>((b0 >> 1) & 3);
+  out.msg_type = v->msg_type();
   out.reserved = static_cast<std::uint8_t>((b0 & 1) << 2 | b1 >> 6);
-  out.dev_range = b1 & 0x3f;
-  auto bitmap = ARF_TRY(r.bytes(32, "lsn.bitmap"));
-  std::copy(bitmap.begin(), bitmap.end(), out.bitmap.bytes.begin());
+  out.dev_range = v->dev_range();
+  std::copy_n(v->bitmap(), 32, out.bitmap.bytes.begin());
   return out;
 }
 

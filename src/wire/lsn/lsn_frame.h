@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <expected>
+#include <optional>
 
 #include "common/bytes.h"
 #include "wire/inet/ethernet.h"
@@ -91,6 +92,68 @@ struct LsnFrame {
   bool operator==(const LsnFrame&) const = default;
 };
 
+// Byte offsets in the frame (from the destination MAC), shared by view()
+// and parse() so the two cannot read different bytes.
+inline constexpr std::size_t kEtherTypeOffset = 12;
+inline constexpr std::size_t kOpcodeOffset = 14;
+inline constexpr std::size_t kTypeOffset = 16;      // Type | R | Msg-type | Rsv
+inline constexpr std::size_t kDevRangeOffset = 17;  // Rsv | Dev-Range
+inline constexpr std::size_t kBitmapOffset = 18;
+inline constexpr std::size_t kMinFrameSize = kBitmapOffset + 32;  // 50
+
+// A frame that parse() accepts, read in place: what a receiver needs per
+// frame, without building an LsnFrame or, on refusal, a DecodeError.
+// `frame` must outlive the view.
+struct FrameView {
+  ByteSpan body;  // the frame without its FCS; at least kMinFrameSize bytes
+
+  MsgType msg_type() const {
+    return static_cast<MsgType>((body[kTypeOffset] >> 1) & 3);
+  }
+  std::uint8_t dev_range() const { return body[kDevRangeOffset] & 0x3f; }
+  // The 32 Reachable-Devices-Bitmap bytes, in wire order.
+  const std::uint8_t* bitmap() const { return body.data() + kBitmapOffset; }
+};
+
+// The Ethernet FCS (CRC-32 of IEEE 802.3) of `frame`.
+std::uint32_t ethernet_fcs(ByteSpan frame);
+
+namespace detail {
+// The frame's last 4 bytes as an FCS (sent least significant byte first).
+inline std::uint32_t received_fcs(ByteSpan frame) {
+  const ByteSpan fcs = frame.last(kFcsSize);
+  return std::uint32_t{fcs[0]} | std::uint32_t{fcs[1]} << 8 |
+         std::uint32_t{fcs[2]} << 16 | std::uint32_t{fcs[3]} << 24;
+}
+inline std::uint16_t get16(ByteSpan b, std::size_t at) {
+  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
+}
+}  // namespace detail
+
+// parse()'s acceptance without its errors: a view exactly when parse()
+// succeeds (parse() takes its success from here), nullopt exactly when it
+// fails. Checks the FCS when options.fcs. No allocation; inline, because a
+// receiver runs it on every frame.
+inline std::optional<FrameView> view(ByteSpan frame,
+                                     const CodecOptions& options = {}) {
+  ByteSpan body = frame;
+  if (options.fcs) {
+    if (frame.size() < kFcsSize) return std::nullopt;
+    body = frame.first(frame.size() - kFcsSize);
+  }
+  // Padding, R and Rsv are not looked at (receivers ignore them).
+  if (body.size() < kMinFrameSize ||
+      detail::get16(body, kEtherTypeOffset) != options.ethertype ||
+      detail::get16(body, kOpcodeOffset) != options.opcode ||
+      body[kTypeOffset] >> 4 != kHeaderType) {
+    return std::nullopt;
+  }
+  // Last: the CRC is the expensive check.
+  if (options.fcs && detail::received_fcs(frame) != ethernet_fcs(body))
+    return std::nullopt;
+  return FrameView{body};
+}
+
 // Parses a whole Ethernet frame (starting at the destination MAC).
 // Errors (field names):
 //   lsn.destination, lsn.source, lsn.ethertype, lsn.opcode, lsn.type,
@@ -110,8 +173,5 @@ std::expected<void, EncodeError> serialize(const LsnFrame& frame,
                                            const CodecOptions& options = {});
 std::size_t encoded_size(const LsnFrame& frame,
                          const CodecOptions& options = {});
-
-// The Ethernet FCS (CRC-32 of IEEE 802.3) of `frame`.
-std::uint32_t ethernet_fcs(ByteSpan frame);
 
 }  // namespace arfabric::wire::lsn

@@ -11,7 +11,7 @@ TEST(FibConfig, ErrorsNameTheField) {
   FibConfig c;
   c.table_size = 32;
   EXPECT_EQ(validate(c).error(),
-            (Error{"config.table_size", "32 is outside 64..4096"}));
+            (ConfigError{"config.table_size", "32 is outside 64..4096"}));
   c = {};
   c.table_size = 4097;
   EXPECT_EQ(validate(c).error().field, "config.table_size");

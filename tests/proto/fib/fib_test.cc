@@ -53,7 +53,7 @@ TEST(Fib, ControlPlaneErrors) {
   EXPECT_EQ(f.set_route(4, equal(1, 2), Time()).error().field,
             "set_route.destination");
   EXPECT_EQ(f.set_route(0, Members{{1, 1}, {1, 2}}, Time()).error(),
-            (Error{"set_route.members", "port 1 listed twice"}));
+            (ConfigError{"set_route.members", "port 1 listed twice"}));
   EXPECT_EQ(f.set_route(0, Members{{1, kMaxWeight + 1}}, Time()).error().field,
             "set_route.members[0]");
   EXPECT_EQ(f.apply(lsn(1, 9, true), Time()).error().field, "veto.destination");

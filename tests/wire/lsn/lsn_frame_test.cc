@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "common/hex.h"
 
 namespace arfabric::wire::lsn {
@@ -167,6 +170,80 @@ RC_GTEST_PROP(LsnFrame, ParseInvertsSerialize, ()) {
   auto back = parse(w.data(), CodecOptions{.fcs = fcs});
   RC_ASSERT(back.has_value());
   RC_ASSERT(*back == f);
+}
+
+// view() decides parse()'s success; the detailed walk behind parse()'s
+// errors must refuse exactly the frames view() refuses, or parse() reports
+// the internal error "lsn.parse". When both accept, they read the same
+// fields.
+void expect_view_agrees(ByteSpan frame, const CodecOptions& options) {
+  const auto v = view(frame, options);
+  const auto p = parse(frame, options);
+  ASSERT_EQ(v.has_value(), p.has_value());
+  if (!p) {
+    ASSERT_NE(p.error().field, "lsn.parse") << p.error().to_string();
+    return;
+  }
+  EXPECT_EQ(v->msg_type(), p->msg_type);
+  EXPECT_EQ(v->dev_range(), p->dev_range);
+  EXPECT_TRUE(
+      std::equal(p->bitmap.bytes.begin(), p->bitmap.bytes.end(), v->bitmap()));
+}
+
+TEST(LsnFrame, ViewAgreesWithParseOnEveryTruncationAndByte) {
+  for (bool fcs : {false, true}) {
+    const CodecOptions options{.fcs = fcs};
+    ByteWriter w;
+    ASSERT_TRUE(serialize(figure3_frame(), w, options));
+    const Bytes full = w.take();
+    for (std::size_t n = 0; n <= full.size(); ++n)
+      expect_view_agrees(ByteSpan(full).first(n), options);
+    for (std::size_t at = 0; at < full.size(); ++at) {
+      for (int bit = 0; bit < 8; ++bit) {
+        Bytes frame = full;
+        frame[at] ^= static_cast<std::uint8_t>(1u << bit);
+        expect_view_agrees(frame, options);
+        // Without the FCS check, damage in the bitmap or padding is
+        // accepted; with it, every flipped bit is refused.
+        if (fcs) {
+          EXPECT_FALSE(view(frame, options)) << at << "/" << bit;
+        }
+      }
+    }
+  }
+}
+
+RC_GTEST_PROP(LsnFrame, ViewAgreesWithParseOnRandomFrames, ()) {
+  const bool fcs = *rc::gen::arbitrary<bool>();
+  const CodecOptions options{
+      .ethertype = *rc::gen::elementOf(
+          std::vector<std::uint16_t>{kDefaultEtherType, 0x88b5}),
+      .fcs = fcs};
+  LsnFrame f;
+  f.msg_type = static_cast<MsgType>(*rc::gen::inRange(0, 4));
+  f.dev_range = static_cast<std::uint8_t>(*rc::gen::inRange(0, 64));
+  f.bitmap.bytes = *rc::gen::container<std::array<std::uint8_t, 32>>(
+      rc::gen::arbitrary<std::uint8_t>());
+  ByteWriter w;
+  RC_ASSERT(serialize(f, w, options).has_value());
+  Bytes bytes = w.take();
+  const int damage = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < damage; ++i) {
+    bytes[*rc::gen::inRange<std::size_t>(0, bytes.size())] =
+        *rc::gen::arbitrary<std::uint8_t>();
+  }
+  bytes.resize(*rc::gen::inRange<std::size_t>(0, bytes.size() + 1));
+  const auto v = view(bytes, options);
+  const auto p = parse(bytes, options);
+  RC_ASSERT(v.has_value() == p.has_value());
+  if (!p) {
+    RC_ASSERT(p.error().field != "lsn.parse");
+    return;
+  }
+  RC_ASSERT(v->msg_type() == p->msg_type);
+  RC_ASSERT(v->dev_range() == p->dev_range);
+  RC_ASSERT(
+      std::equal(p->bitmap.bytes.begin(), p->bitmap.bytes.end(), v->bitmap()));
 }
 
 }  // namespace
