@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "proto/config_error.h"
 #include "wire/bgp/capability.h"
 #include "wire/bgp/options.h"
 #include "wire/inet/ipv4.h"
@@ -48,12 +49,8 @@ struct SessionConfig {
   std::vector<wire::bgp::AddPathCapability::Entry> add_path;
 };
 
-struct SessionConfigError {
-  std::string field;   // e.g. "hold_time_s", "add_path[1].family"
-  std::string reason;  // e.g. "1 or 2 is not allowed (0 or >= 3)"
-  std::string to_string() const { return field + ": " + reason; }
-  bool operator==(const SessionConfigError&) const = default;
-};
+// Errors name the field, e.g. "hold_time_s", "add_path[1].family".
+using SessionConfigError = ConfigError;
 
 // Errors (the field named): local_as or remote_as 0 or AS_TRANS (23456,
 // RFC 6793 section 4.2.2: not assignable); router_id 0.0.0.0 (RFC 6286

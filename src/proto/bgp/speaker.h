@@ -25,6 +25,7 @@
 #include "proto/bgp/rib.h"
 #include "proto/bgp/session.h"
 #include "proto/bgp/update_builder.h"
+#include "proto/config_error.h"
 
 namespace arfabric::proto::bgp {
 
@@ -55,11 +56,7 @@ struct SpeakerConfig {
   RibConfig rib;  // local_as is taken from above
 };
 
-struct SpeakerConfigError {
-  std::string field;
-  std::string reason;
-  std::string to_string() const { return field + ": " + reason; }
-};
+using SpeakerConfigError = ConfigError;
 
 // Errors name the field: "peers[3].session.hold_time_s: ...".
 std::expected<void, SpeakerConfigError> validate(const SpeakerConfig& config);
