@@ -61,8 +61,8 @@ SpeakerConfig config() {
     p.next_hop_ipv6 = Bytes(16, static_cast<std::uint8_t>(i + 1));
     c.peers.push_back(p);
   }
-  c.networks = {destination_of(wb::kAfiIpv4, *wb::prefix_from_string(
-                                                  "10.1.0.0/24"))};
+  c.networks = {
+      destination_of(wb::kAfiIpv4, *wb::prefix_from_string("10.1.0.0/24"))};
   return c;
 }
 
@@ -75,10 +75,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   speaker.start(now);
   for (PeerId p = 0; p < 2; ++p) {
     speaker.on_connected(p, p + 1, Direction::outgoing, now);
-    speaker.on_bytes(p, p + 1,
-                     encode(open_from(65100 + p, static_cast<std::uint8_t>(
-                                                     2 + p))),
-                     now);
+    speaker.on_bytes(
+        p, p + 1,
+        encode(open_from(65100 + p, static_cast<std::uint8_t>(2 + p))), now);
     speaker.on_bytes(p, p + 1, encode(wb::Keepalive{}), now);
   }
   if (speaker.peer_state(0) != SessionState::established) __builtin_trap();
