@@ -268,6 +268,13 @@ void BgpControl::on_control(NodeIndex node, proto::PortId, PacketIndex index,
   schedule(s.cpu_busy_until, std::move(w));
 }
 
+void BgpControl::on_control_dropped(const Packet& packet) {
+  // The message is gone with its link; its TCP connection is closed by the
+  // loss-of-signal detection, so nothing else waits for it.
+  payloads_[packet.control] = Bytes{};
+  free_payloads_.push_back(packet.control);
+}
+
 void BgpControl::program(std::uint32_t sw_index, const bgp::FibUpdate& update,
                          Time now) {
   Switch& sw = switches_[sw_index];

@@ -66,6 +66,7 @@ class BgpControl : public ControlHandler {
   void start(Time now);
   void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
                   Time now) override;
+  void on_control_dropped(const Packet& packet) override;
   // EventType::control events.
   void on_event(const Event& e);
 

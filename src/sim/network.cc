@@ -32,6 +32,7 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   };
   Network net(events, pool);
   net.select_mode_ = spec.select_mode;
+  net.rng_ = spec.seed == 0 ? 0x9e3779b97f4a7c15ull : spec.seed;
   const std::size_t n = spec.nodes.size();
   net.nodes_.resize(n);
   proto::NodeId leaves = 0;
@@ -64,6 +65,10 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
         lc.buffer_bytes = spec.buffer_bytes;
         lc.ecn_threshold_bytes = spec.ecn_threshold_bytes;
       }
+      if (cable.drop_probability < 0 || cable.drop_probability > 1) {
+        return fail(at + ".drop_probability", "must be within [0, 1]");
+      }
+      net.drop_probability_.push_back(cable.drop_probability);
       f.out.push_back(static_cast<LinkIndex>(net.links_.size()));
       f.neighbour.push_back(to);
       net.links_.emplace_back(lc);
@@ -120,6 +125,13 @@ std::optional<proto::PortId> Network::port_toward(NodeIndex from,
 
 void Network::drop(PacketIndex index, DropReason reason) {
   ++counters_.dropped[static_cast<std::size_t>(reason)];
+  release_dropped(index);
+}
+
+void Network::release_dropped(PacketIndex index) {
+  const Packet& p = (*pool_)[index];
+  if (p.kind == PacketKind::control && control_)
+    control_->on_control_dropped(p);
   pool_->release(index);
 }
 
@@ -203,6 +215,19 @@ void Network::on_event(const Event& e) {
     events_->push(next, EventType::link_arrival, e.a, link.epoch());
   }
   ++counters_.packet_hops;
+  if (drop_probability_[e.a] > 0) {
+    // xorshift64*: deterministic per run (NetworkSpec::seed).
+    rng_ ^= rng_ >> 12;
+    rng_ ^= rng_ << 25;
+    rng_ ^= rng_ >> 27;
+    const double u =
+        static_cast<double>((rng_ * 2685821657736338717ull) >> 11) * 0x1.0p-53;
+    if (u < drop_probability_[e.a]) {
+      ++link.counters().dropped_error;
+      drop(index, DropReason::link_error);
+      return;
+    }
+  }
   const NodeIndex to = link.config().to;
   if ((*pool_)[index].kind == PacketKind::control) {
     ++counters_.control_delivered;
@@ -236,7 +261,7 @@ void Network::set_cable_up(std::size_t cable, bool up, Time now) {
     links_[l].set_down(now, lost_);
     for (PacketIndex p : lost_) {
       ++counters_.dropped[static_cast<std::size_t>(DropReason::link_down)];
-      pool_->release(p);
+      release_dropped(p);
     }
   }
 }

@@ -18,6 +18,7 @@
 #include <expected>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "proto/fib/fib.h"
@@ -47,6 +48,7 @@ struct NetworkSpec {
     NodeIndex a = 0, b = 0;
     BitsPerSecond rate = 0;
     Time delay{};
+    double drop_probability = 0;  // per packet and direction (bit errors)
   };
   std::vector<Node> nodes;
   std::vector<Cable> cables;
@@ -54,6 +56,7 @@ struct NetworkSpec {
   std::uint32_t ecn_threshold_bytes = 0;  // per switch egress port
   proto::fib::SelectMode select_mode = proto::fib::SelectMode::per_flow;
   proto::fib::FibConfig fib;  // max_destinations is set to the leaf count
+  std::uint64_t seed = 1;     // random losses (drop_probability)
 };
 
 struct NetworkError {
@@ -76,6 +79,9 @@ class ControlHandler {
   // `port`; the handler owns it (and releases it).
   virtual void on_control(NodeIndex node, proto::PortId port,
                           PacketIndex packet, Time now) = 0;
+  // A control packet was dropped (dead link, bit error) before the network
+  // releases it: the handler frees what the packet refers to.
+  virtual void on_control_dropped(const Packet& packet) { (void)packet; }
 };
 
 struct NetworkCounters {
@@ -149,6 +155,7 @@ class Network {
   void forward(NodeIndex node, PacketIndex index, Time now);
   void put_on_link(LinkIndex l, PacketIndex index, Time now);
   void drop(PacketIndex index, DropReason reason);
+  void release_dropped(PacketIndex index);
 
   EventQueue* events_;
   PacketPool* pool_;
@@ -156,7 +163,9 @@ class Network {
   ControlHandler* control_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Link> links_;
-  std::vector<PacketIndex> lost_;  // scratch for link-down losses
+  std::vector<PacketIndex> lost_;         // scratch for link-down losses
+  std::vector<double> drop_probability_;  // by link
+  std::uint64_t rng_ = 1;                 // xorshift64* state
   proto::fib::SelectMode select_mode_ = proto::fib::SelectMode::per_flow;
   NetworkCounters counters_;
 };

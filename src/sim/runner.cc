@@ -66,7 +66,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
          n.lsn_node_id == kNoLsnId ? 0 : proto::NodeId{n.lsn_node_id}});
   }
   for (const LinkSpec& l : topo.links) {
-    spec.cables.push_back({l.a, l.b, l.rate, l.delay});
+    spec.cables.push_back({l.a, l.b, l.rate, l.delay, l.drop_probability});
   }
   spec.buffer_bytes = static_cast<std::uint32_t>(sp.buffer_bytes_per_port);
   spec.ecn_threshold_bytes = static_cast<std::uint32_t>(sp.ecn_threshold_bytes);
@@ -74,6 +74,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   spec.fib.table_size = 256;
   spec.fib.flowlet_gap = sp.flowlet_gap;
   spec.fib.flowlet_table_size = 4096;
+  spec.seed = scenario.seed;
 
   EventQueue events;
   PacketPool pool;

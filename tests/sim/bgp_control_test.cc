@@ -129,6 +129,8 @@ TEST(BgpControl, LinkFailureConvergesInMillisecondsOfCpuAndFibDelay) {
   const Time converged = r.bgp->last_fib_change() - fail;
   EXPECT_GT(converged, ms(10));
   EXPECT_LT(converged, ms(100));
+  // Messages lost with the link left nothing behind.
+  EXPECT_TRUE(r.bgp->quiet());
 }
 
 }  // namespace

@@ -137,6 +137,31 @@ TEST(Network, NoRouteIsCounted) {
       1u);
 }
 
+TEST(Network, RandomLossIsCountedAndDeterministic) {
+  auto run = [] {
+    Clos c(2, 2, 1, gbps(100), us(1));
+    for (auto& cable : c.spec.cables) cable.drop_probability = 0.2;
+    c.spec.seed = 42;
+    Sim r(c.spec);
+    c.install_routes(*r.net);
+    for (FlowId f = 0; f < 1000; ++f) {
+      r.send(c.host(0, 0), c.host(1, 0), 1000, f, Time{});
+    }
+    r.run_until(sec(1));
+    const auto lost =
+        r.net->counters()
+            .dropped[static_cast<std::size_t>(DropReason::link_error)];
+    EXPECT_EQ(r.sink.got.size() + lost, 1000u);
+    EXPECT_EQ(r.pool.in_use(), 0u);
+    return lost;
+  };
+  const auto lost = run();
+  // Four hops at 20 %: 1 - 0.8^4 = 59 % lost on average.
+  EXPECT_GT(lost, 500u);
+  EXPECT_LT(lost, 680u);
+  EXPECT_EQ(run(), lost);
+}
+
 TEST(Network, BadSpecsAreRejected) {
   EventQueue e;
   PacketPool p;
@@ -146,6 +171,9 @@ TEST(Network, BadSpecsAreRejected) {
   EXPECT_EQ(Network::create(s, e, p).error().field, "cables[0]");
   s.cables = {{0, 1, 0, us(1)}};
   EXPECT_EQ(Network::create(s, e, p).error().field, "cables[0].rate");
+  s.cables = {{0, 1, gbps(1), us(1), 1.5}};
+  EXPECT_EQ(Network::create(s, e, p).error().field,
+            "cables[0].drop_probability");
   s.cables = {};
   EXPECT_EQ(Network::create(s, e, p).error().field, "nodes[1]");
 }
