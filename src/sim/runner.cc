@@ -164,7 +164,10 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
              {static_cast<std::int32_t>(r), m});
   };
   std::uint32_t open_a2a = 0;
-  for (const WorkloadSpec& w : scenario.workloads) {
+  // The ring each ring/all-gather workload drives, by workload index.
+  std::vector<std::size_t> ring_of_workload(scenario.workloads.size(), 0);
+  for (std::size_t wi = 0; wi < scenario.workloads.size(); ++wi) {
+    const WorkloadSpec& w = scenario.workloads[wi];
     const std::size_t n = w.participants.size();
     switch (w.kind) {
       case WorkloadKind::ring_allreduce:
@@ -177,6 +180,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
             w.kind == WorkloadKind::ring_allreduce ? 2 * (n - 1) : n - 1);
         ring->received.assign(n, 0);
         ring->sent.assign(n, 0);
+        ring_of_workload[wi] = rings.size();
         rings.push_back(std::move(ring));
         ++pending_workloads;
         break;
@@ -226,15 +230,6 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     workload_starts.emplace_back(t0 + scenario.workloads[i].start, i);
   }
   std::sort(workload_starts.begin(), workload_starts.end());
-  std::size_t ring_index = 0;
-  std::vector<std::size_t> ring_of_workload(scenario.workloads.size(), 0);
-  for (std::size_t i = 0; i < scenario.workloads.size(); ++i) {
-    const auto k = scenario.workloads[i].kind;
-    if ((k == WorkloadKind::ring_allreduce || k == WorkloadKind::all_gather) &&
-        scenario.workloads[i].participants.size() >= 2) {
-      ring_of_workload[i] = ring_index++;
-    }
-  }
   auto start_workload = [&](std::size_t i, Time now) {
     const WorkloadSpec& w = scenario.workloads[i];
     if (w.kind == WorkloadKind::all_to_all) {

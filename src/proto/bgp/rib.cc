@@ -201,7 +201,7 @@ void prepend_as(std::vector<wb::PathAttribute>& attrs, std::uint32_t asn) {
 
 }  // namespace
 
-AttributesRef Rib::export_attributes(const RibEntry& e, const Path& best,
+AttributesRef Rib::export_attributes(const Path& best,
                                      const fare::ExportResult& fare_export) {
   const RouteAttributes* source = best.attributes.get();
   if (memo_.result && memo_.source == source &&
@@ -209,7 +209,6 @@ AttributesRef Rib::export_attributes(const RibEntry& e, const Path& best,
       memo_.non_transitive == fare_export.non_transitive) {
     return memo_.result;
   }
-  (void)e;
   std::vector<wb::PathAttribute> attrs = source->attributes;
   const std::uint8_t sub_type = config_.fare.sub_type;
   if (best.peer != kLocalPeer) {
@@ -330,7 +329,7 @@ DecisionChange Rib::run_decision(std::uint32_t index) {
                                           : a.next_hop < b.next_hop;
                 });
     }
-    exported = export_attributes(e, best, fare_export);
+    exported = export_attributes(best, fare_export);
   }
   // A local route installs nothing, so switching between "no route" and
   // "local" is not a FIB change.

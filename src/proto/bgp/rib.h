@@ -130,7 +130,7 @@ class Rib {
   // True when `a` is preferred over `b` (RFC 4271 section 9.1.2.2).
   bool better(const Path& a, const Path& b) const;
   bool multipath_equal(const Path& best, const Path& other) const;
-  AttributesRef export_attributes(const RibEntry& e, const Path& best,
+  AttributesRef export_attributes(const Path& best,
                                   const fare::ExportResult& fare_export);
   void release(std::uint32_t index);
 

@@ -164,21 +164,21 @@ Speaker::Speaker(SpeakerConfig config)
 void Speaker::start(Time now) {
   for (PeerId p = 0; p < peers_.size(); ++p) {
     peers_[p].session.start(now);
-    drain_session(p, now);
+    drain_session(p);
   }
   settle(now);
 }
 
 void Speaker::stop_peer(PeerId peer, Time now) {
   peers_[peer].session.stop(now);
-  drain_session(peer, now);
+  drain_session(peer);
   settle(now);
 }
 
 void Speaker::stop(Time now) {
   for (PeerId p = 0; p < peers_.size(); ++p) {
     peers_[p].session.stop(now);
-    drain_session(p, now);
+    drain_session(p);
   }
   settle(now);
 }
@@ -186,26 +186,26 @@ void Speaker::stop(Time now) {
 void Speaker::on_connected(PeerId peer, ConnectionId connection,
                            Direction direction, Time now) {
   peers_[peer].session.on_connected(connection, direction, now);
-  drain_session(peer, now);
+  drain_session(peer);
   settle(now);
 }
 
 void Speaker::on_connect_failed(PeerId peer, Time now) {
   peers_[peer].session.on_connect_failed(now);
-  drain_session(peer, now);
+  drain_session(peer);
   settle(now);
 }
 
 void Speaker::on_bytes(PeerId peer, ConnectionId connection, ByteSpan data,
                        Time now) {
   peers_[peer].session.on_bytes(connection, data, now);
-  drain_session(peer, now);
+  drain_session(peer);
   settle(now);
 }
 
 void Speaker::on_closed(PeerId peer, ConnectionId connection, Time now) {
   peers_[peer].session.on_closed(connection, now);
-  drain_session(peer, now);
+  drain_session(peer);
   settle(now);
 }
 
@@ -213,7 +213,7 @@ void Speaker::on_timer(Time now) {
   for (PeerId p = 0; p < peers_.size(); ++p) {
     if (peers_[p].session.next_deadline() <= now) {
       peers_[p].session.on_timer(now);
-      drain_session(p, now);
+      drain_session(p);
     }
   }
   settle(now);
@@ -260,7 +260,7 @@ std::size_t Speaker::advertised_count(PeerId peer) const {
   return static_cast<std::size_t>(std::count(bits.begin(), bits.end(), true));
 }
 
-void Speaker::drain_session(PeerId peer, Time now) {
+void Speaker::drain_session(PeerId peer) {
   // Handling an output can make the session produce more (sending an
   // UPDATE yields SendBytes), so take the batch out first.
   std::vector<SessionOutput> batch;
@@ -287,7 +287,6 @@ void Speaker::drain_session(PeerId peer, Time now) {
         },
         out);
   }
-  (void)now;
 }
 
 void Speaker::on_session_up(PeerId peer, const Negotiated& negotiated) {
@@ -569,7 +568,7 @@ void Speaker::flush(PeerId peer, Time now) {
   for (Bytes& message : scratch_) p.session.send(std::move(message), now);
   scratch_.clear();
   p.last_flush = now;
-  drain_session(peer, now);
+  drain_session(peer);
   for (std::uint32_t index : handled) {
     rib_.collect(index, [this](std::uint32_t i) { return held_anywhere(i); });
   }

@@ -155,7 +155,7 @@ class Speaker {
     PeerCounters counters;
   };
 
-  void drain_session(PeerId peer, Time now);
+  void drain_session(PeerId peer);
   void on_session_up(PeerId peer, const Negotiated& negotiated);
   void on_session_down(PeerId peer, const std::string& reason);
   void apply_update(PeerId peer, const wire::bgp::UpdateParseResult& result);
