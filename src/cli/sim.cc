@@ -56,10 +56,10 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   out << "scenario " << scenario->name << ": " << scenario->topology.summary()
       << "\n";
   out << fmt::format(
-      "{:<14}{:>12}{:>10}{:>11}{:>11}{:>11}{:>11}{:>10}{:>9}"
+      "{:<14}{:>12}{:>10}{:>11}{:>11}{:>11}{:>11}{:>11}{:>10}{:>9}{:>9}"
       "{:>8}\n",
       "mode", "completion", "goodput", "drop:dead", "drop:full", "drop:route",
-      "bgp conv.", "imbalance", "ctl msgs", "wall");
+      "hw conv.", "bgp conv.", "imbalance", "bgp msgs", "hw msgs", "wall");
   int code = 0;
   for (sim::Mode mode : modes) {
     const auto started = std::chrono::steady_clock::now();
@@ -78,14 +78,15 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       return r->dropped[static_cast<std::size_t>(d)];
     };
     out << fmt::format(
-        "{:<14}{:>12}{:>8.1f} G{:>11}{:>11}{:>11}{:>11}{:>10.2f}{:>9}{:>6.1f} "
-        "s\n",
+        "{:<14}{:>12}{:>8.1f} G{:>11}{:>11}{:>11}{:>11}{:>11}{:>10.2f}{:>9}"
+        "{:>9}{:>6.1f} s\n",
         sim::mode_name(mode),
         r->finished ? format_time(r->completion) : "unfinished",
         r->goodput_gbps, dropped(DropReason::link_down),
         dropped(DropReason::queue_overflow), dropped(DropReason::no_route),
-        format_time(r->bgp_convergence), r->utilisation_imbalance,
-        r->control_messages, wall);
+        format_time(r->hw_convergence), format_time(r->bgp_convergence),
+        r->utilisation_imbalance, r->control_messages,
+        r->lsn_frames + r->arn_messages, wall);
   }
   return code;
 }

@@ -16,8 +16,6 @@
 
 namespace arfabric::sim {
 
-enum class ControlProtocol : std::uint8_t { bgp, lsn, arn };
-
 struct ControlCapture {
   Time at{};
   NodeIndex node = 0;       // the sending switch

@@ -18,7 +18,10 @@ namespace arfabric::sim {
 enum class EventType : std::uint8_t {
   link_arrival,  // a: link index, b: link epoch (stale if the link changed)
   flow_timer,    // a: flow id (sim/flows.h)
-  control,       // a, b: owner-defined (control-plane work)
+  control,       // a, b: owner-defined (BGP control-plane work)
+  port_state,    // a: cable, b: 1 up / 0 down (sim/loss_of_signal.h)
+  lsn,           // a, b: sim/lsn_control.h
+  arn,           // a, b: sim/arn_control.h
 };
 
 struct Event {

@@ -59,6 +59,10 @@ struct NetworkSpec {
   std::uint64_t seed = 1;     // random losses (drop_probability)
 };
 
+// "This node is not a leaf", in per-node tables of leaf ids (FIB
+// destinations, LSN Global Node IDs).
+inline constexpr proto::NodeId kNotLeaf = 0xffffffff;
+
 struct NetworkError {
   std::string field;
   std::string reason;
@@ -122,6 +126,11 @@ class Network {
   void set_cable_up(std::size_t cable, bool up, Time now);
   void set_cable_rate(std::size_t cable, BitsPerSecond rate);
   const Link& link(LinkIndex l) const { return links_[l]; }
+  // Bytes queued or being sent on link `l` at `now` (what a switch's queue
+  // counters would read).
+  std::uint64_t queued_bytes(LinkIndex l, Time now) {
+    return links_[l].queued_bytes(now);
+  }
   std::size_t link_count() const { return links_.size(); }
 
   // Switch ports: port p of node n is links_[out_links(n)[p - 1]].

@@ -44,17 +44,21 @@ struct TransportHeader {
 };
 
 enum class PacketKind : std::uint8_t { transport, control };
+// Which control plane a control packet belongs to (sim/control_mux.h).
+enum class ControlProtocol : std::uint8_t { bgp, lsn, arn };
 
 struct Packet {
   PacketKind kind = PacketKind::transport;
+  ControlProtocol protocol = ControlProtocol::bgp;  // control packets
   NodeIndex source = 0;          // sending host (or node, for control)
   NodeIndex destination = 0;     // receiving host (or the next node)
   std::uint32_t wire_bytes = 0;  // size on the link, headers included
   std::uint64_t flow_hash = 0;   // set at the first switch
   TransportHeader transport;
-  std::uint32_t control = 0;     // control: index into the control payloads
-  std::uint32_t connection = 0;  // control: the BGP connection it belongs to
-  Time link_done{};              // when the last bit left the current link
+  std::uint32_t control = 0;  // control: index into the control payloads
+  // control: the BGP connection it belongs to; LSN/ARN: unused.
+  std::uint32_t connection = 0;
+  Time link_done{};  // when the last bit left the current link
 };
 
 }  // namespace arfabric::sim

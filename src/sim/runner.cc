@@ -1,10 +1,17 @@
 #include "sim/runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <random>
 
+#include "sim/arn_control.h"
 #include "sim/bgp_control.h"
+#include "sim/control_mux.h"
 #include "sim/flows.h"
+#include "sim/loss_of_signal.h"
+#include "sim/lsn_control.h"
+#include "sim/static_routes.h"
 
 namespace arfabric::sim {
 
@@ -47,15 +54,58 @@ struct Ring {
   Time completion = Time::max();
 };
 
+// A Poisson workload's flow: when it starts, between which hosts, how big.
+struct Arrival {
+  Time at{};
+  NodeIndex from = 0, to = 0;
+  std::uint64_t bytes = 0;
+};
+
+constexpr std::int32_t kPoissonTag = -2;
+
+// Each participant starts flows as a Poisson process of rate load * (its
+// link rate) / (8 * mean flow size), from `start` for `duration`, to a
+// uniformly chosen other participant, sizes drawn from the CDF. The random
+// stream depends only on the scenario seed and the workload's index, so
+// every mode sees the same flows.
+void add_poisson_arrivals(const Scenario& scenario, std::size_t index, Time t0,
+                          std::vector<Arrival>& out) {
+  const WorkloadSpec& w = scenario.workloads[index];
+  const std::size_t n = w.participants.size();
+  const double mean = w.flow_size_cdf.mean_bytes();
+  if (n < 2 || w.load <= 0 || mean <= 0) return;
+  const Topology& topo = scenario.topology;
+  std::vector<BitsPerSecond> host_rate(topo.nodes.size(), 0);
+  for (const LinkSpec& l : topo.links) {
+    host_rate[l.a] = std::max(host_rate[l.a], l.rate);
+    host_rate[l.b] = std::max(host_rate[l.b], l.rate);
+  }
+  std::mt19937_64 rng(scenario.seed * 0x9e3779b97f4a7c15ULL + index);
+  auto uniform = [&] {  // [0, 1), the same on every platform
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  };
+  const Time end = w.start + w.duration;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double per_second =
+        w.load * static_cast<double>(host_rate[w.participants[i]]) / (8 * mean);
+    if (per_second <= 0) continue;
+    double t = w.start.seconds();
+    while (true) {
+      t += -std::log1p(-uniform()) / per_second;
+      const Time at = ps(static_cast<std::int64_t>(t * 1e12));
+      if (at >= end) break;
+      std::size_t j = static_cast<std::size_t>(uniform() * (n - 1));
+      if (j >= i) ++j;  // any participant but itself
+      out.push_back({t0 + at, w.participants[i], w.participants[j],
+                     w.flow_size_cdf.sample(uniform())});
+    }
+  }
+}
+
 }  // namespace
 
 std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                                                 Mode mode) {
-  if (uses_lsn(mode) || uses_arn(mode)) {
-    return std::unexpected("mode " + std::string(mode_name(mode)) +
-                           " is not simulated yet (LSN and ARN in the "
-                           "simulator are the next step)");
-  }
   const Topology& topo = scenario.topology;
   const SwitchParams& sp = scenario.switches;
 
@@ -82,24 +132,62 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   if (!created) return std::unexpected(created.error().to_string());
   Network net = std::move(*created);
 
-  std::vector<BgpSwitch> switches;
+  std::vector<proto::NodeId> leaf_id(topo.nodes.size(), kNotLeaf);
   for (NodeIndex i = 0; i < topo.nodes.size(); ++i) {
     const NodeSpec& n = topo.nodes[i];
-    if (n.role == NodeRole::host) continue;
-    const bool edge = n.lsn_node_id != kNoLsnId;
-    switches.push_back({i, n.asn, n.router_id, fare_role(n.role), edge,
-                        edge ? proto::NodeId{n.lsn_node_id} : 0});
+    if (n.role != NodeRole::host && n.lsn_node_id != kNoLsnId) {
+      leaf_id[i] = n.lsn_node_id;
+    }
   }
-  BgpControlConfig bc;
-  bc.fare = uses_fare(mode);
-  bc.update_processing = sp.bgp_update_processing;
-  bc.fib_programming = sp.fib_programming_delay;
-  bc.mrai = sp.bgp_mrai;
-  bc.failure_detection = sp.failure_detection_delay;
-  auto control = BgpControl::create(net, events, pool, switches, bc);
-  if (!control) return std::unexpected(control.error().to_string());
-  BgpControl& bgp = **control;
-  net.set_control_handler(&bgp);
+  ControlMux mux;
+  mux.set_pool(pool);
+  net.set_control_handler(&mux);
+
+  // Routing: BGP (null with static routes, programmed now).
+  std::unique_ptr<BgpControl> bgp_control;
+  if (sp.routing == Routing::bgp) {
+    std::vector<BgpSwitch> switches;
+    for (NodeIndex i = 0; i < topo.nodes.size(); ++i) {
+      const NodeSpec& n = topo.nodes[i];
+      if (n.role == NodeRole::host) continue;
+      const bool edge = n.lsn_node_id != kNoLsnId;
+      switches.push_back({i, n.asn, n.router_id, fare_role(n.role), edge,
+                          edge ? proto::NodeId{n.lsn_node_id} : 0});
+    }
+    BgpControlConfig bc;
+    bc.fare = uses_fare(mode);
+    bc.update_processing = sp.bgp_update_processing;
+    bc.fib_programming = sp.fib_programming_delay;
+    bc.mrai = sp.bgp_mrai;
+    bc.failure_detection = sp.failure_detection_delay;
+    auto control = BgpControl::create(net, events, pool, switches, bc);
+    if (!control) return std::unexpected(control.error().to_string());
+    bgp_control = std::move(*control);
+    mux.set(ControlProtocol::bgp, bgp_control.get());
+  } else {
+    program_static_routes(net, leaf_id, Time{});
+  }
+  BgpControl* const bgp = bgp_control.get();
+
+  // Hardware: loss of signal (fast failover in every mode), LSN, ARN.
+  LossOfSignal loss_of_signal(net, events, sp.failure_detection_delay,
+                              /*fast_failover=*/true);
+  std::unique_ptr<LsnControl> lsn;
+  if (uses_lsn(mode)) {
+    LsnControlConfig lc;
+    lc.processing = sp.hw_notification_delay;
+    lc.period = sp.lsn_period;
+    for (int k = 0; k < 3; ++k) {
+      lc.congestion.rise[k] = sp.lsn_congestion_rise[k];
+      lc.congestion.fall[k] = sp.lsn_congestion_fall[k];
+    }
+    auto created_lsn = LsnControl::create(net, events, pool, leaf_id, lc);
+    if (!created_lsn) return std::unexpected(created_lsn.error().to_string());
+    lsn = std::move(*created_lsn);
+    mux.set(ControlProtocol::lsn, lsn.get());
+    loss_of_signal.add_observer(*lsn);
+  }
+  std::unique_ptr<ArnControl> arn;
 
   transport::TransportConfig tc;
   tc.mss_bytes = scenario.hosts.mss_bytes;
@@ -125,23 +213,51 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
         flows.on_event(e);
         break;
       case EventType::control:
-        bgp.on_event(e);
+        bgp->on_event(e);
+        break;
+      case EventType::port_state:
+        loss_of_signal.on_event(e);
+        break;
+      case EventType::lsn:
+        lsn->on_event(e);
+        break;
+      case EventType::arn:
+        arn->on_event(e);
         break;
     }
   };
 
   // Warm-up: BGP sessions and routes, until every session is up and no
   // FIB has changed for two programming delays.
-  bgp.start(Time{});
   Time t0{};
-  for (Time step = ms(1); t0 < sec(30); t0 += step) {
-    while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
-    if (bgp.all_established() && bgp.quiet()) break;
+  if (bgp != nullptr) {
+    bgp->start(Time{});
+    for (Time step = ms(1); t0 < sec(30); t0 += step) {
+      while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
+      if (bgp->all_established() && bgp->quiet()) break;
+    }
   }
 
   ModeResult result;
   result.mode = mode;
   result.warm_up = t0;
+
+  if (lsn) lsn->start(t0);
+  if (uses_arn(mode)) {
+    ArnControlConfig ac;
+    ac.processing = sp.hw_notification_delay;
+    ac.queue_high_bytes = sp.arn_queue_high_bytes;
+    ac.queue_low_bytes = sp.arn_queue_low_bytes;
+    ac.util_high = sp.arn_util_high;
+    ac.util_low = sp.arn_util_low;
+    ac.repeat_interval = sp.arn_repeat_interval;
+    ac.hold_time = sp.arn_hold_time;
+    auto created_arn = ArnControl::create(net, events, pool, leaf_id, ac, t0);
+    if (!created_arn) return std::unexpected(created_arn.error().to_string());
+    arn = std::move(*created_arn);
+    mux.set(ControlProtocol::arn, arn.get());
+    loss_of_signal.add_observer(*arn);
+  }
 
   // Workloads.
   std::vector<std::unique_ptr<Ring>> rings;
@@ -164,6 +280,11 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
              {static_cast<std::int32_t>(r), m});
   };
   std::uint32_t open_a2a = 0;
+  // Poisson flows, generated up front in time order; and their FCTs.
+  std::vector<Arrival> arrivals;
+  std::size_t next_arrival = 0, open_poisson = 0;
+  std::vector<Time> poisson_fct;
+  std::vector<Time> flow_started;
   // The ring each ring/all-gather workload drives, by workload index.
   std::vector<std::size_t> ring_of_workload(scenario.workloads.size(), 0);
   for (std::size_t wi = 0; wi < scenario.workloads.size(); ++wi) {
@@ -189,10 +310,16 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
         ++pending_workloads;
         break;
       case WorkloadKind::poisson:
-        return std::unexpected(
-            "workload kind poisson is not simulated yet (next step)");
+        add_poisson_arrivals(scenario, wi, t0, arrivals);
+        break;
     }
   }
+  // All Poisson workloads finish together: when every flow has arrived
+  // and completed.
+  std::stable_sort(
+      arrivals.begin(), arrivals.end(),
+      [](const Arrival& x, const Arrival& y) { return x.at < y.at; });
+  if (!arrivals.empty()) ++pending_workloads;
 
   // Start workloads and scenario events at their times (after warm-up).
   std::size_t next_workload = 0, next_event = 0;
@@ -201,6 +328,16 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   const Time stop = t0 + scenario.stop_at;
 
   flows.on_complete([&](FlowId f, Time now) {
+    if (f < tags.size() && tags[f].ring == kPoissonTag) {
+      poisson_fct.push_back(now - flow_started[f]);
+      if (--open_poisson == 0 && next_arrival == arrivals.size()) {
+        --pending_workloads;
+        result.completion = std::max(
+            result.completion == Time::max() ? Time{} : result.completion,
+            now - t0);
+      }
+      return;
+    }
     if (f >= tags.size() || tags[f].ring < 0) {
       if (open_a2a > 0 && --open_a2a == 0) {
         --pending_workloads;
@@ -232,6 +369,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   std::sort(workload_starts.begin(), workload_starts.end());
   auto start_workload = [&](std::size_t i, Time now) {
     const WorkloadSpec& w = scenario.workloads[i];
+    if (w.kind == WorkloadKind::poisson) return;  // flows come as arrivals
     if (w.kind == WorkloadKind::all_to_all) {
       const std::size_t n = w.participants.size();
       const std::uint64_t each = std::max<std::uint64_t>(1, w.bytes / n);
@@ -255,11 +393,13 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     switch (ev.kind) {
       case EventKind::link_down:
         net.set_cable_up(ev.link, false, now);
-        bgp.cable_down(ev.link, now);
+        if (bgp != nullptr) bgp->cable_down(ev.link, now);
+        loss_of_signal.cable_changed(ev.link, false, now);
         break;
       case EventKind::link_up:
         net.set_cable_up(ev.link, true, now);
-        bgp.cable_up(ev.link, now);
+        if (bgp != nullptr) bgp->cable_up(ev.link, now);
+        loss_of_signal.cable_changed(ev.link, true, now);
         break;
       case EventKind::degrade: {
         const BitsPerSecond rate =
@@ -267,7 +407,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                              : static_cast<BitsPerSecond>(
                                    static_cast<double>(l.rate) * ev.fraction);
         net.set_cable_rate(ev.link, rate);
-        bgp.cable_rate(ev.link, rate, now);
+        if (bgp != nullptr) bgp->cable_rate(ev.link, rate, now);
         break;
       }
       case EventKind::incast:
@@ -278,7 +418,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     }
     if (ev.kind != EventKind::incast && first_change == Time::max()) {
       first_change = now;
-      fib_before_change = bgp.last_fib_change();
+      if (bgp != nullptr) fib_before_change = bgp->last_fib_change();
     }
   };
 
@@ -290,13 +430,25 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     if (next_event < scenario.events.size()) {
       next = std::min(next, t0 + scenario.events[next_event].at);
     }
+    if (next_arrival < arrivals.size()) {
+      next = std::min(next, arrivals[next_arrival].at);
+    }
     if (next > stop || next == Time::max()) break;
     // Done: workloads finished, every event applied, and the control plane
     // quiet (so the convergence after the last event is seen).
     if (pending_workloads == 0 && next_workload == workload_starts.size() &&
         next_event == scenario.events.size() && flows.active() == 0 &&
-        bgp.quiet()) {
+        (bgp == nullptr || bgp->quiet())) {
       break;
+    }
+    if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
+      const Arrival& a = arrivals[next_arrival++];
+      const FlowId f = flows.start(a.from, a.to, a.bytes, next);
+      tag_flow(f, {kPoissonTag, 0});
+      if (flow_started.size() <= f) flow_started.resize(f + 1);
+      flow_started[f] = next;
+      ++open_poisson;
+      continue;
     }
     if (next_workload < workload_starts.size() &&
         workload_starts[next_workload].first == next) {
@@ -332,16 +484,26 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     result.goodput_gbps =
         static_cast<double>(result.payload_bytes) * 8 / span.seconds() / 1e9;
   }
+  if (!poisson_fct.empty()) {
+    std::sort(poisson_fct.begin(), poisson_fct.end());
+    result.flows_completed = poisson_fct.size();
+    std::int64_t sum = 0;
+    for (Time t : poisson_fct) sum += t.ps();
+    result.fct_mean = ps(sum / static_cast<std::int64_t>(poisson_fct.size()));
+    // Nearest rank: the smallest FCT at or above 99 % of the flows.
+    const std::size_t rank = (poisson_fct.size() * 99 + 99) / 100;
+    result.fct_p99 = poisson_fct[rank - 1];
+  }
   result.dropped = net.counters().dropped;
   result.packet_hops = net.counters().packet_hops;
   result.injected = net.counters().injected;
   result.delivered =
       net.counters().delivered + net.counters().control_delivered;
   result.in_flight = pool.in_use();
-  if (first_change != Time::max() &&
-      bgp.last_fib_change() != fib_before_change &&
-      bgp.last_fib_change() >= first_change) {
-    result.bgp_convergence = bgp.last_fib_change() - first_change;
+  if (bgp != nullptr && first_change != Time::max() &&
+      bgp->last_fib_change() != fib_before_change &&
+      bgp->last_fib_change() >= first_change) {
+    result.bgp_convergence = bgp->last_fib_change() - first_change;
   }
   double max_bytes = 0, sum = 0;
   std::size_t used = 0;
@@ -354,8 +516,31 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     ++used;
   }
   if (used > 0) result.utilisation_imbalance = max_bytes / (sum / used);
-  result.control_messages = bgp.counters().messages;
-  result.control_bytes = bgp.counters().bytes;
+  if (bgp != nullptr) {
+    result.control_messages = bgp->counters().messages;
+    result.control_bytes = bgp->counters().bytes;
+  }
+  Time last_veto = Time::max();
+  auto note_veto = [&](Time t) {
+    if (t == Time::max() || first_change == Time::max() || t < first_change) {
+      return;
+    }
+    last_veto = last_veto == Time::max() ? t : std::max(last_veto, t);
+  };
+  if (lsn) {
+    result.lsn_frames = lsn->counters().frames;
+    result.lsn_bytes = lsn->counters().bytes;
+    note_veto(lsn->counters().last_veto);
+  }
+  if (arn) {
+    const ArnControlCounters c = arn->counters();
+    result.arn_messages = c.messages;
+    result.arn_bytes = c.bytes;
+    note_veto(c.last_veto);
+  }
+  if (last_veto != Time::max()) {
+    result.hw_convergence = last_veto - first_change;
+  }
   return result;
 }
 

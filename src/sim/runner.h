@@ -6,10 +6,8 @@
 // Times in the result are relative to the end of the warm-up, which is
 // where the scenario's own times start.
 //
-// Supported now: modes ecmp and fare; workloads ring_allreduce,
-// all_gather, all_to_all; events link_down, link_up, degrade, incast.
-// The LSN and ARN modes and Poisson workloads are refused with an error
-// saying so (they are the next steps of issue 5).
+// Every mode, workload (ring_allreduce, all_gather, all_to_all, poisson)
+// and event (link_down, link_up, degrade, incast) of the scenario schema.
 #pragma once
 
 #include <array>
@@ -32,13 +30,22 @@ struct ModeResult {
   std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
       dropped{};
   std::uint64_t retransmissions = 0;
+  // Poisson workloads: flows completed and their completion times.
+  std::uint64_t flows_completed = 0;
+  Time fct_mean = Time::max(), fct_p99 = Time::max();
   // After the first failure or degradation event: the last FIB change it
   // caused (BGP convergence), relative to the event.
   Time bgp_convergence = Time::max();
   // Bytes over switch-to-switch links: max / mean over links that carried
   // any traffic.
   double utilisation_imbalance = 0;
-  std::uint64_t control_messages = 0, control_bytes = 0;
+  // After the first failure or degradation event: the last veto an LSN or
+  // ARN notification set in some FIB (the last ingress that stopped using
+  // the path in hardware), relative to the event.
+  Time hw_convergence = Time::max();
+  std::uint64_t control_messages = 0, control_bytes = 0;  // BGP
+  std::uint64_t lsn_frames = 0, lsn_bytes = 0;
+  std::uint64_t arn_messages = 0, arn_bytes = 0;
   std::uint64_t packet_hops = 0;
   // Conservation, over the whole run (warm-up included): every packet
   // injected was delivered (to a host or a switch CPU), dropped with a

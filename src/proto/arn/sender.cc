@@ -125,10 +125,12 @@ void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
   msg.path_id = path_id(config_.node_id, mp.port);
   wire::arn::FiveTuple flow;
   flow.mask = wire::arn::kMaskDestination;
+  // Never back through the affected port: behind it is the failed link,
+  // or (congestion) the node the traffic is going to, not an upstream.
   for (const wire::Ipv4Address& a : mp.affected) {
     std::copy(a.begin(), a.end(), flow.destination.begin());
     msg.flow = flow;
-    send_to_targets(msg, 0, false, now);
+    send_to_targets(msg, mp.port, true, now);
   }
 }
 

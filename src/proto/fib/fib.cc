@@ -55,8 +55,31 @@ Fib::PortState& Fib::port_state(Dest& d, PortId port) {
   if (it == d.ports.end() || it->port != port) {
     it = d.ports.insert(it, PortState{});
     it->port = port;
+    it->port_down =
+        std::binary_search(ports_down_.begin(), ports_down_.end(), port);
   }
   return *it;
+}
+
+void Fib::set_port_up(PortId port, bool up) {
+  auto it = std::lower_bound(ports_down_.begin(), ports_down_.end(), port);
+  const bool known = it != ports_down_.end() && *it == port;
+  if (up == !known) return;
+  if (up) {
+    ports_down_.erase(it);
+  } else {
+    ports_down_.insert(it, port);
+  }
+  for (NodeId dest = 0; dest < dests_.size(); ++dest) {
+    Dest& d = dests_[dest];
+    auto p = std::lower_bound(
+        d.ports.begin(), d.ports.end(), port,
+        [](const PortState& s, PortId q) { return s.port < q; });
+    if (p == d.ports.end() || p->port != port) continue;
+    const bool before = is_vetoed(*p);
+    p->port_down = !up;
+    if (before != is_vetoed(*p)) rebuild(dest);
+  }
 }
 
 std::uint8_t Fib::level(const PortState& p) const {
@@ -308,6 +331,15 @@ bool Fib::vetoed(NodeId dest, PortId port) const {
       std::lower_bound(ports.begin(), ports.end(), port,
                        [](const PortState& s, PortId p) { return s.port < p; });
   return it != ports.end() && it->port == port && is_vetoed(*it);
+}
+
+std::vector<PortId> Fib::routing_ports(NodeId dest) const {
+  std::vector<PortId> ports;
+  if (dest >= dests_.size()) return ports;
+  for (const PortState& p : dests_[dest].ports) {
+    if (p.routing_weight > 0) ports.push_back(p.port);
+  }
+  return ports;
 }
 
 }  // namespace arfabric::proto::fib

@@ -101,6 +101,13 @@ class Fib {
   std::expected<void, ConfigError> apply(const VetoChange& change, Time now);
   std::expected<void, ConfigError> apply(const CongestionChange& change);
 
+  // Local loss of signal (the switch's own port): while a port is down it
+  // leaves every group at once, the hardware fast failover that needs no
+  // notification; up again, it counts as soon as routing has it (routing
+  // usually withdrew it meanwhile). Never fails; a port no route uses is
+  // remembered for routes installed later.
+  void set_port_up(PortId port, bool up);
+
   // LSN safety-bound timer. next_deadline() may be earlier than needed (a
   // stale entry); on_timer() then does nothing for it.
   Time next_deadline() const;
@@ -125,6 +132,9 @@ class Fib {
   GroupState state(NodeId dest) const;
   // The destination's member table, or nullptr if never filled.
   const MemberTable* table(NodeId dest) const;
+  // The ports routing installed for `dest` (weight > 0 in the last
+  // set_route), vetoed or not, in port order; empty for an unknown dest.
+  std::vector<PortId> routing_ports(NodeId dest) const;
   // Whether the path via `port` toward `dest` is currently vetoed (any
   // source, LSN latch included).
   bool vetoed(NodeId dest, PortId port) const;
@@ -140,6 +150,7 @@ class Fib {
     std::uint32_t routing_weight = 0;
     std::uint32_t backup_weight = 0;
     bool arn_veto = false;
+    bool port_down = false;     // local loss of signal (set_port_up)
     bool lsn_latched = false;   // the LSN veto is in force
     bool lsn_reachable = true;  // LSN's latest report
     bool reinstalled = false;   // condition (a) met since the veto
@@ -168,7 +179,7 @@ class Fib {
       std::span<const WeightedMember> members);
   PortState& port_state(Dest& d, PortId port);
   static bool is_vetoed(const PortState& p) {
-    return p.arn_veto || p.lsn_latched;
+    return p.arn_veto || p.lsn_latched || p.port_down;
   }
   std::uint8_t level(const PortState& p) const;
   void release_latch(PortState& p, bool by_reinstall);
@@ -182,6 +193,7 @@ class Fib {
       deadlines_;
   std::vector<WeightedMember> scratch_;
   std::vector<PortId> sort_scratch_;
+  std::vector<PortId> ports_down_;  // sorted; applied to new port states
   FibCounters counters_;
 };
 

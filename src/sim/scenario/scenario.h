@@ -87,10 +87,19 @@ inline bool uses_fare(Mode m) { return m != Mode::ecmp; }
 enum class PathSelection : std::uint8_t { per_flow, per_packet, flowlet };
 std::string_view path_selection_name(PathSelection p);
 
+// How FIBs get their routes. bgp: a real BGP speaker per switch (FARE
+// weights in the fare modes), converged in a warm-up. static: shortest-path
+// ECMP computed and programmed at time 0, no routing protocol (for fabrics
+// too large to warm BGP up in reasonable time); every mode then has equal
+// weights, and an LSN veto is held until its safety bound since nothing
+// re-installs routes.
+enum class Routing : std::uint8_t { bgp, static_ecmp };
+
 struct SwitchParams {
   std::uint64_t buffer_bytes_per_port = 1'000'000;
   std::uint64_t ecn_threshold_bytes = 200'000;
   PathSelection path_selection = PathSelection::per_flow;
+  Routing routing = Routing::bgp;
   Time flowlet_gap = us(50);
   Time failure_detection_delay = us(10);  // loss of signal to port down
   // LSN and ARN frames are handled "in hardware" with this delay per frame.

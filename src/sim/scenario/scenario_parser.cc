@@ -395,10 +395,11 @@ Result<SwitchParams> read_switches(const Map& top) {
   SwitchParams p;
   const auto node = top.get("switches");
   if (!node) return p;
-  const Map m = ARF_TRY(Map::open(
-      top.file(), *node, "switches",
-      {"buffer_per_port", "ecn_threshold", "path_selection", "flowlet_gap",
-       "failure_detection", "hw_notification_delay", "bgp", "lsn", "arn"}));
+  const Map m = ARF_TRY(
+      Map::open(top.file(), *node, "switches",
+                {"buffer_per_port", "ecn_threshold", "path_selection",
+                 "flowlet_gap", "failure_detection", "hw_notification_delay",
+                 "routing", "bgp", "lsn", "arn"}));
   ARF_TRY(m.read_size("buffer_per_port", p.buffer_bytes_per_port));
   ARF_TRY(m.read_size("ecn_threshold", p.ecn_threshold_bytes));
   if (p.buffer_bytes_per_port == 0)
@@ -421,6 +422,18 @@ Result<SwitchParams> read_switches(const Map& top) {
           strformat("unknown path selection '{}' (per_flow, per_packet, "
                     "flowlet)",
                     s)));
+    }
+  }
+  if (const auto v = m.get("routing")) {
+    const std::string s =
+        ARF_TRY(as_string(m.file(), *v, m.key_path("routing")));
+    if (s == "bgp") {
+      p.routing = Routing::bgp;
+    } else if (s == "static") {
+      p.routing = Routing::static_ecmp;
+    } else {
+      return std::unexpected(m.error(
+          "routing", strformat("unknown routing '{}' (bgp, static)", s)));
     }
   }
   ARF_TRY(m.read_time("flowlet_gap", p.flowlet_gap));

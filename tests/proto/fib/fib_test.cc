@@ -136,6 +136,34 @@ TEST(Fib, VetoIsAnAndOverSources) {
   EXPECT_GT(r, rebuilds);
 }
 
+TEST(Fib, LocalPortDownLeavesEveryGroupAtOnce) {
+  Fib f = make({.max_destinations = 3});
+  ASSERT_TRUE(f.set_route(0, equal(1, 3), Time()));
+  ASSERT_TRUE(f.set_route(1, equal(2, 2), Time()));
+  f.set_port_up(2, false);
+  EXPECT_EQ(hits(f, 0).count(2), 0u);
+  EXPECT_EQ(hits(f, 0).size(), 2u);
+  EXPECT_EQ(hits(f, 1).size(), 1u);
+  EXPECT_EQ(hits(f, 1).count(3), 1u);
+  EXPECT_TRUE(f.vetoed(1, 2));
+  EXPECT_EQ(f.routing_ports(1), (std::vector<PortId>{2, 3}));
+  EXPECT_TRUE(f.routing_ports(7).empty());
+  // A route installed while the port is down does not use it either.
+  ASSERT_TRUE(f.set_route(2, equal(1, 2), Time()));
+  EXPECT_EQ(hits(f, 2).size(), 1u);
+  EXPECT_EQ(hits(f, 2).count(1), 1u);
+  // Up again: no latch, routing alone decides.
+  f.set_port_up(2, true);
+  EXPECT_EQ(hits(f, 0).size(), 3u);
+  EXPECT_EQ(hits(f, 2).size(), 2u);
+  EXPECT_FALSE(f.vetoed(1, 2));
+  // Down and an ARN veto: both must clear.
+  f.set_port_up(3, false);
+  ASSERT_TRUE(f.apply(arn(3, 1, true), Time()));
+  f.set_port_up(3, true);
+  EXPECT_TRUE(f.vetoed(1, 3));
+}
+
 TEST(Fib, LsnReachableAloneDoesNotRestore) {
   Fib f = make({.max_destinations = 1, .table_size = 64});
   ASSERT_TRUE(f.set_route(0, equal(1, 2), us(0)));

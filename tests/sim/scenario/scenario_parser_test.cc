@@ -68,6 +68,7 @@ seed: 42
 modes: [fare+lsn+arn, ecmp]
 switches:
   path_selection: flowlet
+  routing: static
   flowlet_gap: 20us
   bgp: {update_processing: 1ms, mrai: 5ms, fib_programming: 2ms}
   lsn: {period: 50us, congestion_rise: [10KB, 20KB, 30KB],
@@ -96,6 +97,7 @@ events:
   EXPECT_EQ(t.links[0].rate, gbps(200));
   EXPECT_DOUBLE_EQ(t.links[0].drop_probability, 0.001);
   EXPECT_EQ(s->switches.path_selection, PathSelection::flowlet);
+  EXPECT_EQ(s->switches.routing, Routing::static_ecmp);
   EXPECT_EQ(s->switches.bgp_mrai, ms(5));
   EXPECT_EQ(s->switches.lsn_congestion_fall[2], 15'000U);
   EXPECT_EQ(s->hosts.mss_bytes, 1000U);
@@ -112,7 +114,7 @@ events:
   // Events come back sorted by time.
   ASSERT_EQ(s->events.size(), 5U);
   EXPECT_EQ(s->events[0].kind, EventKind::link_down);
-  EXPECT_EQ(s->events[0].line, 28);
+  EXPECT_EQ(s->events[0].line, 29);
   EXPECT_EQ(s->events[1].new_rate, gbps(50));
   EXPECT_DOUBLE_EQ(s->events[1].fraction, 0.25);
   EXPECT_EQ(s->events[2].new_rate, gbps(50));  // 25% of 200G
@@ -284,6 +286,8 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        11, "workloads[0].flow_size_cdf", "'nope.txt' not found"},
       {"bad path selection", tiny_with("switches:\n  path_selection: random\n"),
        8, "switches.path_selection", "unknown path selection 'random'"},
+      {"bad routing", tiny_with("switches:\n  routing: ospf\n"), 8,
+       "switches.routing", "unknown routing 'ospf' (bgp, static)"},
       {"ECN above the buffer",
        tiny_with("switches:\n  buffer_per_port: 100KB\n"
                  "  ecn_threshold: 1MB\n"),

@@ -1,0 +1,267 @@
+#include "sim/arn_control.h"
+
+#include <algorithm>
+#include <string>
+
+namespace arfabric::sim {
+
+namespace arn = proto::arn;
+
+namespace {
+
+constexpr std::uint32_t kNone = 0xffffffff;
+// Ethernet header, FCS, preamble and inter-frame gap around the IPv4 packet.
+constexpr std::uint32_t kPacketOverheadBytes = 14 + 4 + 20;
+
+wire::Ipv4Address leaf_address(proto::NodeId leaf) {
+  return {10, static_cast<std::uint8_t>(leaf >> 8),
+          static_cast<std::uint8_t>(leaf), 1};
+}
+
+wire::Ipv4Address router_address(NodeIndex node) {
+  return {172, static_cast<std::uint8_t>(16 + ((node >> 16) & 0x0f)),
+          static_cast<std::uint8_t>(node >> 8),
+          static_cast<std::uint8_t>(node)};
+}
+
+}  // namespace
+
+std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
+    Network& network, EventQueue& events, PacketPool& pool,
+    const std::vector<proto::NodeId>& leaf_id, const ArnControlConfig& config,
+    Time now) {
+  std::vector<proto::NodeId> leaves;
+  std::size_t switch_count = 0;
+  for (NodeIndex n = 0; n < network.node_count(); ++n) {
+    if (network.is_host(n)) continue;
+    ++switch_count;
+    if (leaf_id[n] != kNotLeaf) leaves.push_back(leaf_id[n]);
+  }
+  if (switch_count > 0xffff || leaves.size() > 0xffff) {
+    return std::unexpected(
+        NetworkError{"arn", "more than 65535 switches or leaves"});
+  }
+  std::unique_ptr<ArnControl> c(new ArnControl(network, events, pool, config));
+  c->switch_of_node_.assign(network.node_count(), kNone);
+  for (NodeIndex n = 0; n < network.node_count(); ++n) {
+    if (network.is_host(n)) continue;
+    const auto& out = network.out_links(n);
+    arn::ArnConfig ac;
+    ac.node_id = static_cast<std::uint16_t>(c->switches_.size());
+    ac.port_count = static_cast<std::uint16_t>(out.size() + 1);
+    ac.router_address = router_address(n);
+    ac.repeat_interval = config.repeat_interval;
+    ac.hold_time = config.hold_time;
+    // Leaves routed through each port, and whether each has another port.
+    std::vector<std::vector<proto::NodeId>> behind(out.size() + 1);
+    std::vector<bool> alternatives(out.size() + 1, true);
+    for (proto::NodeId leaf : leaves) {
+      // A leaf's own hosts are not a destination it routes (notifications
+      // about them are ignored as unknown).
+      if (leaf == leaf_id[n]) continue;
+      ac.destinations.push_back({leaf_address(leaf), 24, leaf});
+      const std::vector<proto::PortId> ports =
+          network.fib(n).routing_ports(leaf);
+      for (proto::PortId port : ports) {
+        behind[port].push_back(leaf);
+        if (ports.size() < 2) alternatives[port] = false;
+      }
+    }
+    Switch sw;
+    sw.node = n;
+    for (std::size_t p = 0; p < out.size(); ++p) {
+      const auto port = static_cast<proto::PortId>(p + 1);
+      const NodeIndex nb = network.link(out[p]).config().to;
+      if (network.is_host(nb)) continue;
+      ac.targets.push_back({port, router_address(nb)});
+      if (behind[port].empty()) continue;
+      arn::MonitoredPort m;
+      m.port = port;
+      for (proto::NodeId leaf : behind[port]) {
+        m.affected.push_back(leaf_address(leaf));
+      }
+      m.queue_high_bytes = config.queue_high_bytes;
+      m.queue_low_bytes = config.queue_low_bytes;
+      m.util_high = config.util_high;
+      m.util_low = config.util_low;
+      ac.monitored.push_back(std::move(m));
+      sw.monitored.push_back(
+          {port, out[p], network.link(out[p]).counters().bytes});
+    }
+    auto engine = arn::ArnEngine::create(ac);
+    if (!engine) {
+      return std::unexpected(NetworkError{
+          "arn.node" + std::to_string(n) + "." + engine.error().field,
+          engine.error().reason});
+    }
+    sw.engine = std::make_unique<arn::ArnEngine>(std::move(*engine));
+    for (std::size_t i = 0; i < sw.monitored.size(); ++i) {
+      const proto::PortId port = sw.monitored[i].port;
+      sw.engine->set_local_alternatives(port, alternatives[port], now);
+      if (!network.link(sw.monitored[i].link).up()) {
+        sw.engine->link_state(port, false, now);
+      }
+    }
+    for (proto::NodeId leaf : leaves) {
+      sw.engine->set_next_hops(leaf, network.fib(n).routing_ports(leaf));
+    }
+    const auto index = static_cast<std::uint32_t>(c->switches_.size());
+    c->switch_of_node_[n] = index;
+    c->switches_.push_back(std::move(sw));
+    if (config.sample_interval > Time{} &&
+        !c->switches_.back().monitored.empty()) {
+      events.push(now + config.sample_interval, EventType::arn, index, kSample);
+    }
+  }
+  for (std::uint32_t i = 0; i < c->switches_.size(); ++i) {
+    c->flush(i, now);
+    c->arm(i);
+  }
+  return c;
+}
+
+std::uint32_t ArnControl::store(ByteSpan bytes) {
+  std::uint32_t slot;
+  if (!free_payloads_.empty()) {
+    slot = free_payloads_.back();
+    free_payloads_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(payloads_.size());
+    payloads_.emplace_back();
+  }
+  payloads_[slot].assign(bytes.begin(), bytes.end());
+  return slot;
+}
+
+void ArnControl::flush(std::uint32_t index, Time now) {
+  Switch& sw = switches_[index];
+  arn::Outputs& out = sw.engine->outputs();
+  proto::fib::Fib& fib = network_->fib(sw.node);
+  for (const proto::VetoChange& v : out.vetoes) {
+    if (fib.apply(v, now)) {
+      if (v.vetoed) {
+        ++counters_.vetoes;
+        counters_.last_veto = now;
+      }
+    } else {
+      ++counters_.fib_rejected;
+    }
+  }
+  for (const proto::CongestionChange& cc : out.congestion) {
+    if (fib.apply(cc)) {
+      ++counters_.congestion;
+    } else {
+      ++counters_.fib_rejected;
+    }
+  }
+  const auto& links = network_->out_links(sw.node);
+  for (const arn::Transmit& t : out.transmits) {
+    if (t.port == 0 || t.port > links.size()) continue;
+    const LinkIndex link = links[t.port - 1];
+    if (!network_->link(link).up()) continue;
+    const PacketIndex i = pool_->allocate();
+    Packet& p = (*pool_)[i];
+    p.kind = PacketKind::control;
+    p.protocol = ControlProtocol::arn;
+    p.source = sw.node;
+    p.destination = network_->link(link).config().to;
+    p.control = store(t.bytes);
+    p.wire_bytes =
+        static_cast<std::uint32_t>(t.bytes.size()) + kPacketOverheadBytes;
+    ++counters_.messages;
+    counters_.bytes += p.wire_bytes;
+    if (tap_ != nullptr) {
+      tap_->on_control_sent({now, sw.node, t.port, p.destination,
+                             ControlProtocol::arn, 0, t.bytes});
+    }
+    network_->send_control(sw.node, t.port, i, now);
+  }
+  out.clear();
+}
+
+void ArnControl::arm(std::uint32_t index) {
+  Switch& sw = switches_[index];
+  const Time deadline = sw.engine->next_deadline();
+  if (deadline < sw.timer_at) {
+    sw.timer_at = deadline;
+    events_->push(deadline, EventType::arn, index, kTimer);
+  }
+}
+
+void ArnControl::on_control(NodeIndex node, proto::PortId port,
+                            PacketIndex packet, Time now) {
+  const std::uint32_t index = switch_of_node_[node];
+  if (index == kNone) {  // cannot happen: only switches send ARN
+    on_control_dropped((*pool_)[packet]);
+    pool_->release(packet);
+    return;
+  }
+  events_->push(now + config_.processing, EventType::arn, packet, port);
+}
+
+void ArnControl::on_control_dropped(const Packet& packet) {
+  free_payloads_.push_back(packet.control);
+}
+
+void ArnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
+                               Time now) {
+  const std::uint32_t index = switch_of_node_[node];
+  if (index == kNone) return;
+  switches_[index].engine->link_state(port, up, now);
+  flush(index, now);
+  arm(index);
+}
+
+void ArnControl::on_event(const Event& e) {
+  if (e.b == kTimer) {
+    Switch& sw = switches_[e.a];
+    if (e.at != sw.timer_at) return;  // superseded
+    sw.timer_at = Time::max();
+    sw.engine->on_timer(e.at);
+    flush(e.a, e.at);
+    arm(e.a);
+    return;
+  }
+  if (e.b == kSample) {
+    Switch& sw = switches_[e.a];
+    const double interval = config_.sample_interval.seconds();
+    for (Monitored& m : sw.monitored) {
+      const Link& link = network_->link(m.link);
+      const std::uint64_t bytes = link.counters().bytes;
+      const double utilisation = static_cast<double>(bytes - m.bytes_before) *
+                                 8 /
+                                 (static_cast<double>(link.rate()) * interval);
+      m.bytes_before = bytes;
+      sw.engine->observe(m.port, network_->queued_bytes(m.link, e.at),
+                         utilisation, e.at);
+    }
+    flush(e.a, e.at);
+    arm(e.a);
+    events_->push(e.at + config_.sample_interval, EventType::arn, e.a, kSample);
+    return;
+  }
+  // A received message, now processed: a = packet, b = arrival port.
+  const PacketIndex packet = e.a;
+  const Packet& p = (*pool_)[packet];
+  const std::uint32_t index = switch_of_node_[p.destination];
+  ++counters_.received;
+  switches_[index].engine->on_message(static_cast<proto::PortId>(e.b),
+                                      payloads_[p.control], e.at);
+  free_payloads_.push_back(p.control);
+  pool_->release(packet);
+  flush(index, e.at);
+  arm(index);
+}
+
+ArnControlCounters ArnControl::counters() const {
+  ArnControlCounters c = counters_;
+  for (const Switch& sw : switches_) {
+    const arn::Counters& e = sw.engine->counters();
+    c.detections += e.detections;
+    c.suppressed += e.suppressed;
+    c.rate_limited += e.rate_limited;
+  }
+  return c;
+}
+
+}  // namespace arfabric::sim

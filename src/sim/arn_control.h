@@ -1,0 +1,120 @@
+// ARN in the simulated fabric (draft-wh-rtgwg-adaptive-routing-arn-05 §3,
+// §4): one real proto::arn::ArnEngine per switch, processed "in hardware".
+//
+// Model (docs/ARCHITECTURE.md, Simulator):
+// - Built when the workload starts (after BGP's warm-up), from the routes
+//   installed in the FIBs then: a switch monitors each switch-to-switch port
+//   that some route uses; the affected destinations of a port are the leaves
+//   routed through it (leaf i stands for 10.(i/256).(i%256).0/24, as in
+//   BgpControl, and is named by 10.(i/256).(i%256).1); a port has local
+//   alternatives when every one of those leaves has another port in its
+//   route (then a detection is absorbed locally, §3 step 2). The same
+//   routes tell each engine where it can reroute (propagation, §3.2).
+//   Later BGP changes do not rebuild this (the ARN reaction is over by
+//   then).
+// - Targets: every switch neighbour, unicast UDP to its router address
+//   172.16.0.0/12 + node index.
+// - Detection inputs: loss of signal (PortObserver) and, every
+//   `sample_interval`, each monitored port's queue depth and utilisation
+//   over the interval.
+// - Each ARN is one control packet carrying the real encoded IPv4/UDP
+//   bytes; a received one is processed `processing` after arrival
+//   (pipelined, like LSN frames), and its records go to the switch's Fib
+//   at once.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <vector>
+
+#include "proto/arn/arn_engine.h"
+#include "sim/control_tap.h"
+#include "sim/loss_of_signal.h"
+#include "sim/network.h"
+
+namespace arfabric::sim {
+
+struct ArnControlConfig {
+  Time processing = us(1);  // per received message
+  Time sample_interval = us(10);
+  std::uint64_t queue_high_bytes = 256'000;
+  std::uint64_t queue_low_bytes = 64'000;
+  double util_high = 0.95, util_low = 0.80;
+  Time repeat_interval = us(100);
+  Time hold_time = us(500);
+};
+
+struct ArnControlCounters {
+  std::uint64_t messages = 0;  // control packets sent
+  std::uint64_t bytes = 0;     // on the wire
+  std::uint64_t received = 0;
+  std::uint64_t vetoes = 0;  // veto records that set a veto
+  std::uint64_t congestion = 0;
+  std::uint64_t fib_rejected = 0;
+  std::uint64_t detections = 0, suppressed = 0, rate_limited = 0;
+  Time last_veto = Time::max();
+};
+
+class ArnControl : public ControlHandler, public PortObserver {
+ public:
+  // `leaf_id` per node: the leaf's id (FIB destination), or kNotLeaf.
+  // Builds every engine from the routes in the switches' FIBs and starts
+  // sampling at `now`. Errors: more than 65,535 switches or 65,535 leaves, or
+  // an engine configuration the engine refuses (field named).
+  static std::expected<std::unique_ptr<ArnControl>, NetworkError> create(
+      Network& network, EventQueue& events, PacketPool& pool,
+      const std::vector<proto::NodeId>& leaf_id, const ArnControlConfig& config,
+      Time now);
+
+  void set_tap(ControlTap* tap) { tap_ = tap; }
+
+  void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
+                  Time now) override;
+  void on_control_dropped(const Packet& packet) override;
+  void on_port_state(NodeIndex node, proto::PortId port, bool up,
+                     Time now) override;
+  // EventType::arn events.
+  void on_event(const Event& e);
+
+  // Engine counters summed over switches, plus the host's.
+  ArnControlCounters counters() const;
+  const proto::arn::ArnEngine& engine(NodeIndex node) const {
+    return *switches_[switch_of_node_[node]].engine;
+  }
+
+ private:
+  static constexpr std::uint32_t kTimer = 0;
+  static constexpr std::uint32_t kSample = 0x10000;
+  struct Monitored {
+    proto::PortId port = 0;
+    LinkIndex link = 0;
+    std::uint64_t bytes_before = 0;
+  };
+  struct Switch {
+    NodeIndex node = 0;
+    std::unique_ptr<proto::arn::ArnEngine> engine;
+    std::vector<Monitored> monitored;
+    Time timer_at = Time::max();
+  };
+
+  ArnControl(Network& network, EventQueue& events, PacketPool& pool,
+             const ArnControlConfig& config)
+      : network_(&network), events_(&events), pool_(&pool), config_(config) {}
+  void flush(std::uint32_t sw, Time now);
+  void arm(std::uint32_t sw);
+  std::uint32_t store(ByteSpan bytes);
+
+  Network* network_;
+  EventQueue* events_;
+  PacketPool* pool_;
+  ArnControlConfig config_;
+  ControlTap* tap_ = nullptr;
+  std::vector<Switch> switches_;
+  std::vector<std::uint32_t> switch_of_node_;
+  std::vector<Bytes> payloads_;  // slots, reused
+  std::vector<std::uint32_t> free_payloads_;
+  ArnControlCounters counters_;
+};
+
+}  // namespace arfabric::sim

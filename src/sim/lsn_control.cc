@@ -1,0 +1,228 @@
+#include "sim/lsn_control.h"
+
+#include <algorithm>
+#include <string>
+
+#include "proto/lsn/fib_glue.h"
+
+namespace arfabric::sim {
+
+namespace lsn = proto::lsn;
+
+namespace {
+
+constexpr std::uint32_t kNone = 0xffffffff;
+// FCS, preamble and inter-frame gap around the frame the engine builds.
+constexpr std::uint32_t kFrameOverheadBytes = 4 + 20;
+
+wire::MacAddress switch_mac(NodeIndex node) {
+  return {0x02,
+          0x00,
+          static_cast<std::uint8_t>(node >> 24),
+          static_cast<std::uint8_t>(node >> 16),
+          static_cast<std::uint8_t>(node >> 8),
+          static_cast<std::uint8_t>(node)};
+}
+
+}  // namespace
+
+std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
+    Network& network, EventQueue& events, PacketPool& pool,
+    const std::vector<proto::NodeId>& leaf_id, const LsnControlConfig& config) {
+  std::uint32_t leaves = 0;
+  for (proto::NodeId id : leaf_id) leaves += id != kNotLeaf ? 1 : 0;
+  if (leaves == 0 || leaves > proto::kMaxLsnNodes) {
+    return std::unexpected(NetworkError{
+        "lsn", std::to_string(leaves) + " leaves (LSN needs 1 to 16384)"});
+  }
+  std::unique_ptr<LsnControl> c(new LsnControl(network, events, pool, config));
+  c->switch_of_node_.assign(network.node_count(), kNone);
+  for (NodeIndex n = 0; n < network.node_count(); ++n) {
+    if (network.is_host(n)) continue;
+    if (leaf_id[n] != kNotLeaf && leaf_id[n] >= leaves) {
+      return std::unexpected(NetworkError{
+          "lsn", "node " + std::to_string(n) + " has LSN id " +
+                     std::to_string(leaf_id[n]) + " but the fabric has " +
+                     std::to_string(leaves) + " leaves"});
+    }
+    lsn::Config lc;
+    lc.node_mac = switch_mac(n);
+    lc.num_devices = leaves;
+    lc.period = config.period;
+    lc.congestion = config.congestion;
+    Switch sw;
+    sw.node = n;
+    const auto& out = network.out_links(n);
+    sw.port_down.assign(out.size() + 1, false);
+    for (std::size_t p = 0; p < out.size(); ++p) {
+      sw.port_down[p + 1] = !network.link(out[p]).up();
+    }
+    for (std::size_t p = 0; p < out.size(); ++p) {
+      const auto port = static_cast<proto::PortId>(p + 1);
+      const NodeIndex nb = network.link(out[p]).config().to;
+      const bool to_switch = !network.is_host(nb);
+      lc.ports.push_back(
+          {port, to_switch ? lsn::PortRole::trusted : lsn::PortRole::untrusted,
+           network.link(out[p]).up()});
+      if (to_switch && leaf_id[nb] != kNotLeaf) {
+        lc.attached.push_back({leaf_id[nb], port});
+        sw.sampled.emplace_back(port, out[p]);
+      }
+    }
+    auto engine = lsn::Engine::create(lc);
+    if (!engine) {
+      return std::unexpected(NetworkError{
+          "lsn.node" + std::to_string(n) + "." + engine.error().field,
+          engine.error().reason});
+    }
+    sw.engine = std::make_unique<lsn::Engine>(std::move(*engine));
+    c->switch_of_node_[n] = static_cast<std::uint32_t>(c->switches_.size());
+    c->switches_.push_back(std::move(sw));
+  }
+  return c;
+}
+
+void LsnControl::start(Time now) {
+  started_ = true;
+  for (std::uint32_t i = 0; i < switches_.size(); ++i) {
+    Switch& sw = switches_[i];
+    sw.engine->on_timer(now);
+    flush(i, now);
+    arm(i);
+    if (config_.congestion_sample > Time{} && !sw.sampled.empty()) {
+      events_->push(now + config_.congestion_sample, EventType::lsn, i,
+                    kSample);
+    }
+  }
+}
+
+std::uint32_t LsnControl::store(ByteSpan frame) {
+  std::uint32_t slot;
+  if (!free_frames_.empty()) {
+    slot = free_frames_.back();
+    free_frames_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(frames_.size());
+    frames_.emplace_back();
+  }
+  frames_[slot].assign(frame.begin(), frame.end());
+  return slot;
+}
+
+void LsnControl::flush(std::uint32_t index, Time now) {
+  Switch& sw = switches_[index];
+  lsn::Engine& e = *sw.engine;
+  const auto& out = network_->out_links(sw.node);
+  for (const lsn::PendingFrame& f : e.pending_frames()) {
+    for (proto::PortId port : e.trusted_ports()) {
+      const LinkIndex link = out[port - 1];
+      // Not on a port the switch holds down (it may be up again but not
+      // yet detected), nor on a dead link (the frame would only be lost).
+      if (sw.port_down[port] || !network_->link(link).up()) continue;
+      const PacketIndex i = pool_->allocate();
+      Packet& p = (*pool_)[i];
+      p.kind = PacketKind::control;
+      p.protocol = ControlProtocol::lsn;
+      p.source = sw.node;
+      p.destination = network_->link(link).config().to;
+      p.control = store(f.frame);
+      p.wire_bytes =
+          static_cast<std::uint32_t>(f.frame.size()) + kFrameOverheadBytes;
+      ++counters_.frames;
+      counters_.bytes += p.wire_bytes;
+      if (tap_ != nullptr) {
+        tap_->on_control_sent({now, sw.node, port, p.destination,
+                               ControlProtocol::lsn, 0, f.frame});
+      }
+      network_->send_control(sw.node, port, i, now);
+    }
+  }
+  e.clear_pending_frames();
+}
+
+void LsnControl::arm(std::uint32_t index) {
+  Switch& sw = switches_[index];
+  const Time deadline = sw.engine->next_deadline();
+  if (deadline < sw.timer_at) {
+    sw.timer_at = deadline;
+    events_->push(deadline, EventType::lsn, index, kTimer);
+  }
+}
+
+void LsnControl::apply(std::uint32_t index, Time now) {
+  Switch& sw = switches_[index];
+  for (const proto::VetoChange& v : sw.engine->veto_changes()) {
+    if (v.vetoed) {
+      ++counters_.vetoes;
+      counters_.last_veto = now;
+    }
+  }
+  counters_.congestion += sw.engine->congestion_changes().size();
+  const lsn::FibApplyResult r =
+      lsn::apply_to_fib(network_->fib(sw.node), *sw.engine, now);
+  counters_.fib_rejected += r.rejected;
+}
+
+void LsnControl::on_control(NodeIndex node, proto::PortId port,
+                            PacketIndex packet, Time now) {
+  const std::uint32_t index = switch_of_node_[node];
+  if (index == kNone) {  // cannot happen: only switches send LSN
+    on_control_dropped((*pool_)[packet]);
+    pool_->release(packet);
+    return;
+  }
+  events_->push(now + config_.processing, EventType::lsn, packet, port);
+}
+
+void LsnControl::on_control_dropped(const Packet& packet) {
+  free_frames_.push_back(packet.control);
+}
+
+void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
+                               Time now) {
+  const std::uint32_t index = switch_of_node_[node];
+  if (index == kNone) return;
+  // Errors only for an unknown port, which the engine was built from.
+  (void)switches_[index].engine->set_port_state(port, up, now);
+  switches_[index].port_down[port] = !up;
+  if (!started_) return;
+  flush(index, now);
+  arm(index);
+}
+
+void LsnControl::on_event(const Event& e) {
+  if (e.b == kTimer) {
+    Switch& sw = switches_[e.a];
+    if (e.at != sw.timer_at) return;  // superseded
+    sw.timer_at = Time::max();
+    sw.engine->on_timer(e.at);
+    flush(e.a, e.at);
+    arm(e.a);
+    return;
+  }
+  if (e.b == kSample) {
+    Switch& sw = switches_[e.a];
+    for (const auto& [port, link] : sw.sampled) {
+      (void)sw.engine->set_queue_depth(port, network_->queued_bytes(link, e.at),
+                                       e.at);
+    }
+    flush(e.a, e.at);
+    arm(e.a);
+    events_->push(e.at + config_.congestion_sample, EventType::lsn, e.a,
+                  kSample);
+    return;
+  }
+  // A received frame, now processed: a = packet, b = arrival port.
+  const PacketIndex packet = e.a;
+  const Packet& p = (*pool_)[packet];
+  const std::uint32_t index = switch_of_node_[p.destination];
+  Switch& sw = switches_[index];
+  ++counters_.received;
+  sw.engine->on_frame(static_cast<proto::PortId>(e.b), frames_[p.control],
+                      e.at);
+  free_frames_.push_back(p.control);
+  pool_->release(packet);
+  apply(index, e.at);
+}
+
+}  // namespace arfabric::sim

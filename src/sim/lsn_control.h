@@ -1,0 +1,114 @@
+// LSN in the simulated fabric (draft-camarillo-rtgwg-lsn-00 §3.2): one real
+// proto::lsn::Engine per switch, processed "in hardware".
+//
+// Model (docs/ARCHITECTURE.md, Simulator):
+// - Every switch runs an engine. Its switch-to-switch ports are trusted,
+//   host-facing ports untrusted (§6). A switch with leaves directly behind
+//   some ports (a spine) originates for them: Global Node ID = the leaf's
+//   LSN id, the fabric's device count = the number of leaves.
+// - Origination: the engine's period, and at once on a port event (loss of
+//   signal, via PortObserver) or a congestion-level change. Queue depths of
+//   the originating ports are sampled every `congestion_sample` (0: never,
+//   so only Msg-type 0 is sent).
+// - Each frame is one control packet with the real encoded bytes, sent on
+//   every trusted port whose link is up, sharing the egress queue with data
+//   (never dropped by drop-tail).
+// - A received frame is processed `processing` after it arrived (a
+//   pipelined latency: frames do not wait for each other). Its VetoChange and
+//   CongestionChange records go to the switch's Fib at once
+//   (proto::lsn::apply_to_fib); recovery waits for BGP's re-install (the
+//   Fib's latch).
+// - Engines start with the workload (start()): the warm-up stands for a
+//   fabric that has been running, and is the same in every mode.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <vector>
+
+#include "proto/lsn/lsn_engine.h"
+#include "sim/control_tap.h"
+#include "sim/loss_of_signal.h"
+#include "sim/network.h"
+
+namespace arfabric::sim {
+
+struct LsnControlConfig {
+  Time processing = us(1);  // per received frame
+  Time period = proto::lsn::kDefaultPeriod;
+  Time congestion_sample = us(10);  // 0: no congestion Msg-types
+  proto::lsn::CongestionThresholds congestion{};
+};
+
+struct LsnControlCounters {
+  std::uint64_t frames = 0;  // control packets sent
+  std::uint64_t bytes = 0;   // on the wire
+  std::uint64_t received = 0;
+  std::uint64_t vetoes = 0;      // veto records that set a veto
+  std::uint64_t congestion = 0;  // congestion records applied
+  std::uint64_t fib_rejected = 0;
+  Time last_veto = Time::max();  // when the latest veto was applied
+};
+
+class LsnControl : public ControlHandler, public PortObserver {
+ public:
+  // `leaf_id` per node: the leaf's LSN Global Node ID, or kNotLeaf.
+  // Errors: more than 16,384 leaves, a leaf id beyond the leaf count, or
+  // an engine configuration the engine refuses (field named).
+  static std::expected<std::unique_ptr<LsnControl>, NetworkError> create(
+      Network& network, EventQueue& events, PacketPool& pool,
+      const std::vector<proto::NodeId>& leaf_id,
+      const LsnControlConfig& config);
+
+  void set_tap(ControlTap* tap) { tap_ = tap; }
+  // Starts origination (the first periodic frames go out now).
+  void start(Time now);
+
+  void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
+                  Time now) override;
+  void on_control_dropped(const Packet& packet) override;
+  void on_port_state(NodeIndex node, proto::PortId port, bool up,
+                     Time now) override;
+  // EventType::lsn events.
+  void on_event(const Event& e);
+
+  const LsnControlCounters& counters() const { return counters_; }
+  const proto::lsn::Engine& engine(NodeIndex node) const {
+    return *switches_[switch_of_node_[node]].engine;
+  }
+
+ private:
+  static constexpr std::uint32_t kTimer = 0;
+  static constexpr std::uint32_t kSample = 0x10000;
+  struct Switch {
+    NodeIndex node = 0;
+    std::unique_ptr<proto::lsn::Engine> engine;
+    std::vector<std::pair<proto::PortId, LinkIndex>> sampled;  // originating
+    std::vector<bool> port_down;  // by port: as the switch detected it
+    Time timer_at = Time::max();
+  };
+
+  LsnControl(Network& network, EventQueue& events, PacketPool& pool,
+             const LsnControlConfig& config)
+      : network_(&network), events_(&events), pool_(&pool), config_(config) {}
+  void flush(std::uint32_t sw, Time now);
+  void apply(std::uint32_t sw, Time now);
+  void arm(std::uint32_t sw);
+  std::uint32_t store(ByteSpan frame);
+
+  Network* network_;
+  EventQueue* events_;
+  PacketPool* pool_;
+  LsnControlConfig config_;
+  ControlTap* tap_ = nullptr;
+  bool started_ = false;
+  std::vector<Switch> switches_;
+  std::vector<std::uint32_t> switch_of_node_;
+  std::vector<Bytes> frames_;  // payload slots, reused (no steady-state
+                               // allocation)
+  std::vector<std::uint32_t> free_frames_;
+  LsnControlCounters counters_;
+};
+
+}  // namespace arfabric::sim

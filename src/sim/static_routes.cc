@@ -1,0 +1,50 @@
+#include "sim/static_routes.h"
+
+#include <cstdint>
+
+namespace arfabric::sim {
+
+std::size_t program_static_routes(Network& network,
+                                  const std::vector<proto::NodeId>& leaf_id,
+                                  Time now) {
+  constexpr std::uint32_t kUnreached = 0xffffffff;
+  const std::size_t nodes = network.node_count();
+  std::vector<std::uint32_t> hops(nodes);
+  std::vector<NodeIndex> frontier, next;
+  std::vector<proto::fib::WeightedMember> members;
+  std::size_t routes = 0;
+  for (NodeIndex leaf = 0; leaf < nodes; ++leaf) {
+    if (leaf_id[leaf] == kNotLeaf) continue;
+    // Hop counts to `leaf` over switches only (hosts do not forward).
+    hops.assign(nodes, kUnreached);
+    hops[leaf] = 0;
+    frontier.assign(1, leaf);
+    while (!frontier.empty()) {
+      next.clear();
+      for (NodeIndex n : frontier) {
+        for (LinkIndex l : network.out_links(n)) {
+          const NodeIndex m = network.link(l).config().to;
+          if (network.is_host(m) || hops[m] != kUnreached) continue;
+          hops[m] = hops[n] + 1;
+          next.push_back(m);
+        }
+      }
+      frontier.swap(next);
+    }
+    for (NodeIndex n = 0; n < nodes; ++n) {
+      if (n == leaf || network.is_host(n) || hops[n] == kUnreached) continue;
+      members.clear();
+      const auto& out = network.out_links(n);
+      for (std::size_t p = 0; p < out.size(); ++p) {
+        const NodeIndex m = network.link(out[p]).config().to;
+        if (!network.is_host(m) && hops[m] + 1 == hops[n]) {
+          members.push_back({static_cast<proto::PortId>(p + 1), 1});
+        }
+      }
+      if (network.fib(n).set_route(leaf_id[leaf], members, now)) ++routes;
+    }
+  }
+  return routes;
+}
+
+}  // namespace arfabric::sim

@@ -1,0 +1,23 @@
+// Routes without a routing protocol: shortest-path ECMP over the switch
+// graph (hop count), for fabrics too large to warm BGP up
+// (scenario `switches.routing: static`).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sim/network.h"
+
+namespace arfabric::sim {
+
+// Programs, in every switch's FIB and for every leaf (FIB destination =
+// `leaf_id[leaf node]`), the ports toward the neighbours one hop closer to
+// that leaf, each with weight 1. A switch that cannot reach a leaf gets no
+// route for it (its packets are counted as no_route). Returns the number of
+// routes programmed. `leaf_id[n]` is kNotLeaf for nodes that are not
+// leaves.
+std::size_t program_static_routes(Network& network,
+                                  const std::vector<proto::NodeId>& leaf_id,
+                                  Time now);
+
+}  // namespace arfabric::sim
