@@ -50,7 +50,8 @@ struct Ring {
 }  // namespace
 
 std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
-                                                Mode mode) {
+                                                Mode mode,
+                                                const RunOptions& options) {
   if (uses_lsn(mode) || uses_arn(mode)) {
     return std::unexpected("mode " + std::string(mode_name(mode)) +
                            " is not simulated yet (LSN and ARN in the "
@@ -100,6 +101,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   if (!control) return std::unexpected(control.error().to_string());
   BgpControl& bgp = **control;
   net.set_control_handler(&bgp);
+  bgp.set_tap(options.tap);
 
   transport::TransportConfig tc;
   tc.mss_bytes = scenario.hosts.mss_bytes;
@@ -200,6 +202,25 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   Time fib_before_change{};
   const Time stop = t0 + scenario.stop_at;
 
+  // Time series: cumulative counters read at each interval boundary.
+  auto totals = [&] {
+    RunTotals t;
+    t.payload_bytes = flows.payload_delivered();
+    t.dropped = net.counters().dropped;
+    t.control_messages = bgp.counters().messages;
+    t.control_bytes = bgp.counters().bytes;
+    t.packets_in_flight = pool.in_use();
+    return t;
+  };
+  result.sample_interval = options.sample_interval > Time{}
+                               ? options.sample_interval
+                               : default_sample_interval(scenario);
+  TimeSeriesRecorder series(scenario, t0, result.sample_interval, totals());
+  auto take_sample = [&](Time at) {
+    series.sample(at, totals());
+    if (options.progress) options.progress(series.progress());
+  };
+
   flows.on_complete([&](FlowId f, Time now) {
     if (f >= tags.size() || tags[f].ring < 0) {
       if (open_a2a > 0 && --open_a2a == 0) {
@@ -298,6 +319,8 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
         bgp.quiet()) {
       break;
     }
+    // The state just before anything at `next` happens.
+    while (series.next_at() <= next) take_sample(series.next_at());
     if (next_workload < workload_starts.size() &&
         workload_starts[next_workload].first == next) {
       start_workload(workload_starts[next_workload].second, next);
@@ -323,6 +346,8 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   if (!result.finished) result.completion = Time::max();
   result.simulated = events.now() - t0;
+  take_sample(events.now());  // the last, partial interval
+  result.samples = series.take();
   for (FlowId f = 0; f < flows.size(); ++f) {
     result.payload_bytes += flows.receiver(f).bytes_delivered();
     result.retransmissions += flows.sender(f).counters().retransmissions;
