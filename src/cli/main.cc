@@ -1,5 +1,7 @@
 #include "cli/main.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -16,6 +18,7 @@ int run(int argc, char** argv) {
   SimOptions sim;
   add_sim_command(app, sim);
   CLI11_PARSE(app, argc, argv);
+  sim.progress = ::isatty(STDERR_FILENO) == 1;
   if (app.got_subcommand("decode"))
     return run_decode(decode, std::cin, std::cout);
   if (app.got_subcommand("sim")) return run_sim(sim, std::cout, std::cerr);

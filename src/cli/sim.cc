@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 
+#include "cli/progress_bar.h"
+#include "cli/sim_out.h"
 #include "sim/runner.h"
 #include "sim/scenario/scenario.h"
 
@@ -18,6 +21,10 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "YAML scenario file (default: the embedded scenario)");
   sim->add_option("-m,--mode", options.modes,
                   "run only these modes (repeatable)");
+  sim->add_option("-o,--out", options.out_dir,
+                  "write results.json, timeseries.csv, goodput.svg and "
+                  "control-<mode>.pcap into this directory (created if "
+                  "missing; docs/OUTPUT.md)");
 }
 
 namespace {
@@ -53,6 +60,18 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       modes.push_back(*mode);
     }
   }
+  std::optional<SimOutput> output;
+  if (!options.out_dir.empty()) {
+    auto opened = SimOutput::open(options.out_dir);
+    if (!opened) {
+      err << "arfabric sim: " << opened.error() << "\n";
+      return 1;
+    }
+    output.emplace(std::move(*opened));
+  }
+  ProgressBar bar(err, options.progress);
+  std::vector<sim::ModeResult> results;
+  std::vector<sim::output::ModeNotRun> not_run;
   out << "scenario " << scenario->name << ": " << scenario->topology.summary()
       << "\n";
   out << fmt::format(
@@ -62,12 +81,31 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       "hw conv.", "bgp conv.", "imbalance", "bgp msgs", "hw msgs", "wall");
   int code = 0;
   for (sim::Mode mode : modes) {
+    sim::RunOptions run;
+    if (output) {
+      auto tap = output->begin_mode(mode);
+      if (!tap) {
+        err << "arfabric sim: " << tap.error() << "\n";
+        return 1;
+      }
+      run.tap = *tap;
+    }
+    bar.set_label(std::string(sim::mode_name(mode)));
+    run.progress = [&bar](double f) { bar.update(f); };
     const auto started = std::chrono::steady_clock::now();
-    auto r = sim::run_mode(*scenario, mode);
+    auto r = sim::run_mode(*scenario, mode, run);
     const double wall = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - started)
                             .count();
+    bar.clear();
+    if (output) {
+      if (auto ok = output->end_mode(r.has_value()); !ok) {
+        err << "arfabric sim: " << ok.error() << "\n";
+        return 1;
+      }
+    }
     if (!r) {
+      not_run.push_back({mode, r.error()});
       out << fmt::format("{:<14}not run: {}\n", sim::mode_name(mode),
                          r.error());
       code = 2;
@@ -87,6 +125,16 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         format_time(r->hw_convergence), format_time(r->bgp_convergence),
         r->utilisation_imbalance, r->control_messages,
         r->lsn_frames + r->arn_messages, wall);
+    results.push_back(std::move(*r));
+  }
+  if (output) {
+    if (auto ok = output->write_results(*scenario, results, not_run); !ok) {
+      err << "arfabric sim: " << ok.error() << "\n";
+      return 1;
+    }
+    out << "wrote " << output->dir().string() << ":";
+    for (const std::string& f : output->written()) out << " " << f;
+    out << "\n";
   }
   return code;
 }

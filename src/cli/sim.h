@@ -12,13 +12,17 @@ namespace arfabric::cli {
 struct SimOptions {
   std::string scenario_path;       // empty: the embedded default
   std::vector<std::string> modes;  // empty: the scenario's modes
+  std::string out_dir;             // --out: empty, no files
+  // Draw the progress bar on `err` (set when stderr is a terminal).
+  bool progress = false;
 };
 
 void add_sim_command(CLI::App& app, SimOptions& options);
 
 // Returns the exit code: 0 when every requested mode ran, 1 on a scenario
-// error (printed to `err` with file, line and key), 2 when some mode
-// could not run (its row says why).
+// error (printed to `err` with file, line and key) or an output error
+// (--out: the directory or file, and why), 2 when some mode could not run
+// (its row says why; the others' files are still written).
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace arfabric::cli

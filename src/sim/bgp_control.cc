@@ -68,8 +68,10 @@ std::expected<std::unique_ptr<BgpControl>, NetworkError> BgpControl::create(
       pc.session.idle_hold_time = config.idle_hold;
       pc.role = switches[nb_sw].role;
       pc.link_bandwidth = network.link(out[p]).rate();
-      pc.next_hop_ipv4 = {10, 255, static_cast<std::uint8_t>(i >> 8),
-                          static_cast<std::uint8_t>(i)};
+      // The switch's address by node index, as in the --out pcap
+      // (docs/OUTPUT.md), so the NEXT_HOP seen there is the sender.
+      pc.next_hop_ipv4 = {10, 255, static_cast<std::uint8_t>(sw.spec.node >> 8),
+                          static_cast<std::uint8_t>(sw.spec.node)};
       pc.mrai = config.mrai;
       pc.address_rank = nb;
       sc.peers.push_back(pc);
@@ -211,6 +213,15 @@ void BgpControl::pump(std::uint32_t sw_index, Time now) {
                   payloads_[payload].size() + kControlOverheadBytes);
               ++counters_.messages;
               counters_.bytes += p.wire_bytes;
+              if (tap_) {
+                tap_->on_control_sent({.at = now,
+                                       .node = sw.spec.node,
+                                       .port = sw.peer_port[s.peer],
+                                       .neighbour = sw.peer_node[s.peer],
+                                       .protocol = ControlProtocol::bgp,
+                                       .connection = s.connection,
+                                       .bytes = payloads_[payload]});
+              }
               network_->send_control(sw.spec.node, sw.peer_port[s.peer], i,
                                      now);
             },

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "proto/bgp/speaker.h"
+#include "sim/control_tap.h"
 #include "sim/network.h"
 
 namespace arfabric::sim {
@@ -64,6 +65,10 @@ class BgpControl : public ControlHandler {
       const std::vector<BgpSwitch>& switches, const BgpControlConfig& config);
 
   void start(Time now);
+  // Every BGP message sent from now on is shown to `tap` (nullptr: none),
+  // with the sender's connection id (ids 2k-1 and 2k are the two
+  // directions of one connection; 2k-1 is the side that connected).
+  void set_tap(ControlTap* tap) { tap_ = tap; }
   void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
                   Time now) override;
   void on_control_dropped(const Packet& packet) override;
@@ -144,6 +149,7 @@ class BgpControl : public ControlHandler {
   EventQueue* events_;
   PacketPool* pool_;
   BgpControlConfig config_;
+  ControlTap* tap_ = nullptr;
   std::vector<Switch> switches_;
   std::vector<std::uint32_t> switch_of_node_;  // node -> index, or ~0
   std::vector<Work> work_;

@@ -78,7 +78,9 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
   Flow& f = flows_[p.transport.flow];
   if (!p.transport.is_ack) {
     if (host != f.stats.destination) return;
+    const std::uint64_t before = f.receiver->bytes_delivered();
     const TransportHeader ack = f.receiver->on_data(p.transport, now);
+    payload_delivered_ += f.receiver->bytes_delivered() - before;
     send(f.stats.destination, f.stats.source, ack, now);
     return;
   }

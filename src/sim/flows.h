@@ -54,6 +54,9 @@ class Flows : public HostHandler {
   }
   std::size_t active() const { return active_; }
   std::uint64_t data_packets_sent() const { return data_sent_; }
+  // Payload bytes delivered to receivers so far, over all flows (a running
+  // sum, so that time series need not walk every flow).
+  std::uint64_t payload_delivered() const { return payload_delivered_; }
 
  private:
   struct Flow {
@@ -75,6 +78,7 @@ class Flows : public HostHandler {
   std::function<void(FlowId, Time)> on_complete_;
   std::size_t active_ = 0;
   std::uint64_t data_sent_ = 0;
+  std::uint64_t payload_delivered_ = 0;
 };
 
 }  // namespace arfabric::sim

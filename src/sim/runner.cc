@@ -105,7 +105,8 @@ void add_poisson_arrivals(const Scenario& scenario, std::size_t index, Time t0,
 }  // namespace
 
 std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
-                                                Mode mode) {
+                                                Mode mode,
+                                                const RunOptions& options) {
   const Topology& topo = scenario.topology;
   const SwitchParams& sp = scenario.switches;
 
@@ -164,6 +165,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     if (!control) return std::unexpected(control.error().to_string());
     bgp_control = std::move(*control);
     mux.set(ControlProtocol::bgp, bgp_control.get());
+    bgp_control->set_tap(options.tap);
   } else {
     program_static_routes(net, leaf_id, Time{});
   }
@@ -184,6 +186,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     auto created_lsn = LsnControl::create(net, events, pool, leaf_id, lc);
     if (!created_lsn) return std::unexpected(created_lsn.error().to_string());
     lsn = std::move(*created_lsn);
+    lsn->set_tap(options.tap);
     mux.set(ControlProtocol::lsn, lsn.get());
     loss_of_signal.add_observer(*lsn);
   }
@@ -255,6 +258,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     auto created_arn = ArnControl::create(net, events, pool, leaf_id, ac, t0);
     if (!created_arn) return std::unexpected(created_arn.error().to_string());
     arn = std::move(*created_arn);
+    arn->set_tap(options.tap);
     mux.set(ControlProtocol::arn, arn.get());
     loss_of_signal.add_observer(*arn);
   }
@@ -326,6 +330,35 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   Time first_change = Time::max();
   Time fib_before_change{};
   const Time stop = t0 + scenario.stop_at;
+
+  // Time series: cumulative counters read at each interval boundary.
+  auto totals = [&] {
+    RunTotals t;
+    t.payload_bytes = flows.payload_delivered();
+    t.dropped = net.counters().dropped;
+    if (bgp != nullptr) {
+      t.control_messages = bgp->counters().messages;
+      t.control_bytes = bgp->counters().bytes;
+    }
+    if (lsn) {
+      t.control_messages += lsn->counters().frames;
+      t.control_bytes += lsn->counters().bytes;
+    }
+    if (arn) {
+      t.control_messages += arn->counters().messages;
+      t.control_bytes += arn->counters().bytes;
+    }
+    t.packets_in_flight = pool.in_use();
+    return t;
+  };
+  result.sample_interval = options.sample_interval > Time{}
+                               ? options.sample_interval
+                               : default_sample_interval(scenario);
+  TimeSeriesRecorder series(scenario, t0, result.sample_interval, totals());
+  auto take_sample = [&](Time at) {
+    series.sample(at, totals());
+    if (options.progress) options.progress(series.progress());
+  };
 
   flows.on_complete([&](FlowId f, Time now) {
     if (f < tags.size() && tags[f].ring == kPoissonTag) {
@@ -441,6 +474,8 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
         (bgp == nullptr || bgp->quiet())) {
       break;
     }
+    // The state just before anything at `next` happens.
+    while (series.next_at() <= next) take_sample(series.next_at());
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
       const Arrival& a = arrivals[next_arrival++];
       const FlowId f = flows.start(a.from, a.to, a.bytes, next);
@@ -475,6 +510,8 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   if (!result.finished) result.completion = Time::max();
   result.simulated = events.now() - t0;
+  take_sample(events.now());  // the last, partial interval
+  result.samples = series.take();
   for (FlowId f = 0; f < flows.size(); ++f) {
     result.payload_bytes += flows.receiver(f).bytes_delivered();
     result.retransmissions += flows.sender(f).counters().retransmissions;

@@ -15,9 +15,12 @@
 #include <expected>
 #include <functional>
 #include <string>
+#include <vector>
 
+#include "sim/control_tap.h"
 #include "sim/network.h"
 #include "sim/scenario/scenario.h"
+#include "sim/time_series.h"
 
 namespace arfabric::sim {
 
@@ -53,11 +56,26 @@ struct ModeResult {
   std::uint64_t injected = 0, delivered = 0, in_flight = 0;
   Time warm_up{};    // simulated BGP convergence before the workload
   Time simulated{};  // simulated time after the warm-up
+  // One sample per interval after the warm-up (sim/time_series.h), for the
+  // plots of goodput around each event.
+  Time sample_interval{};
+  std::vector<TimeSample> samples;
+};
+
+struct RunOptions {
+  // Shown every control packet a switch sends (e.g. the pcap writer).
+  ControlTap* tap = nullptr;
+  // Time series resolution; Time{} picks default_sample_interval().
+  Time sample_interval{};
+  // Called with the run's progress in [0, 1] once per sample interval
+  // (simulated time), e.g. for a progress bar.
+  std::function<void(double fraction)> progress;
 };
 
 // Errors: a mode or workload kind not supported yet; a topology the
 // network cannot be built from (message names the problem).
 std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
-                                                Mode mode);
+                                                Mode mode,
+                                                const RunOptions& options = {});
 
 }  // namespace arfabric::sim

@@ -1,0 +1,144 @@
+#include "cli/sim_out.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
+
+#include "sim/output/goodput_svg.h"
+#include "sim/output/timeseries_csv.h"
+
+namespace arfabric::cli {
+
+namespace fs = std::filesystem;
+
+struct SimOutput::Capture {
+  std::string name;
+  fs::path partial, final_path;
+  std::optional<sysdep::PcapWriter> writer;
+  std::unique_ptr<sim::output::ControlFrameTap> tap;
+};
+
+namespace {
+
+std::string reason(const std::error_code& ec) { return ec.message(); }
+
+}  // namespace
+
+std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
+  std::error_code ec;
+  const auto status = fs::status(dir, ec);
+  if (fs::exists(status) && !fs::is_directory(status)) {
+    return std::unexpected("cannot write output to " + dir.string() +
+                           ": exists and is not a directory");
+  }
+  if (!fs::exists(status)) {
+    fs::create_directories(dir, ec);
+    if (ec) {
+      return std::unexpected("cannot create output directory " + dir.string() +
+                             ": " + reason(ec));
+    }
+  }
+  // Permissions and read-only mounts, checked before a long run rather
+  // than after it; access() leaves nothing behind.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return std::unexpected("cannot write output to " + dir.string() + ": " +
+                           std::strerror(errno));
+  }
+  SimOutput out;
+  out.dir_ = dir;
+  return out;
+}
+
+std::expected<void, std::string> write_file_atomically(
+    const fs::path& dir, const std::string& name, const std::string& text) {
+  const fs::path final_path = dir / name;
+  const fs::path partial = dir / (name + ".partial");
+  {
+    std::ofstream f(partial, std::ios::binary | std::ios::trunc);
+    if (!f) {
+      return std::unexpected("cannot write " + final_path.string() + ": " +
+                             std::strerror(errno));
+    }
+    f.write(text.data(), static_cast<std::streamsize>(text.size()));
+    f.flush();
+    if (!f) {
+      const std::string why = std::strerror(errno);
+      f.close();
+      std::error_code ignored;
+      fs::remove(partial, ignored);
+      return std::unexpected("cannot write " + final_path.string() + ": " +
+                             why);
+    }
+  }
+  std::error_code ec;
+  fs::rename(partial, final_path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(partial, ignored);
+    return std::unexpected("cannot write " + final_path.string() + ": " +
+                           reason(ec));
+  }
+  return {};
+}
+
+std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
+    sim::Mode mode) {
+  auto c = std::make_shared<Capture>();
+  c->name = "control-" + std::string(sim::mode_name(mode)) + ".pcap";
+  c->final_path = dir_ / c->name;
+  c->partial = dir_ / (c->name + ".partial");
+  auto writer = sysdep::PcapWriter::open(c->partial.string());
+  if (!writer) {
+    return std::unexpected("cannot write " + c->final_path.string() + ": " +
+                           writer.error());
+  }
+  c->writer.emplace(std::move(*writer));
+  Capture* raw = c.get();
+  c->tap = std::make_unique<sim::output::ControlFrameTap>(
+      [raw](Time at, ByteSpan frame) {
+        // pcap keeps nanoseconds: simulated picoseconds are truncated.
+        raw->writer->write(frame, static_cast<std::uint64_t>(at.ps() / 1000));
+      });
+  capture_ = std::move(c);
+  return capture_->tap.get();
+}
+
+std::expected<void, std::string> SimOutput::end_mode(bool keep) {
+  if (!capture_) return {};
+  std::shared_ptr<Capture> c = std::move(capture_);
+  c->writer->flush();
+  c->writer.reset();  // closes the file
+  std::error_code ec;
+  if (!keep) {
+    fs::remove(c->partial, ec);
+    return {};
+  }
+  fs::rename(c->partial, c->final_path, ec);
+  if (ec) {
+    return std::unexpected("cannot write " + c->final_path.string() + ": " +
+                           reason(ec));
+  }
+  written_.push_back(c->name);
+  return {};
+}
+
+std::expected<void, std::string> SimOutput::write_results(
+    const sim::Scenario& scenario, const std::vector<sim::ModeResult>& results,
+    const std::vector<sim::output::ModeNotRun>& not_run) {
+  const std::pair<const char*, std::string> files[] = {
+      {"results.json", sim::output::results_json(scenario, results, not_run)},
+      {"timeseries.csv", sim::output::timeseries_csv(results)},
+      {"goodput.svg", sim::output::goodput_svg(scenario, results)},
+  };
+  for (const auto& [name, text] : files) {
+    if (auto ok = write_file_atomically(dir_, name, text); !ok) return ok;
+    written_.push_back(name);
+  }
+  return {};
+}
+
+}  // namespace arfabric::cli

@@ -1,0 +1,66 @@
+// The output directory of `arfabric sim --out DIR` (docs/OUTPUT.md):
+// results.json, timeseries.csv, goodput.svg and one control-<mode>.pcap
+// per mode run.
+//
+// Nothing is left half-written under a final name: each file is written
+// under "<name>.partial" and renamed when complete, and a failure names the
+// file and the reason. The directory is checked (created if missing,
+// writable) before any mode runs, so that a long run does not end in an
+// error about its output.
+#pragma once
+
+#include <expected>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/output/control_frames.h"
+#include "sim/output/results_json.h"
+#include "sim/runner.h"
+#include "sysdep/linux/pcap_file.h"
+
+namespace arfabric::cli {
+
+class SimOutput {
+ public:
+  // Creates `dir` (and its parents) when missing. Errors: `dir` exists and
+  // is not a directory, cannot be created, or is not writable; the message
+  // names the path and the reason.
+  static std::expected<SimOutput, std::string> open(
+      const std::filesystem::path& dir);
+
+  // Starts control-<mode>.pcap and returns the tap to give run_mode (valid
+  // until end_mode). Errors: the file cannot be created (path, reason).
+  std::expected<sim::ControlTap*, std::string> begin_mode(sim::Mode mode);
+  // Completes the current mode's pcap (`keep`) or removes it (the mode did
+  // not run). Errors: the rename failed (path, reason).
+  std::expected<void, std::string> end_mode(bool keep);
+
+  // Writes results.json, timeseries.csv and goodput.svg. Errors: the first
+  // file that could not be written (path, reason); files written before it
+  // stay complete.
+  std::expected<void, std::string> write_results(
+      const sim::Scenario& scenario,
+      const std::vector<sim::ModeResult>& results,
+      const std::vector<sim::output::ModeNotRun>& not_run);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  // Final names of the files written so far, in order.
+  const std::vector<std::string>& written() const { return written_; }
+
+ private:
+  struct Capture;
+  SimOutput() = default;
+  std::filesystem::path dir_;
+  std::vector<std::string> written_;
+  std::shared_ptr<Capture> capture_;  // the mode being run
+};
+
+// Writes `text` to dir/name through "name.partial" and a rename. Errors:
+// the path and the reason (errno text).
+std::expected<void, std::string> write_file_atomically(
+    const std::filesystem::path& dir, const std::string& name,
+    const std::string& text);
+
+}  // namespace arfabric::cli

@@ -1,0 +1,105 @@
+#include "sim/output/results_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace arfabric::sim::output {
+
+namespace {
+
+// ordered_json keeps the documented field order: the file is read by
+// people as well as by scripts.
+using Json = nlohmann::ordered_json;
+
+void put_time(Json& j, const std::string& name, Time t) {
+  if (t == Time::max()) {
+    j[name + "_ps"] = nullptr;
+    j[name + "_s"] = nullptr;
+    return;
+  }
+  j[name + "_ps"] = t.ps();
+  // A division, unlike Time::seconds()'s multiplication by 1e-12, rounds
+  // once: 50 us prints as 5e-05, not 4.9999999999999996e-05.
+  j[name + "_s"] = static_cast<double>(t.ps()) / 1e12;
+}
+
+Json scenario_json(const Scenario& s) {
+  Json j;
+  j["name"] = s.name;
+  j["description"] = s.description;
+  j["summary"] = s.topology.summary();
+  j["seed"] = s.seed;
+  put_time(j, "stop_at", s.stop_at);
+  Json events = Json::array();
+  for (const EventSpec& e : s.events) {
+    Json ev;
+    put_time(ev, "at", e.at);
+    ev["kind"] = event_kind_name(e.kind);
+    ev["link"] = {s.topology.nodes[e.a].name, s.topology.nodes[e.b].name};
+    events.push_back(std::move(ev));
+  }
+  j["events"] = std::move(events);
+  return j;
+}
+
+Json mode_json(const ModeResult& r) {
+  Json j;
+  j["mode"] = mode_name(r.mode);
+  j["finished"] = r.finished;
+  put_time(j, "completion", r.completion);
+  j["payload_bytes"] = r.payload_bytes;
+  j["goodput_gbps"] = r.goodput_gbps;
+  Json dropped = Json::object();
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < r.dropped.size(); ++i) {
+    dropped[std::string(drop_reason_name(static_cast<DropReason>(i)))] =
+        r.dropped[i];
+    total += r.dropped[i];
+  }
+  j["dropped"] = std::move(dropped);
+  j["dropped_total"] = total;
+  j["retransmissions"] = r.retransmissions;
+  j["flows_completed"] = r.flows_completed;
+  put_time(j, "fct_mean", r.fct_mean);
+  put_time(j, "fct_p99", r.fct_p99);
+  put_time(j, "hw_convergence", r.hw_convergence);
+  put_time(j, "bgp_convergence", r.bgp_convergence);
+  j["utilisation_imbalance"] = r.utilisation_imbalance;
+  j["control_messages"] = r.control_messages;
+  j["control_bytes"] = r.control_bytes;
+  j["lsn_frames"] = r.lsn_frames;
+  j["lsn_bytes"] = r.lsn_bytes;
+  j["arn_messages"] = r.arn_messages;
+  j["arn_bytes"] = r.arn_bytes;
+  j["packet_hops"] = r.packet_hops;
+  j["injected"] = r.injected;
+  j["delivered"] = r.delivered;
+  j["in_flight"] = r.in_flight;
+  put_time(j, "warm_up", r.warm_up);
+  put_time(j, "simulated", r.simulated);
+  put_time(j, "sample_interval", r.sample_interval);
+  j["samples"] = r.samples.size();
+  return j;
+}
+
+}  // namespace
+
+std::string results_json(const Scenario& scenario,
+                         const std::vector<ModeResult>& results,
+                         const std::vector<ModeNotRun>& not_run) {
+  Json j;
+  j["format"] = "arfabric-sim-results";
+  j["version"] = kResultsFormatVersion;
+  j["scenario"] = scenario_json(scenario);
+  Json modes = Json::array();
+  for (const ModeResult& r : results) modes.push_back(mode_json(r));
+  j["modes"] = std::move(modes);
+  Json skipped = Json::array();
+  for (const ModeNotRun& n : not_run) {
+    skipped.push_back({{"mode", mode_name(n.mode)}, {"reason", n.reason}});
+  }
+  j["not_run"] = std::move(skipped);
+  // replace: a scenario name that is not UTF-8 must not abort the run.
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace arfabric::sim::output

@@ -1,0 +1,202 @@
+#include "cli/sim_out.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "support/capture.h"
+
+namespace arfabric::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path p = testing::temp_path(name);
+  fs::remove_all(p);
+  return p;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(SimOutput, CreatesAMissingDirectoryWithItsParents) {
+  const fs::path dir = fresh_dir("out-new") / "a" / "b";
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  EXPECT_TRUE(fs::is_directory(dir));
+}
+
+TEST(SimOutput, AFileIsNotADirectory) {
+  const fs::path file = fresh_dir("out-file");
+  std::ofstream(file) << "x";
+  auto out = SimOutput::open(file);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find(file.string()), std::string::npos) << out.error();
+  EXPECT_NE(out.error().find("not a directory"), std::string::npos);
+  EXPECT_EQ(read(file), "x");  // untouched
+}
+
+TEST(SimOutput, ADirectoryUnderAFileCannotBeCreated) {
+  const fs::path file = fresh_dir("out-parent-file");
+  std::ofstream(file) << "x";
+  auto out = SimOutput::open(file / "sub");
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.error().find((file / "sub").string()), std::string::npos)
+      << out.error();
+}
+
+TEST(SimOutput, FilesAppearOnlyWhenComplete) {
+  const fs::path dir = fresh_dir("out-atomic");
+  fs::create_directories(dir);
+  ASSERT_TRUE(write_file_atomically(dir, "a.txt", "hello\n"));
+  EXPECT_EQ(read(dir / "a.txt"), "hello\n");
+  EXPECT_FALSE(fs::exists(dir / "a.txt.partial"));
+  // A name that cannot be written (a directory is in the way): the error
+  // names the file, and no partial file stays behind.
+  fs::create_directories(dir / "b.txt");
+  auto bad = write_file_atomically(dir, "b.txt", "x");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().find((dir / "b.txt").string()), std::string::npos)
+      << bad.error();
+  EXPECT_FALSE(fs::exists(dir / "b.txt.partial"));
+}
+
+// Counts BGP message types the simulator sent, and passes each capture on.
+class CountingTap : public sim::ControlTap {
+ public:
+  explicit CountingTap(sim::ControlTap* next) : next_(next) {}
+  void on_control_sent(const sim::ControlCapture& c) override {
+    if (c.bytes.size() >= 19) ++types[c.bytes[18]];
+    ++total;
+    next_->on_control_sent(c);
+  }
+  std::map<int, std::size_t> types;
+  std::size_t total = 0;
+
+ private:
+  sim::ControlTap* next_;
+};
+
+std::vector<std::string> run_lines(const std::string& cmd) {
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::vector<std::string> out;
+  if (!p) {
+    ADD_FAILURE() << "cannot run " << cmd;
+    return out;
+  }
+  std::string text;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+  EXPECT_EQ(::pclose(p), 0) << cmd << " (is tshark installed? scripts/setup)";
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+TEST(SimOutput, TsharkDecodesEveryBgpMessageOfTheControlPcap) {
+  const std::string root = ARFABRIC_SOURCE_DIR;
+  auto s = sim::load_scenario_file(root + "/examples/scenarios/tiny.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const fs::path dir = fresh_dir("out-pcap");
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  auto tap = out->begin_mode(sim::Mode::fare);
+  ASSERT_TRUE(tap) << tap.error();
+  CountingTap counting(*tap);
+  sim::RunOptions options;
+  options.tap = &counting;
+  auto r = sim::run_mode(*s, sim::Mode::fare, options);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_TRUE(out->end_mode(true));
+  const fs::path pcap = dir / "control-fare.pcap";
+  ASSERT_TRUE(fs::exists(pcap));
+  EXPECT_FALSE(fs::exists(dir / "control-fare.pcap.partial"));
+  EXPECT_EQ(counting.total, r->control_messages);
+  // OPENs, UPDATEs and KEEPALIVEs; the link failure closes sessions with
+  // no NOTIFICATION on a dead link, so those may or may not appear.
+  ASSERT_GT(counting.types[1], 0u);
+  ASSERT_GT(counting.types[2], 0u);
+  ASSERT_GT(counting.types[4], 0u);
+
+  const auto lines = run_lines(
+      "tshark -n -r '" + pcap.string() + "' -X lua_script:" + root +
+      "/tools/wireshark/arfabric.lua -T fields -E 'separator=|' -e bgp.type "
+      "-e tcp.srcport -e tcp.dstport -e ip.src 2>/dev/null");
+  ASSERT_EQ(lines.size(), counting.total);
+  std::map<int, std::size_t> decoded;
+  for (const std::string& l : lines) {
+    const std::string type = l.substr(0, l.find('|'));
+    ASSERT_FALSE(type.empty()) << "not decoded as BGP: " << l;
+    ASSERT_EQ(type.find(','), std::string::npos) << "one message per frame";
+    ++decoded[std::stoi(type)];
+    EXPECT_NE(l.find("|179|"), std::string::npos) << l;
+    EXPECT_NE(l.find("|10.255."), std::string::npos) << l;
+  }
+  EXPECT_EQ(decoded, counting.types);
+
+  // The simulated timestamps: the first message at or after time 0, none
+  // after the end of the run.
+  const auto times = run_lines("tshark -n -r '" + pcap.string() +
+                               "' -T fields -e frame.time_epoch 2>/dev/null");
+  ASSERT_FALSE(times.empty());
+  EXPECT_GE(std::stod(times.front()), 0.0);
+  EXPECT_LE(std::stod(times.back()),
+            (r->warm_up + r->simulated).seconds() + 1e-9);
+}
+
+TEST(SimOutput, TsharkDecodesEveryLsnAndArnPacketOfTheControlPcap) {
+  const std::string root = ARFABRIC_SOURCE_DIR;
+  auto s = sim::load_scenario_file(root + "/examples/scenarios/tiny.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const fs::path dir = fresh_dir("out-pcap-hw");
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  auto tap = out->begin_mode(sim::Mode::fare_lsn_arn);
+  ASSERT_TRUE(tap) << tap.error();
+  sim::RunOptions options;
+  options.tap = *tap;
+  auto r = sim::run_mode(*s, sim::Mode::fare_lsn_arn, options);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_TRUE(out->end_mode(true));
+  ASSERT_GT(r->lsn_frames, 0u);
+  ASSERT_GT(r->arn_messages, 0u);
+  const auto lines = run_lines(
+      "tshark -n -r '" + (dir / "control-fare+lsn+arn.pcap").string() +
+      "' -X lua_script:" + root +
+      "/tools/wireshark/arfabric.lua -T fields -E 'separator=|' "
+      "-e arfabric_lsn.msg_type -e arfabric_arn.type -e bgp.type "
+      "2>/dev/null");
+  std::size_t lsn = 0, arn = 0, bgp = 0;
+  for (const std::string& l : lines) {
+    if (l.starts_with("|")) {
+      (l.starts_with("||") ? bgp : arn) += 1;
+    } else {
+      ++lsn;
+    }
+  }
+  EXPECT_EQ(lsn, r->lsn_frames);
+  EXPECT_EQ(arn, r->arn_messages);
+  EXPECT_EQ(bgp, r->control_messages);
+}
+
+TEST(SimOutput, AModeThatDidNotRunLeavesNoPcap) {
+  const fs::path dir = fresh_dir("out-discard");
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_TRUE(out->begin_mode(sim::Mode::fare_lsn));
+  ASSERT_TRUE(out->end_mode(false));
+  EXPECT_TRUE(fs::is_empty(dir));
+  EXPECT_TRUE(out->written().empty());
+}
+
+}  // namespace
+}  // namespace arfabric::cli

@@ -1,0 +1,84 @@
+#include "cli/sim.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/capture.h"
+
+namespace arfabric::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+SimOptions tiny(const std::string& out_dir) {
+  SimOptions o;
+  o.scenario_path =
+      std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/tiny.yaml";
+  o.modes = {"ecmp"};
+  o.out_dir = out_dir;
+  return o;
+}
+
+TEST(SimCommand, OutWritesEveryFileAndSaysWhere) {
+  const fs::path dir = testing::temp_path("sim-out") + "/run";
+  fs::remove_all(dir);
+  SimOptions o = tiny(dir.string());
+  o.modes = {"ecmp", "fare+lsn"};
+  std::ostringstream out, err;
+  const int code = run_sim(o, out, err);
+  EXPECT_EQ(code, 0) << err.str();
+  EXPECT_NE(out.str().find("wrote " + dir.string() +
+                           ": control-ecmp.pcap control-fare+lsn.pcap "
+                           "results.json timeseries.csv goodput.svg"),
+            std::string::npos)
+      << out.str();
+  for (const char* f : {"results.json", "timeseries.csv", "goodput.svg",
+                        "control-ecmp.pcap", "control-fare+lsn.pcap"}) {
+    EXPECT_GT(fs::file_size(dir / f), 0u) << f;
+  }
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    EXPECT_EQ(e.path().extension().string().find("partial"), std::string::npos);
+    ++files;
+  }
+  EXPECT_EQ(files, 5u);
+  std::ifstream f(dir / "results.json");
+  const auto j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["modes"].size(), 2u);
+  EXPECT_EQ(j["modes"][1]["mode"], "fare+lsn");
+  EXPECT_GT(j["modes"][1]["lsn_frames"], 0);
+  EXPECT_TRUE(j["not_run"].empty());
+  EXPECT_EQ(err.str(), "");  // no progress bar when not a terminal
+}
+
+TEST(SimCommand, OutIntoAFileFailsBeforeRunningAndNamesIt) {
+  const std::string file = testing::temp_path("sim-out-file");
+  fs::remove_all(file);
+  std::ofstream(file) << "keep";
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(tiny(file), out, err), 1);
+  EXPECT_NE(err.str().find("arfabric sim: cannot write output to " + file),
+            std::string::npos)
+      << err.str();
+  EXPECT_EQ(out.str(), "");  // nothing ran
+  std::ifstream f(file);
+  std::string content;
+  f >> content;
+  EXPECT_EQ(content, "keep");
+}
+
+TEST(SimCommand, OutUnderAFileFailsAndNamesTheDirectory) {
+  const std::string file = testing::temp_path("sim-out-parent");
+  fs::remove_all(file);
+  std::ofstream(file) << "x";
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(tiny(file + "/results"), out, err), 1);
+  EXPECT_NE(err.str().find(file + "/results"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace arfabric::cli
