@@ -404,12 +404,11 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     const WorkloadSpec& w = scenario.workloads[i];
     if (w.kind == WorkloadKind::poisson) return;  // flows come as arrivals
     if (w.kind == WorkloadKind::all_to_all) {
-      const std::size_t n = w.participants.size();
-      const std::uint64_t each = std::max<std::uint64_t>(1, w.bytes / n);
+      // `bytes` from every participant to every other (docs/SCENARIO.md).
       for (NodeIndex a : w.participants) {
         for (NodeIndex b : w.participants) {
           if (a == b) continue;
-          flows.start(a, b, each, now);
+          flows.start(a, b, w.bytes, now);
           ++open_a2a;
         }
       }

@@ -22,15 +22,17 @@ std::uint64_t planned_payload_bytes(const Scenario& scenario) {
     if (n < 2) continue;
     // The same sizes as the runner's: a ring sends chunks of bytes / n,
     // 2(n - 1) steps for all-reduce and n - 1 for all-gather, from every
-    // member; all-to-all sends bytes / n to every other participant.
+    // member; all-to-all sends bytes to every other participant.
     const std::uint64_t chunk = std::max<std::uint64_t>(1, w.bytes / n);
     switch (w.kind) {
       case WorkloadKind::ring_allreduce:
         total += chunk * 2 * (n - 1) * n;
         break;
       case WorkloadKind::all_gather:
-      case WorkloadKind::all_to_all:
         total += chunk * (n - 1) * n;
+        break;
+      case WorkloadKind::all_to_all:
+        total += w.bytes * (n - 1) * n;
         break;
       case WorkloadKind::poisson:
         break;

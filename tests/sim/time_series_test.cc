@@ -30,6 +30,9 @@ TEST(TimeSeries, PlannedPayloadMatchesTheRingSizes) {
   Scenario s = tiny();
   s.workloads[0].kind = WorkloadKind::all_gather;  // 3 steps
   EXPECT_EQ(planned_payload_bytes(s), 3'000'000u);
+  // All-to-all: 1 MB from each of the 4 hosts to each of the 3 others.
+  s.workloads[0].kind = WorkloadKind::all_to_all;
+  EXPECT_EQ(planned_payload_bytes(s), 12'000'000u);
 }
 
 TEST(TimeSeries, SamplesAreDifferencesOverTheirInterval) {
