@@ -179,6 +179,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     LsnControlConfig lc;
     lc.processing = sp.hw_notification_delay;
     lc.period = sp.lsn_period;
+    lc.congestion_sample = sp.lsn_congestion_sample;
     for (int k = 0; k < 3; ++k) {
       lc.congestion.rise[k] = sp.lsn_congestion_rise[k];
       lc.congestion.fall[k] = sp.lsn_congestion_fall[k];

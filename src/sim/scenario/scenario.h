@@ -113,6 +113,9 @@ struct SwitchParams {
   Time bgp_mrai = Time{};
   Time fib_programming_delay = ms(10);
   Time lsn_period = us(100);
+  // How often an LSN originator reads its queue depths for the congestion
+  // Msg-types; 0: never (reachability only).
+  Time lsn_congestion_sample = us(10);
   // LSN congestion levels 1..3 (rise/fall queue depths, bytes).
   std::uint64_t lsn_congestion_rise[3] = {64'000, 256'000, 1'000'000};
   std::uint64_t lsn_congestion_fall[3] = {32'000, 128'000, 500'000};

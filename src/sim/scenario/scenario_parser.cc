@@ -452,8 +452,10 @@ Result<SwitchParams> read_switches(const Map& top) {
   if (const auto v = m.get("lsn")) {
     const Map l =
         ARF_TRY(Map::open(m.file(), *v, "switches.lsn",
-                          {"period", "congestion_rise", "congestion_fall"}));
+                          {"period", "congestion_sample", "congestion_rise",
+                           "congestion_fall"}));
     ARF_TRY(l.read_time("period", p.lsn_period));
+    ARF_TRY(l.read_time("congestion_sample", p.lsn_congestion_sample));
     if (p.lsn_period == Time{})
       return std::unexpected(l.error("period", "must be > 0"));
     for (const auto& [key, out] :

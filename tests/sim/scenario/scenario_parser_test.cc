@@ -71,7 +71,7 @@ switches:
   routing: static
   flowlet_gap: 20us
   bgp: {update_processing: 1ms, mrai: 5ms, fib_programming: 2ms}
-  lsn: {period: 50us, congestion_rise: [10KB, 20KB, 30KB],
+  lsn: {period: 50us, congestion_sample: 0s, congestion_rise: [10KB, 20KB, 30KB],
         congestion_fall: [5KB, 10KB, 15KB]}
 hosts: {mss: 1KB, initial_window: 10, min_rto: 1ms}
 workloads:
@@ -100,6 +100,7 @@ events:
   EXPECT_EQ(s->switches.routing, Routing::static_ecmp);
   EXPECT_EQ(s->switches.bgp_mrai, ms(5));
   EXPECT_EQ(s->switches.lsn_congestion_fall[2], 15'000U);
+  EXPECT_EQ(s->switches.lsn_congestion_sample, Time{});
   EXPECT_EQ(s->hosts.mss_bytes, 1000U);
   ASSERT_EQ(s->workloads.size(), 2U);
   EXPECT_EQ(s->workloads[0].kind, WorkloadKind::all_to_all);
