@@ -1,5 +1,7 @@
 // The simulator's event queue: a 4-ary min-heap of small POD events ordered
-// by (time, insertion sequence), so runs are deterministic.
+// by (time, insertion sequence), so runs are deterministic. The keys are
+// unique, so the pop order is fixed by them alone, whatever the heap's
+// internal layout.
 //
 // Links keep their own FIFO of packets in flight and hold at most one event
 // here (the arrival of their head packet), so the heap stays as small as
@@ -40,20 +42,31 @@ class EventQueue {
   void push(Time at, EventType type, std::uint32_t a, std::uint32_t b);
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
-  const Event& top() const { return heap_.front(); }
+  Event top() const { return event(heap_.front()); }
   // Removes the earliest event and advances now() to its time.
   Event pop();
   Time now() const { return now_; }
   std::uint64_t pushed() const { return seq_; }
 
  private:
-  static bool before(const Event& x, const Event& y) {
-    return x.at != y.at ? x.at < y.at : x.seq < y.seq;
+  // (time, seq) as one unsigned 128-bit key (times in the queue are never
+  // negative), so that an order test is a branch-free two-word compare:
+  // ties in time are common (equal links, equal packets), and a branch on
+  // them mispredicts.
+  struct Entry {
+    unsigned __int128 key;
+    std::uint32_t a;
+    std::uint32_t b;
+    EventType type;
+  };
+  static Event event(const Entry& e) {
+    return Event{Time::from_ps(static_cast<std::int64_t>(e.key >> 64)),
+                 static_cast<std::uint64_t>(e.key), e.type, e.a, e.b};
   }
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
+  void sift_up(std::size_t i, const Entry& e);
+  void refill_root(const Entry& last);
 
-  std::vector<Event> heap_;
+  std::vector<Entry> heap_;
   std::uint64_t seq_ = 0;
   Time now_{};
 };

@@ -4,7 +4,10 @@
 
 namespace arfabric::sim {
 
-Link::Link(const Config& config) : config_(config), ring_(64) {}
+// A small first ring: most links of a large fabric never hold more than a
+// few packets, and 64 entries per link cost 1 KB each (hundreds of MB at
+// 4,096 hosts); busy links double it as they need.
+Link::Link(const Config& config) : config_(config), ring_(8) {}
 
 void Link::grow() {
   std::vector<Entry> bigger(ring_.size() * 2);

@@ -35,6 +35,7 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   net.rng_ = spec.seed == 0 ? 0x9e3779b97f4a7c15ull : spec.seed;
   const std::size_t n = spec.nodes.size();
   net.nodes_.resize(n);
+  net.reach_.resize(n);
   proto::NodeId leaves = 0;
   for (std::size_t i = 0; i < n; ++i) {
     net.nodes_[i].host = spec.nodes[i].host;
@@ -69,6 +70,7 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
         return fail(at + ".drop_probability", "must be within [0, 1]");
       }
       net.drop_probability_.push_back(cable.drop_probability);
+      if (cable.drop_probability > 0) net.random_loss_ = true;
       f.out.push_back(static_cast<LinkIndex>(net.links_.size()));
       f.neighbour.push_back(to);
       net.links_.emplace_back(lc);
@@ -94,18 +96,19 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     const NodeIndex leaf = node.neighbour[0];
     node.leaf = leaf;
     auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));
-    net.nodes_[leaf].hosts.emplace_back(static_cast<NodeIndex>(i), *port);
+    Reach& r = net.reach_[i];
+    r.leaf = leaf;
+    r.downlink = net.nodes_[leaf].out[*port - 1];
+    leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    Node& node = net.nodes_[i];
-    if (!node.host && !node.hosts.empty()) {
-      leaves = std::max<proto::NodeId>(leaves, node.leaf_id + 1);
-    }
+    // Non-hosts keep leaf 0's id, which forward() never reads for them.
+    net.reach_[i].host = net.nodes_[i].host;
+    net.reach_[i].fib_destination = net.nodes_[net.nodes_[i].leaf].leaf_id;
   }
   for (std::size_t i = 0; i < n; ++i) {
     Node& node = net.nodes_[i];
     if (node.host) continue;
-    std::sort(node.hosts.begin(), node.hosts.end());
     fib::FibConfig fc = spec.fib;
     fc.max_destinations = std::max<proto::NodeId>(leaves, 1);
     auto f = fib::Fib::create(fc);
@@ -167,17 +170,13 @@ void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
 }
 
 void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
-  Node& node = nodes_[node_index];
   Packet& p = (*pool_)[index];
   const NodeIndex dst = p.destination;
+  const Reach& to = reach_[dst];
   // A host behind this switch: straight to its port.
-  if (!node.hosts.empty()) {
-    auto it = std::lower_bound(node.hosts.begin(), node.hosts.end(),
-                               std::pair<NodeIndex, proto::PortId>{dst, 0});
-    if (it != node.hosts.end() && it->first == dst) {
-      put_on_link(node.out[it->second - 1], index, now);
-      return;
-    }
+  if (to.leaf == node_index) {
+    put_on_link(to.downlink, index, now);
+    return;
   }
   if (p.flow_hash == 0) {
     // The 5-tuple as the first switch sees it: host indices stand for the
@@ -196,8 +195,9 @@ void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
     key.protocol = 17;
     p.flow_hash = fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
   }
-  const proto::NodeId dest_leaf = nodes_[nodes_[dst].leaf].leaf_id;
-  const auto port = node.fib->select(dest_leaf, p.flow_hash, now, select_mode_);
+  Node& node = nodes_[node_index];
+  const auto port =
+      node.fib->select(to.fib_destination, p.flow_hash, now, select_mode_);
   if (!port || *port == 0 || *port > node.out.size()) {
     drop(index, DropReason::no_route);
     return;
@@ -215,7 +215,7 @@ void Network::on_event(const Event& e) {
     events_->push(next, EventType::link_arrival, e.a, link.epoch());
   }
   ++counters_.packet_hops;
-  if (drop_probability_[e.a] > 0) {
+  if (random_loss_ && drop_probability_[e.a] > 0) {
     // xorshift64*: deterministic per run (NetworkSpec::seed).
     rng_ ^= rng_ >> 12;
     rng_ ^= rng_ << 25;
@@ -231,14 +231,14 @@ void Network::on_event(const Event& e) {
   const NodeIndex to = link.config().to;
   if ((*pool_)[index].kind == PacketKind::control) {
     ++counters_.control_delivered;
-    if (control_ && !nodes_[to].host) {
+    if (control_ && !reach_[to].host) {
       control_->on_control(to, link.config().to_port, index, e.at);
     } else {
       pool_->release(index);
     }
     return;
   }
-  if (nodes_[to].host) {
+  if (reach_[to].host) {
     ++counters_.delivered;
     if (handler_) {
       handler_->on_packet(to, index, e.at);

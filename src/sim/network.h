@@ -155,9 +155,18 @@ class Network {
     std::vector<LinkIndex> out;  // by port - 1
     std::vector<NodeIndex> neighbour;
     std::optional<proto::fib::Fib> fib;  // switches
-    // Leaves: the port toward each attached host, by host index.
-    std::vector<std::pair<NodeIndex, proto::PortId>> hosts;
   };
+  // What a hop needs to know about the node a packet arrives at or is
+  // addressed to, by node index: 16 bytes instead of a whole Node, so
+  // that forwarding touches one small entry (they matter once the nodes
+  // no longer fit in cache).
+  struct Reach {
+    bool host = false;
+    NodeIndex leaf = kNoNode;  // hosts: their leaf switch
+    LinkIndex downlink = 0;    // hosts: the link from their leaf to them
+    proto::NodeId fib_destination = 0;  // hosts: their leaf's FIB id
+  };
+  static constexpr NodeIndex kNoNode = 0xffffffff;
 
   Network(EventQueue& events, PacketPool& pool)
       : events_(&events), pool_(&pool) {}
@@ -171,9 +180,11 @@ class Network {
   HostHandler* handler_ = nullptr;
   ControlHandler* control_ = nullptr;
   std::vector<Node> nodes_;
+  std::vector<Reach> reach_;  // by node
   std::vector<Link> links_;
   std::vector<PacketIndex> lost_;         // scratch for link-down losses
   std::vector<double> drop_probability_;  // by link
+  bool random_loss_ = false;              // some link has drop_probability > 0
   std::uint64_t rng_ = 1;                 // xorshift64* state
   proto::fib::SelectMode select_mode_ = proto::fib::SelectMode::per_flow;
   NetworkCounters counters_;

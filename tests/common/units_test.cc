@@ -20,5 +20,24 @@ TEST(Units, TransmissionTime) {
   EXPECT_EQ(transmission_time(1, 3), ps(2'666'666'666'667));
 }
 
+// Sizes that fit the 64-bit fast path and sizes beyond it give the exact
+// 128-bit quotient, rounded up.
+TEST(Units, TransmissionTimeMatchesWideArithmeticOnBothPaths) {
+  auto wide = [](std::uint64_t bytes, BitsPerSecond rate) {
+    const unsigned __int128 bits_ps =
+        static_cast<unsigned __int128>(bytes) * 8'000'000'000'000ULL;
+    return ps(static_cast<std::int64_t>((bits_ps + rate - 1) / rate));
+  };
+  const BitsPerSecond rates[] = {3, gbps(100), gbps(300), gbps(400) + 7};
+  const std::uint64_t limit = ~std::uint64_t{0} / 8'000'000'000'000ULL;
+  for (BitsPerSecond r : rates) {
+    for (std::uint64_t b :
+         {std::uint64_t{1}, std::uint64_t{64}, std::uint64_t{4160}, limit - 1,
+          limit, limit + 1, std::uint64_t{1} << 40}) {
+      EXPECT_EQ(transmission_time(b, r), wide(b, r)) << b << " B at " << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arfabric

@@ -296,7 +296,7 @@ std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
   ++counters_.selections[static_cast<std::size_t>(mode)];
   switch (mode) {
     case SelectMode::per_flow:
-      return t.at(static_cast<std::uint32_t>(flow_hash % t.size()));
+      return t.at(t.index_for(flow_hash));
     case SelectMode::per_packet: {
       const std::uint32_t i = d.spray_next;
       if (++d.spray_next == t.size()) d.spray_next = 0;

@@ -26,9 +26,8 @@ PortId FlowletTable::select(NodeId dest, std::uint64_t hash, Time now,
     s.valid = true;
   }
   ++counters_.flowlets_started;
-  s.index = static_cast<std::uint16_t>(
-      mix64(hash + std::uint64_t{s.sequence} * 0x9E3779B97F4A7C15ull) %
-      table.size());
+  s.index = static_cast<std::uint16_t>(table.index_for(
+      mix64(hash + std::uint64_t{s.sequence} * 0x9E3779B97F4A7C15ull)));
   s.port = table.at(s.index);
   s.last_seen = now;
   return s.port;

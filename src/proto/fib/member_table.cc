@@ -1,6 +1,7 @@
 #include "proto/fib/member_table.h"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace arfabric::proto::fib {
@@ -29,7 +30,10 @@ std::uint32_t MemberTable::member_index(PortId port) const {
 }
 
 MemberTable::MemberTable(std::uint32_t size)
-    : size_(size), stride_(golden_stride(size)), entries_(size, 0) {
+    : size_(size),
+      mask_(std::has_single_bit(size) ? size - 1 : 0),
+      stride_(golden_stride(size)),
+      entries_(size, 0) {
   free_.reserve(size);
 }
 

@@ -42,6 +42,12 @@ class MemberTable {
   std::uint32_t size() const { return size_; }
   // Precondition: !empty() and index < size().
   PortId at(std::uint32_t index) const { return entries_[index]; }
+  // The entry a hash picks, hash % size(): a mask when the size is a power
+  // of two (the usual hardware sizes), since a 64-bit division costs tens
+  // of cycles on the per-packet path.
+  std::uint32_t index_for(std::uint64_t hash) const {
+    return static_cast<std::uint32_t>(mask_ != 0 ? hash & mask_ : hash % size_);
+  }
   std::span<const PortId> entries() const { return entries_; }
   // Entries held by `port` (0 if it is not a member).
   std::uint32_t count_of(PortId port) const;
@@ -55,6 +61,7 @@ class MemberTable {
     std::uint32_t count;
   };
   std::uint32_t size_;
+  std::uint32_t mask_;  // size_ - 1 if a power of two, else 0
   std::uint32_t stride_;
   bool filled_ = false;  // entries_ holds some earlier fill
   std::vector<PortId> entries_;

@@ -47,6 +47,19 @@ TEST(MemberTable, RemovingOneOfFourMovesOnlyItsEntries) {
   EXPECT_EQ(after.at(2).size(), 21u);
 }
 
+// index_for masks for power-of-two sizes; it must pick what hash % size
+// picks for every size.
+TEST(MemberTable, IndexForIsHashModuloSize) {
+  for (std::uint32_t size : {64u, 100u, 256u, 4096u}) {
+    const MemberTable t(size);
+    std::uint64_t h = 0x243F6A8885A308D3ull;
+    for (int i = 0; i < 1000; ++i) {
+      h = h * 6364136223846793005ull + 1442695040888963407ull;
+      EXPECT_EQ(t.index_for(h), h % size) << size;
+    }
+  }
+}
+
 TEST(MemberTable, EmptyAssignKeepsEntriesForALaterRefill) {
   MemberTable t(64);
   t.assign(std::vector<WeightedMember>{{1, 1}, {2, 1}});
