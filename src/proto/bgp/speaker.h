@@ -118,6 +118,17 @@ class Speaker {
   void on_timer(Time now);
   Time next_deadline() const;
 
+  // Run-time reconfiguration (the daemon's SIGHUP reload): other peers'
+  // sessions are untouched. add_peer appends the peer (its PeerId is the
+  // next index, never a reused one) and starts its session. Errors: the
+  // peer fails the checks of validate(SpeakerConfig), field "peer.<...>".
+  std::expected<PeerId, SpeakerConfigError> add_peer(PeerConfig peer, Time now);
+  // Stops the peer for good (NOTIFICATION Cease / Administrative Shutdown
+  // when a session is up, its routes withdrawn); its PeerId stays allocated
+  // and later transport events for it are refused. Idempotent.
+  void remove_peer(PeerId peer, Time now);
+  bool peer_removed(PeerId peer) const { return peers_[peer].removed; }
+
   // The link toward `peer` changed speed (degraded, restored, down = 0):
   // weights are recomputed and routes re-advertised with new ECs.
   void set_link_bandwidth(PeerId peer, BitsPerSecond bandwidth, Time now);
@@ -143,6 +154,7 @@ class Speaker {
     explicit PeerRuntime(const SessionConfig& c) : session(c) {}
     Session session;
     bool established = false;
+    bool removed = false;  // remove_peer(): never started again
     ExportTarget target;
     std::vector<wire::bgp::AfiSafi> families;
     std::vector<std::uint16_t> disabled_afis;  // RFC 7606 AFI/SAFI disable
