@@ -1,0 +1,21 @@
+#include "sysdep/linux/interface.h"
+
+#include <net/if.h>
+
+#include <fstream>
+
+namespace arfabric::sysdep {
+
+std::optional<BitsPerSecond> interface_speed(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos) return std::nullopt;
+  std::ifstream in("/sys/class/net/" + name + "/speed");
+  long long mbits = 0;
+  if (!(in >> mbits) || mbits <= 0) return std::nullopt;
+  return static_cast<BitsPerSecond>(mbits) * 1'000'000;
+}
+
+unsigned interface_index(const std::string& name) {
+  return if_nametoindex(name.c_str());
+}
+
+}  // namespace arfabric::sysdep

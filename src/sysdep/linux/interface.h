@@ -1,0 +1,22 @@
+// Network interface facts the daemon reads from the kernel: the speed a
+// link reports (sysfs /sys/class/net/IF/speed, what `ethtool` shows) and
+// the interface index for routes. Kept tiny: the daemon polls speeds at a
+// configured interval and feeds changes to the engine.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/units.h"
+
+namespace arfabric::sysdep {
+
+// The speed `name` reports, in bit/s; nullopt when the interface does not
+// exist, is down (the kernel then refuses the read), or reports an unknown
+// speed (-1 or 0, as virtual interfaces without a speed do).
+std::optional<BitsPerSecond> interface_speed(const std::string& name);
+
+// The ifindex of `name`; 0 when there is no such interface.
+unsigned interface_index(const std::string& name);
+
+}  // namespace arfabric::sysdep
