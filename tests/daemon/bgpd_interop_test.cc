@@ -1,0 +1,392 @@
+// arfabric bgpd against real peers (issue 6 "Interop tests"): FRR bgpd and
+// GoBGP gobgpd, each in its own network namespace, between two arfabric
+// daemons:
+//
+//   ns a: arfabric AS 65001 --veth-- ns x: FRR or GoBGP --veth-- ns c: arfabric
+//   AS 65003
+//         10.0.1.1  fd00:1::1          10.0.1.2 | 10.0.2.2        10.0.2.1
+//         fd00:2::1
+//
+// Checked: sessions reach Established on both sides with 4-octet AS, IPv4
+// and IPv6 unicast and route refresh negotiated; routes flow both ways in
+// both families; the Path Bandwidth EC that a attaches reaches c through
+// the third-party hop byte for byte; FRR's RFC 10005 link-bandwidth EC is
+// decoded by us; SIGTERM sends a Cease NOTIFICATION the peer reports.
+// Missing peer binaries fail the test (require()).
+#include <gtest/gtest.h>
+
+#include "daemon/netns_harness.h"
+
+namespace arfabric::testing {
+namespace {
+
+using nlohmann::json;
+
+const std::string kFrrBgpd = "/usr/lib/frr/bgpd";
+const std::string kVtysh = "/usr/bin/vtysh";
+const std::string kGobgpd = "/usr/bin/gobgpd";
+const std::string kGobgp = "/usr/bin/gobgp";
+
+// What a originates: the maximum Path Bandwidth (binary16 65504 GB/s =
+// 0x7bff) under its router ID 10.0.0.1, type 0x01 transitive, sub-type
+// 0xaa (docs/PROTOCOLS.md).
+const std::string kPathBandwidthOfA = "01aa0a0000017bff";
+
+std::string arfabric_config(const std::string& asn, const std::string& id,
+                            const std::string& socket,
+                            const std::string& prefixes,
+                            const std::string& peer_address,
+                            const std::string& peer_asn,
+                            const std::string& local, const std::string& v6,
+                            const std::string& interface) {
+  return "asn: " + asn + "\nrouter_id: " + id +
+         "\nlisten: {address: 0.0.0.0, port: 179}\ncontrol_socket: " + socket +
+         "\nlog_level: debug\nprefixes: " + prefixes +
+         "\ntimers: {hold: 9, connect_retry: 1, idle_hold: 0}\n"
+         "fib: {install: false}\n"
+         "peers:\n  - name: mid\n    address: " +
+         peer_address + "\n    asn: " + peer_asn +
+         "\n    local_address: " + local + "\n    next_hop_ipv6: \"" + v6 +
+         "\"\n    interface: " + interface +
+         "\n    link_bandwidth: 100G\n    role: spine\n";
+}
+
+class Interop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    a_ = lab_.add_namespace("a");
+    x_ = lab_.add_namespace("x");
+    c_ = lab_.add_namespace("c");
+    auto l1 = lab_.link(a_, "10.0.1.1/30", x_, "10.0.1.2/30", "fd00:1::1/64",
+                        "fd00:1::2/64");
+    auto l2 = lab_.link(c_, "10.0.2.1/30", x_, "10.0.2.2/30", "fd00:2::1/64",
+                        "fd00:2::2/64");
+    a_socket_ = (lab_.dir() / "a.sock").string();
+    c_socket_ = (lab_.dir() / "c.sock").string();
+    const auto a_conf = lab_.write(
+        "a.yaml",
+        arfabric_config("65001", "10.0.0.1", a_socket_,
+                        "[10.1.0.0/24, \"2001:db8:1::/48\"]", "10.0.1.2",
+                        x_asn(), "10.0.1.1", "fd00:1::1", l1.first));
+    const auto c_conf = lab_.write(
+        "c.yaml", arfabric_config("65003", "10.0.0.3", c_socket_,
+                                  "[10.3.0.0/24]", "10.0.2.2", x_asn(),
+                                  "10.0.2.1", "fd00:2::1", l2.first));
+    a_proc_ = lab_.start(a_, "arfabric-a",
+                         {ARFABRIC_BINARY, "bgpd", "-c", a_conf.string()});
+    c_proc_ = lab_.start(c_, "arfabric-c",
+                         {ARFABRIC_BINARY, "bgpd", "-c", c_conf.string()});
+  }
+
+  virtual std::string x_asn() const = 0;
+
+  // The daemon's neighbour "mid" once Established, else null.
+  json established(const std::string& socket) {
+    json n = bgpctl(socket, "neighbors");
+    const json* mid = find_by(n, "name", "mid");
+    if (mid && mid->value("state", "") == "Established") return *mid;
+    return nullptr;
+  }
+
+  json rib_entry(const std::string& socket, const std::string& prefix) {
+    json rib = bgpctl(socket, "rib");
+    const json* e = find_by(rib, "prefix", prefix);
+    return e ? *e : json();
+  }
+
+  void expect_capabilities(const json& mid) {
+    ASSERT_TRUE(mid.contains("negotiated")) << mid.dump(2);
+    const json& n = mid["negotiated"];
+    EXPECT_TRUE(n["four_octet_as"].get<bool>()) << n.dump();
+    EXPECT_TRUE(n["route_refresh"].get<bool>()) << n.dump();
+    EXPECT_EQ(n["families"], json({"ipv4-unicast", "ipv6-unicast"}));
+  }
+
+  // c's path to a's prefix through the middle hop: a's Path Bandwidth EC,
+  // unchanged.
+  void expect_path_bandwidth_crossed() {
+    json e;
+    ASSERT_TRUE(eventually([&] {
+      e = rib_entry(c_socket_, "10.1.0.0/24");
+      return !e.is_null();
+    })) << lab_.dump_logs();
+    ASSERT_EQ(e["paths"].size(), 1u) << e.dump(2);
+    const json& path = e["paths"][0];
+    EXPECT_EQ(path.value("as_path", ""), x_asn() + " 65001");
+    bool found = false;
+    for (const json& ec : path["extended_communities"]) {
+      if (ec.value("hex", "") == kPathBandwidthOfA) found = true;
+    }
+    EXPECT_TRUE(found) << path.dump(2);
+    ASSERT_TRUE(path.contains("path_bandwidth")) << path.dump(2);
+    EXPECT_EQ(path["path_bandwidth"]["router_id"], "10.0.0.1");
+    EXPECT_EQ(path["path_bandwidth"]["gbytes_per_second"], 65504.0);
+    EXPECT_TRUE(path["path_bandwidth"]["transitive"].get<bool>());
+    // c weighs it: one path, installed.
+    ASSERT_EQ(e["installed"].size(), 1u);
+    EXPECT_EQ(e["installed"][0]["next_hop"], "10.0.2.2");
+  }
+
+  void expect_cease_on_sigterm(const std::function<bool()>& peer_saw_cease) {
+    lab_.signal(a_proc_, SIGTERM);
+    EXPECT_EQ(lab_.wait_exit(a_proc_, 10), 0) << lab_.dump_logs();
+    EXPECT_TRUE(eventually(peer_saw_cease, 10)) << lab_.dump_logs();
+    EXPECT_NE(lab_.log(a_proc_).find("bgpd: stopped"), std::string::npos);
+  }
+
+  NetnsLab lab_;
+  std::string a_, x_, c_;
+  std::string a_socket_, c_socket_;
+  std::size_t a_proc_ = 0, c_proc_ = 0;
+};
+
+class FrrInterop : public Interop {
+ protected:
+  std::string x_asn() const override { return "65100"; }
+
+  void SetUp() override {
+    require(kFrrBgpd);
+    require(kVtysh);
+    ASSERT_FALSE(HasFailure());
+    Interop::SetUp();
+    vty_ = lab_.dir().string();
+    // FRR attaches an RFC 10005 link-bandwidth EC (2500 Mbit/s) to its own
+    // prefix; the IPv6 next hop is set explicitly because bgpd without
+    // zebra (-Z) does not know its interface addresses.
+    const auto conf = lab_.write("frr.conf", R"(hostname mid
+log stdout debugging
+route-map LB permit 10
+ set extcommunity bandwidth 2500
+exit
+route-map V6A permit 10
+ set ipv6 next-hop global fd00:1::2
+exit
+route-map V6C permit 10
+ set ipv6 next-hop global fd00:2::2
+exit
+router bgp 65100
+ bgp router-id 10.0.0.100
+ no bgp ebgp-requires-policy
+ no bgp default ipv4-unicast
+ timers bgp 3 9
+ neighbor 10.0.1.1 remote-as 65001
+ neighbor 10.0.1.1 timers connect 1
+ neighbor 10.0.2.1 remote-as 65003
+ neighbor 10.0.2.1 timers connect 1
+ address-family ipv4 unicast
+  network 10.2.0.0/24 route-map LB
+  neighbor 10.0.1.1 activate
+  neighbor 10.0.2.1 activate
+ exit-address-family
+ address-family ipv6 unicast
+  network 2001:db8:2::/48
+  neighbor 10.0.1.1 activate
+  neighbor 10.0.1.1 route-map V6A out
+  neighbor 10.0.2.1 activate
+  neighbor 10.0.2.1 route-map V6C out
+ exit-address-family
+exit
+)");
+    frr_ = lab_.start(
+        x_, "frr",
+        {kFrrBgpd, "-S", "-Z", "-p", "179", "-P", "0", "-f", conf.string(),
+         "-i", (lab_.dir() / "frr.pid").string(), "--vty_socket", vty_, "-u",
+         "root", "-g", "root", "--log", "stdout"});
+  }
+
+  json vtysh(const std::string& command) {
+    auto [rc, out] =
+        shell(kVtysh + " --vty_socket " + vty_ + " -c '" + command + "'");
+    if (rc != 0) return nullptr;
+    auto doc = json::parse(out, nullptr, false);
+    return doc.is_discarded() ? json() : doc;
+  }
+
+  std::string vty_;
+  std::size_t frr_ = 0;
+};
+
+TEST_F(FrrInterop, EstablishesExchangesRoutesAndCarriesPathBandwidth) {
+  json mid;
+  ASSERT_TRUE(eventually([&] {
+    mid = established(a_socket_);
+    return !mid.is_null() && !established(c_socket_).is_null();
+  })) << lab_.dump_logs();
+  expect_capabilities(mid);
+  // FRR's side of the session to a.
+  json n = vtysh("show bgp neighbors 10.0.1.1 json");
+  ASSERT_TRUE(n.contains("10.0.1.1")) << n.dump(2);
+  EXPECT_EQ(n["10.0.1.1"].value("bgpState", ""), "Established");
+  const json& caps = n["10.0.1.1"]["neighborCapabilities"];
+  EXPECT_EQ(caps.value("4byteAs", ""), "advertisedAndReceived") << caps.dump();
+  // We advertise only the RFC 2918 code (2), not the pre-standard 128.
+  EXPECT_EQ(caps.value("routeRefresh", "").rfind("advertisedAndReceived", 0),
+            0u)
+      << caps.dump();
+  EXPECT_TRUE(caps.contains("multiprotocolExtensions")) << caps.dump();
+
+  // a -> FRR, both families.
+  ASSERT_TRUE(eventually([&] {
+    json r = vtysh("show bgp ipv4 unicast 10.1.0.0/24 json");
+    return r.contains("paths") && !r["paths"].empty();
+  })) << lab_.dump_logs();
+  ASSERT_TRUE(eventually([&] {
+    json r = vtysh("show bgp ipv6 unicast 2001:db8:1::/48 json");
+    return r.contains("paths") && !r["paths"].empty();
+  })) << lab_.dump_logs();
+  json r = vtysh("show bgp ipv4 unicast 10.1.0.0/24 json");
+  EXPECT_EQ(r["paths"][0]["aspath"]["string"], "65001") << r.dump(2);
+  // FRR shows an unknown transitive EC without its value; its presence on
+  // FRR and its bytes at c (below) prove it crossed unchanged.
+  EXPECT_TRUE(r["paths"][0].contains("extendedCommunity")) << r.dump(2);
+
+  // FRR -> a, both families, with FRR's RFC 10005 link bandwidth decoded.
+  json e;
+  ASSERT_TRUE(eventually([&] {
+    e = rib_entry(a_socket_, "10.2.0.0/24");
+    return !e.is_null();
+  })) << lab_.dump_logs();
+  const json& path = e["paths"][0];
+  ASSERT_TRUE(path.contains("link_bandwidth")) << path.dump(2);
+  EXPECT_EQ(path["link_bandwidth"]["bytes_per_second"], 312500000.0);
+  EXPECT_EQ(path["link_bandwidth"]["asn"], 65100);
+  EXPECT_EQ(path.value("next_hop", ""), "10.0.1.2");
+  ASSERT_TRUE(eventually([&] {
+    return !rib_entry(a_socket_, "2001:db8:2::/48").is_null();
+  })) << lab_.dump_logs();
+  EXPECT_EQ(rib_entry(a_socket_, "2001:db8:2::/48")["paths"][0]["next_hop"],
+            "fd00:1::2");
+
+  // a -> FRR -> c: the Path Bandwidth EC crossed the FRR hop unchanged.
+  expect_path_bandwidth_crossed();
+  // And c's prefix reached a the other way.
+  ASSERT_TRUE(eventually([&] {
+    return !rib_entry(a_socket_, "10.3.0.0/24").is_null();
+  })) << lab_.dump_logs();
+
+  // SIGTERM: a sends Cease, FRR records it.
+  expect_cease_on_sigterm([&] {
+    json n2 = vtysh("show bgp neighbors 10.0.1.1 json");
+    if (!n2.contains("10.0.1.1")) return false;
+    // FRR keeps the last NOTIFICATION's text in lastNotificationReason /
+    // lastResetDueTo (field names vary between releases): look for it.
+    const std::string text = n2["10.0.1.1"].dump();
+    return n2["10.0.1.1"].value("bgpState", "") != "Established" &&
+           text.find("Administrative Shutdown") != std::string::npos;
+  });
+}
+
+class GobgpInterop : public Interop {
+ protected:
+  std::string x_asn() const override { return "65200"; }
+
+  void SetUp() override {
+    require(kGobgpd);
+    require(kGobgp);
+    ASSERT_FALSE(HasFailure());
+    Interop::SetUp();
+    std::string conf = R"([global.config]
+  as = 65200
+  router-id = "10.0.0.200"
+  port = 179
+  local-address-list = ["10.0.1.2", "10.0.2.2"]
+)";
+    for (const auto& [address, asn] :
+         {std::pair{"10.0.1.1", "65001"}, std::pair{"10.0.2.1", "65003"}}) {
+      conf += std::string("[[neighbors]]\n  [neighbors.config]\n") +
+              "    neighbor-address = \"" + address + "\"\n" +
+              "    peer-as = " + asn + "\n" +
+              "  [neighbors.timers.config]\n    connect-retry = 1\n"
+              "    hold-time = 9\n    keepalive-interval = 3\n"
+              "  [[neighbors.afi-safis]]\n"
+              "    [neighbors.afi-safis.config]\n"
+              "      afi-safi-name = \"ipv4-unicast\"\n"
+              "  [[neighbors.afi-safis]]\n"
+              "    [neighbors.afi-safis.config]\n"
+              "      afi-safi-name = \"ipv6-unicast\"\n";
+    }
+    const auto path = lab_.write("gobgp.toml", conf);
+    gobgpd_ = lab_.start(x_, "gobgpd",
+                         {kGobgpd, "-f", path.string(), "--api-hosts",
+                          "127.0.0.1:50051", "--pprof-disable"});
+    ASSERT_TRUE(eventually(
+        [&] {
+          return lab_.exec(x_, kGobgp + " global rib add -a ipv4 10.2.0.0/24")
+                     .first == 0;
+        },
+        15))
+        << lab_.dump_logs();
+  }
+
+  json gobgp(const std::string& args) {
+    auto [rc, out] = lab_.exec(x_, kGobgp + " " + args + " -j");
+    if (rc != 0) return nullptr;
+    auto doc = json::parse(out, nullptr, false);
+    return doc.is_discarded() ? json() : doc;
+  }
+
+  // GoBGP's session state for a neighbour (6 = ESTABLISHED), -1 when it
+  // cannot be read. `gobgp neighbor ADDR -j` answers one object.
+  int session_state(const std::string& address) {
+    json n = gobgp("neighbor " + address);
+    if (n.is_array() && !n.empty()) n = n[0];
+    if (!n.is_object() || !n.contains("state")) return -1;
+    return n["state"].value("session_state", -1);
+  }
+
+  std::size_t gobgpd_ = 0;
+};
+
+TEST_F(GobgpInterop, EstablishesExchangesRoutesAndCarriesPathBandwidth) {
+  json mid;
+  ASSERT_TRUE(eventually([&] {
+    mid = established(a_socket_);
+    return !mid.is_null() && !established(c_socket_).is_null();
+  })) << lab_.dump_logs();
+  expect_capabilities(mid);
+  // GoBGP's view of the session (session_state 6 = ESTABLISHED).
+  EXPECT_EQ(session_state("10.0.1.1"), 6);
+
+  // a -> GoBGP: the EC as GoBGP decodes it (IPv4-address-specific, type 1,
+  // sub-type 0xaa, a's router ID, the binary16 value 0x7bff = 31743).
+  json rib;
+  ASSERT_TRUE(eventually([&] {
+    rib = gobgp("global rib -a ipv4 10.1.0.0/24");
+    return rib.is_object() && rib.contains("10.1.0.0/24");
+  })) << lab_.dump_logs();
+  bool ec_seen = false;
+  for (const json& attr : rib["10.1.0.0/24"][0]["attrs"]) {
+    if (attr.value("type", 0) != 16) continue;  // EXTENDED_COMMUNITIES
+    for (const json& v : attr["value"]) {
+      // GoBGP prints an IPv4-address-specific EC as "ADDRESS:LOCAL".
+      if (v.value("type", -1) == 1 && v.value("subtype", -1) == 0xaa &&
+          v.value("value", "") == "10.0.0.1:31743") {
+        ec_seen = true;
+      }
+    }
+  }
+  EXPECT_TRUE(ec_seen) << rib.dump(2);
+
+  // GoBGP -> a.
+  ASSERT_TRUE(eventually([&] {
+    return !rib_entry(a_socket_, "10.2.0.0/24").is_null();
+  })) << lab_.dump_logs();
+  EXPECT_EQ(rib_entry(a_socket_, "10.2.0.0/24")["paths"][0]["next_hop"],
+            "10.0.1.2");
+  // IPv6 from a reaches GoBGP.
+  ASSERT_TRUE(eventually([&] {
+    json r6 = gobgp("global rib -a ipv6");
+    return r6.is_object() && r6.contains("2001:db8:1::/48");
+  })) << lab_.dump_logs();
+
+  // a -> GoBGP -> c, unchanged.
+  expect_path_bandwidth_crossed();
+
+  expect_cease_on_sigterm([&] {
+    const int state = session_state("10.0.1.1");
+    return state != 6 && state != -1;
+  });
+}
+
+}  // namespace
+}  // namespace arfabric::testing
