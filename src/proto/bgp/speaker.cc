@@ -170,6 +170,13 @@ void Speaker::start(Time now) {
   settle(now);
 }
 
+void Speaker::start_peer(PeerId peer, Time now) {
+  if (peers_[peer].removed) return;
+  peers_[peer].session.start(now);
+  drain_session(peer);
+  settle(now);
+}
+
 void Speaker::stop_peer(PeerId peer, Time now) {
   peers_[peer].session.stop(now);
   drain_session(peer);

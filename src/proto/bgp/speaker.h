@@ -104,6 +104,9 @@ class Speaker {
 
   // Starts every peer's session (ManualStart).
   void start(Time now);
+  // Starts one peer's session again after stop_peer (ManualStart; ignored
+  // outside Idle and for removed peers).
+  void start_peer(PeerId peer, Time now);
   // Stops one peer (ManualStop, NOTIFICATION Cease) or all.
   void stop_peer(PeerId peer, Time now);
   void stop(Time now);

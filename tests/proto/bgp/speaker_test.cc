@@ -405,5 +405,24 @@ TEST(Speaker, RemovePeerSendsCeaseWithdrawsItsRoutesAndRefusesIt) {
   EXPECT_EQ(s.speaker.next_deadline(), Time::max());
 }
 
+TEST(Speaker, StartPeerRestartsAStoppedSessionOnly) {
+  Scripted s;
+  s.speaker.stop_peer(0, s.now);
+  s.drain();
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::idle);
+  EXPECT_EQ(s.speaker.next_deadline(), Time::max());  // no automatic restart
+  s.speaker.start_peer(0, s.now);
+  bool connect = false;
+  for (const SpeakerOutput& o : s.speaker.outputs()) {
+    connect = connect || std::holds_alternative<ConnectRequest>(o);
+  }
+  EXPECT_TRUE(connect);
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::connect);
+  s.drain();
+  s.speaker.remove_peer(0, s.now);
+  s.speaker.start_peer(0, s.now);  // a removed peer stays removed
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::idle);
+}
+
 }  // namespace
 }  // namespace arfabric::proto::bgp
