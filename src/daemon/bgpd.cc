@@ -197,7 +197,24 @@ void Bgpd::on_timer() {
 void Bgpd::poll_interfaces() {
   for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
     Peer& p = peers_[id];
-    if (!p.config || !p.config->bandwidth_from_interface) continue;
+    if (!p.config || p.config->interface.empty()) continue;
+    // A directly connected peer is unreachable once its link loses carrier:
+    // stop the session at once rather than waiting for the hold timer (FRR
+    // calls this fast-external-failover), and start it when carrier returns.
+    const bool running = sysdep::interface_running(p.config->interface);
+    if (running == p.link_down) {
+      p.link_down = !running;
+      if (p.link_down) {
+        log_->warning("peer " + p.config->name + ": interface " +
+                      p.config->interface + " down, stopping the session");
+        speaker_->stop_peer(id, now());
+      } else {
+        log_->info("peer " + p.config->name + ": interface " +
+                   p.config->interface + " up, starting the session");
+        speaker_->start_peer(id, now());
+      }
+    }
+    if (!p.config->bandwidth_from_interface) continue;
     const BitsPerSecond bw = bandwidth_of(*p.config);
     if (bw == p.bandwidth) continue;
     log_->info("peer " + p.config->name + ": interface " + p.config->interface +

@@ -64,6 +64,7 @@ class Bgpd {
     std::optional<DaemonPeer> config;  // nullopt: removed
     BitsPerSecond bandwidth = 0;
     proto::bgp::ConnectionId connecting = 0;  // pending outgoing attempt
+    bool link_down = false;  // its interface lost carrier: session stopped
   };
   enum class ConnKind : std::uint8_t { bgp, control };
   struct Conn {

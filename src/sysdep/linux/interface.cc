@@ -14,6 +14,14 @@ std::optional<BitsPerSecond> interface_speed(const std::string& name) {
   return static_cast<BitsPerSecond>(mbits) * 1'000'000;
 }
 
+bool interface_running(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos) return false;
+  // Reading carrier of an administratively down interface fails (EINVAL).
+  std::ifstream in("/sys/class/net/" + name + "/carrier");
+  int carrier = 0;
+  return (in >> carrier) && carrier == 1;
+}
+
 unsigned interface_index(const std::string& name) {
   return if_nametoindex(name.c_str());
 }

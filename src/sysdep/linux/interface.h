@@ -16,6 +16,11 @@ namespace arfabric::sysdep {
 // speed (-1 or 0, as virtual interfaces without a speed do).
 std::optional<BitsPerSecond> interface_speed(const std::string& name);
 
+// Whether `name` has carrier (/sys/class/net/IF/carrier is 1). False when
+// it is administratively down, has no carrier (a veth whose peer is down)
+// or does not exist.
+bool interface_running(const std::string& name);
+
 // The ifindex of `name`; 0 when there is no such interface.
 unsigned interface_index(const std::string& name);
 
