@@ -1,8 +1,9 @@
 // arfabric bgpd end to end, arfabric on every node: a leaf-spine fabric in
 // network namespaces (two leaves, two spines), the kernel FIB at the far
 // leaf carrying FARE weights, SIGHUP reload (a changed link bandwidth moves
-// the kernel weights, an added peer comes up, other sessions stay up), the
-// pid file, SIGTERM cleanup of kernel routes, and configuration errors
+// the kernel weights, an added peer comes up, other sessions stay up),
+// traffic between the leaves, a link going down and up again, the pid
+// file, SIGTERM cleanup of kernel routes, and configuration errors
 // reported by the CLI.
 //
 //          l1 (65001)                      10.1.0.0/24 at l1
@@ -45,6 +46,13 @@ class Fabric : public ::testing::Test {
                                "10.0.3.2/30");
     devs_["l2-s2"] = lab_.link(nodes_["l2"].ns, "10.0.4.1/30", nodes_["s2"].ns,
                                "10.0.4.2/30");
+    // Hosts behind the leaves, and forwarding at the spines, so that
+    // traffic can cross the fabric on the routes the daemons program.
+    lab_.exec(nodes_["l1"].ns, "ip addr add 10.1.0.1/32 dev lo");
+    lab_.exec(nodes_["l2"].ns, "ip addr add 10.2.0.1/32 dev lo");
+    for (const char* s : {"s1", "s2"}) {
+      lab_.exec(nodes_[s].ns, "sysctl -qw net.ipv4.ip_forward=1");
+    }
     write_configs("50G");
     for (auto& [name, node] : nodes_) {
       node.proc =
@@ -137,6 +145,23 @@ class Fabric : public ::testing::Test {
     return out;
   }
 
+  // Every node's routes and nexthops, for failure messages.
+  std::string routes() {
+    std::string out;
+    for (auto& [name, node] : nodes_) {
+      out += "---- " + name + " routes\n" +
+             lab_.exec(node.ns, "ip route show").second +
+             lab_.exec(node.ns, "ip nexthop show").second +
+             lab_.exec(node.ns,
+                       "sysctl net.ipv4.ip_forward "
+                       "net.ipv4.conf.all.rp_filter")
+                 .second;
+    }
+    out +=
+        lab_.exec(nodes_["l1"].ns, "ping -c1 -W1 -I 10.1.0.1 10.2.0.1").second;
+    return out;
+  }
+
   json neighbor(const std::string& n, const std::string& peer_name) {
     json all = bgpctl(nodes_[n].socket, "neighbors");
     const json* p = find_by(all, "name", peer_name);
@@ -218,6 +243,35 @@ TEST_F(Fabric, FareWeightsReachTheKernelAndFollowAReload) {
       EXPECT_EQ(p.value("state", ""), "Established") << key;
     }
   }
+
+  // Traffic flows between the leaves' prefixes.
+  auto ping = [&] {
+    return lab_.exec(nodes_["l1"].ns, "ping -c1 -W1 -I 10.1.0.1 10.2.0.1")
+               .first == 0;
+  };
+  EXPECT_TRUE(eventually(ping, 5)) << routes() << lab_.dump_logs();
+
+  // The l2-s2 link goes down: both ends stop that session at once (no hold
+  // timer wait), s2 withdraws, l1 keeps only the path via s1, traffic
+  // still flows; back up, the session returns and so does the second path.
+  const std::string l2_s2 = devs_["l2-s2"].first;
+  lab_.exec(nodes_["l2"].ns, "ip link set " + l2_s2 + " down");
+  ASSERT_TRUE(eventually(
+      [&] {
+        w = kernel_weights("l1", "10.2.0.0/24");
+        return w.size() == 1 && w.contains("10.0.1.2");
+      },
+      3))
+      << ::testing::PrintToString(w) << lab_.dump_logs();
+  EXPECT_TRUE(eventually(ping, 3));
+  lab_.exec(nodes_["l2"].ns, "ip link set " + l2_s2 + " up");
+  ASSERT_TRUE(eventually(
+      [&] {
+        w = kernel_weights("l1", "10.2.0.0/24");
+        return w.size() == 2;
+      },
+      10))
+      << ::testing::PrintToString(w) << lab_.dump_logs();
 
   // SIGTERM at l1: clean exit, pid file and kernel routes gone.
   const auto pid_file = lab_.dir() / "l1.pid";
