@@ -42,7 +42,7 @@ std::string arfabric_config(const std::string& asn, const std::string& id,
   return "asn: " + asn + "\nrouter_id: " + id +
          "\nlisten: {address: 0.0.0.0, port: 179}\ncontrol_socket: " + socket +
          "\nlog_level: debug\nprefixes: " + prefixes +
-         "\ntimers: {hold: 9, connect_retry: 1, idle_hold: 0}\n"
+         "\ntimers: {hold: 3, connect_retry: 1, idle_hold: 0}\n"
          "fib: {install: false}\n"
          "peers:\n  - name: mid\n    address: " +
          peer_address + "\n    asn: " + peer_asn +
@@ -306,8 +306,13 @@ class GobgpInterop : public Interop {
               "      afi-safi-name = \"ipv6-unicast\"\n";
     }
     const auto path = lab_.write("gobgp.toml", conf);
+    config_ = path.string();
+    start_gobgpd();
+  }
+
+  void start_gobgpd() {
     gobgpd_ = lab_.start(x_, "gobgpd",
-                         {kGobgpd, "-f", path.string(), "--api-hosts",
+                         {kGobgpd, "-f", config_, "--api-hosts",
                           "127.0.0.1:50051", "--pprof-disable"});
     ASSERT_TRUE(eventually(
         [&] {
@@ -334,6 +339,7 @@ class GobgpInterop : public Interop {
     return n["state"].value("session_state", -1);
   }
 
+  std::string config_;
   std::size_t gobgpd_ = 0;
 };
 
@@ -386,6 +392,36 @@ TEST_F(GobgpInterop, EstablishesExchangesRoutesAndCarriesPathBandwidth) {
     const int state = session_state("10.0.1.1");
     return state != 6 && state != -1;
   });
+}
+
+TEST_F(GobgpInterop, HoldTimerExpiresOnAFrozenPeerAndRestartsReestablish) {
+  ASSERT_TRUE(eventually([&] { return !established(a_socket_).is_null(); }))
+      << lab_.dump_logs();
+  // A frozen GoBGP sends no KEEPALIVE: a's hold timer (3 s, negotiated
+  // down from GoBGP's 9) expires and a sends NOTIFICATION 4/0.
+  lab_.signal(gobgpd_, SIGSTOP);
+  EXPECT_TRUE(eventually([&] { return established(a_socket_).is_null(); }, 6))
+      << lab_.dump_logs();
+  EXPECT_NE(lab_.log(a_proc_).find("hold timer expired"), std::string::npos)
+      << lab_.log(a_proc_);
+  lab_.signal(gobgpd_, SIGCONT);
+  EXPECT_TRUE(eventually([&] { return !established(a_socket_).is_null(); }, 15))
+      << lab_.dump_logs();
+  // GoBGP killed and started again: a's session and GoBGP's route return.
+  lab_.signal(gobgpd_, SIGKILL);
+  lab_.wait_exit(gobgpd_, 5);
+  EXPECT_TRUE(eventually([&] { return established(a_socket_).is_null(); }, 5));
+  EXPECT_TRUE(eventually(
+      [&] { return rib_entry(a_socket_, "10.2.0.0/24").is_null(); }, 5));
+  start_gobgpd();
+  EXPECT_TRUE(eventually(
+      [&] {
+        return !established(a_socket_).is_null() &&
+               !rib_entry(a_socket_, "10.2.0.0/24").is_null();
+      },
+      15))
+      << lab_.dump_logs();
+  EXPECT_GE(established(a_socket_).value("established_transitions", 0u), 3u);
 }
 
 }  // namespace
