@@ -60,7 +60,8 @@ std::expected<std::unique_ptr<Bgpd>, std::string> Bgpd::create(
   std::vector<BitsPerSecond> bandwidth;
   for (const DaemonPeer& p : d->config_.peers) {
     bandwidth.push_back(d->bandwidth_of(p));
-    d->peers_.push_back(Peer{p, bandwidth.back(), 0});
+    d->peers_.push_back(Peer{p, bandwidth.back(), 0, false,
+                             sysdep::interface_carrier_changes(p.interface)});
   }
   bgp::SpeakerConfig sc = speaker_config(d->config_, bandwidth);
   if (auto v = bgp::validate(sc); !v) {
@@ -202,17 +203,25 @@ void Bgpd::poll_interfaces() {
     // stop the session at once rather than waiting for the hold timer (FRR
     // calls this fast-external-failover), and start it when carrier returns.
     const bool running = sysdep::interface_running(p.config->interface);
-    if (running == p.link_down) {
-      p.link_down = !running;
-      if (p.link_down) {
-        log_->warning("peer " + p.config->name + ": interface " +
-                      p.config->interface + " down, stopping the session");
-        speaker_->stop_peer(id, now());
-      } else {
-        log_->info("peer " + p.config->name + ": interface " +
-                   p.config->interface + " up, starting the session");
-        speaker_->start_peer(id, now());
-      }
+    const std::uint64_t changes =
+        sysdep::interface_carrier_changes(p.config->interface);
+    const bool flapped = changes != p.carrier_changes;
+    p.carrier_changes = changes;
+    if (!running && !p.link_down) {
+      p.link_down = true;
+      log_->warning("peer " + p.config->name + ": interface " +
+                    p.config->interface + " down, stopping the session");
+      speaker_->stop_peer(id, now());
+    } else if (running && p.link_down) {
+      p.link_down = false;
+      log_->info("peer " + p.config->name + ": interface " +
+                 p.config->interface + " up, starting the session");
+      speaker_->start_peer(id, now());
+    }
+    if (running && flapped) {
+      // The kernel deleted the nexthops over the interface when it went
+      // down, possibly between two polls: program them again.
+      fib_->refresh(p.config->interface);
     }
     if (!p.config->bandwidth_from_interface) continue;
     const BitsPerSecond bw = bandwidth_of(*p.config);
@@ -582,7 +591,8 @@ std::expected<void, std::string> Bgpd::reload() {
       continue;
     }
     peers_.resize(*id + 1);
-    peers_[*id] = Peer{n, bw, 0};
+    peers_[*id] =
+        Peer{n, bw, 0, false, sysdep::interface_carrier_changes(n.interface)};
     log_->info("reload: peer " + n.name + " added");
   }
   // Originated prefixes.

@@ -65,6 +65,7 @@ class Bgpd {
     BitsPerSecond bandwidth = 0;
     proto::bgp::ConnectionId connecting = 0;  // pending outgoing attempt
     bool link_down = false;  // its interface lost carrier: session stopped
+    std::uint64_t carrier_changes = 0;  // at the last poll
   };
   enum class ConnKind : std::uint8_t { bgp, control };
   struct Conn {

@@ -83,7 +83,8 @@ void Fib::release(std::uint32_t id) {
   if (k == key_of_.end()) return;
   auto it = nexthops_.find(k->second);
   if (--it->second.users > 0) return;
-  if (auto r = kernel_->delete_nexthop(id); !r) {
+  // ENOENT: the kernel already deleted it with its device.
+  if (auto r = kernel_->delete_nexthop(id); !r && r.error().err != ENOENT) {
     log_->warning("fib: " + r.error().to_string());
   }
   nexthops_.erase(it);
@@ -98,7 +99,8 @@ void Fib::remove(Installed& route) {
     log_->warning("fib: delete " + route.view.prefix + ": " +
                   r.error().to_string());
   }
-  if (auto r = kernel_->delete_nexthop(route.view.group_id); !r) {
+  if (auto r = kernel_->delete_nexthop(route.view.group_id);
+      !r && r.error().err != ENOENT) {
     log_->warning("fib: " + r.error().to_string());
   }
   key_of_.erase(route.view.group_id);
@@ -119,6 +121,8 @@ void Fib::apply(const bgp::FibUpdate& update,
   }
   Installed next;
   next.destination = d;
+  next.update = update;
+  next.devices = devices;
   next.view.prefix = bgp::format_destination(d);
   std::vector<BitsPerSecond> fare;
   for (const auto& h : update.next_hops) fare.push_back(h.weight);
@@ -212,6 +216,29 @@ void Fib::apply(const bgp::FibUpdate& update,
     }
   }
   routes_[d] = std::move(next);
+}
+
+void Fib::refresh(const std::string& interface) {
+  if (!kernel_) return;
+  std::vector<std::pair<bgp::FibUpdate, std::vector<std::string>>> redo;
+  for (auto it = routes_.begin(); it != routes_.end();) {
+    const auto& members = it->second.view.members;
+    const bool uses = std::any_of(
+        members.begin(), members.end(),
+        [&](const FibMember& m) { return m.interface == interface; });
+    if (!uses) {
+      ++it;
+      continue;
+    }
+    redo.emplace_back(it->second.update, it->second.devices);
+    remove(it->second);
+    it = routes_.erase(it);
+  }
+  if (!redo.empty()) {
+    log_->info("fib: interface " + interface + " flapped, reprogramming " +
+               std::to_string(redo.size()) + " routes");
+  }
+  for (const auto& [update, devices] : redo) apply(update, devices);
 }
 
 void Fib::remove_all() {

@@ -54,6 +54,10 @@ class Fib {
   }
   void apply(const proto::bgp::FibUpdate& update,
              const std::vector<std::string>& devices);
+  // Programs again every route with a member on `interface`: the kernel
+  // deletes nexthop objects whose device goes down, and does not bring
+  // them back when it comes up.
+  void refresh(const std::string& interface);
   // Deletes every route, group and nexthop this FIB programmed (exit).
   void remove_all();
   std::vector<FibRoute> routes() const;
@@ -62,6 +66,8 @@ class Fib {
  private:
   struct Installed {
     FibRoute view;
+    proto::bgp::FibUpdate update;  // what was asked, for refresh()
+    std::vector<std::string> devices;
     std::vector<std::uint32_t> member_ids;  // programmed nexthop objects
     proto::bgp::Destination destination;
   };

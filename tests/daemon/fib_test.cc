@@ -195,5 +195,33 @@ TEST_F(KernelFib, AFailedChangeKeepsThePreviousRouteAndCreatesNothing) {
   });
 }
 
+TEST_F(KernelFib, RefreshRestoresWhatTheKernelDeletedWhenALinkWentDown) {
+  in_namespace([&] {
+    auto nl = sysdep::Rtnetlink::open();
+    ASSERT_TRUE(nl) << nl.error().to_string();
+    std::ostringstream log_text;
+    Logger log(log_text, LogLevel::debug);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+    fib.apply(update("10.9.0.0/24",
+                     {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
+              kDevices);
+    ASSERT_EQ(group_of("10.9.0.0/24").size(), 2u);
+    // Down and up again: the kernel drops the member over d0 for good.
+    lab_.exec(ns_, "ip link set d0 down");
+    lab_.exec(ns_, "ip link set d0 up");
+    EXPECT_EQ(group_of("10.9.0.0/24").size(), 1u) << nexthops().dump();
+    fib.refresh("d0");
+    std::vector<int> weights;
+    for (auto& [id, w] : group_of("10.9.0.0/24")) weights.push_back(w);
+    std::sort(weights.begin(), weights.end());
+    EXPECT_EQ(weights, (std::vector<int>{128, 256})) << nexthops().dump();
+    EXPECT_EQ(nexthops().size(), 3u) << nexthops().dump();
+    fib.remove_all();
+    EXPECT_TRUE(nexthops().empty()) << nexthops().dump();
+    EXPECT_EQ(log_text.str().find("warning"), std::string::npos)
+        << log_text.str();
+  });
+}
+
 }  // namespace
 }  // namespace arfabric::daemon

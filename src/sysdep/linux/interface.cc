@@ -22,6 +22,13 @@ bool interface_running(const std::string& name) {
   return (in >> carrier) && carrier == 1;
 }
 
+std::uint64_t interface_carrier_changes(const std::string& name) {
+  if (name.empty() || name.find('/') != std::string::npos) return 0;
+  std::ifstream in("/sys/class/net/" + name + "/carrier_changes");
+  std::uint64_t changes = 0;
+  return (in >> changes) ? changes : 0;
+}
+
 unsigned interface_index(const std::string& name) {
   return if_nametoindex(name.c_str());
 }

@@ -4,6 +4,7 @@
 // configured interval and feeds changes to the engine.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,12 @@ std::optional<BitsPerSecond> interface_speed(const std::string& name);
 // it is administratively down, has no carrier (a veth whose peer is down)
 // or does not exist.
 bool interface_running(const std::string& name);
+
+// How many times `name` gained or lost carrier since it was created
+// (/sys/class/net/IF/carrier_changes); 0 when unknown. A change between two
+// polls means the link flapped even if it is up at both: the kernel then
+// has deleted the nexthop objects that used it.
+std::uint64_t interface_carrier_changes(const std::string& name);
 
 // The ifindex of `name`; 0 when there is no such interface.
 unsigned interface_index(const std::string& name);
