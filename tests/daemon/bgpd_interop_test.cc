@@ -15,6 +15,8 @@
 // Missing peer binaries fail the test (require()).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "daemon/netns_harness.h"
 
 namespace arfabric::testing {
@@ -422,6 +424,170 @@ TEST_F(GobgpInterop, HoldTimerExpiresOnAFrozenPeerAndRestartsReestablish) {
       15))
       << lab_.dump_logs();
   EXPECT_GE(established(a_socket_).value("established_transitions", 0u), 3u);
+}
+
+// The 3-stage fabric of issue 6 with a third-party spine: four arfabric
+// leaves, spine s1 arfabric, spine s2 FRR (which knows nothing of FARE and
+// passes the Path Bandwidth EC on unchanged). l1-s1 runs at half
+// bandwidth (50G, the rest 100G), so the far leaf l4 weighs its two paths
+// to l1's prefix 50G (via s1) : 100G (via FRR) = 128 : 256 in its kernel
+// nexthop group. Lowering l4-s2 to 25G by SIGHUP turns that into 256 : 128
+// within a second; taking l4-s1 down leaves the FRR path alone, bringing it
+// up restores both. (FRR runs without zebra here, so it forwards nothing:
+// traffic is checked in the all-arfabric fabric of bgpd_test.cc.)
+TEST(FrrSpineFabric, FarLeafKernelWeightsFollowFare) {
+  ASSERT_TRUE(require(kFrrBgpd));
+  NetnsLab lab;
+  std::map<std::string, std::string> ns;
+  for (const char* n : {"l1", "l2", "l3", "l4", "s1", "s2"}) {
+    ns[n] = lab.add_namespace(n);
+  }
+  // Leaf i: 10.1.i.1 toward s1 (10.1.i.2), 10.2.i.1 toward s2 (10.2.i.2).
+  std::map<std::string, std::pair<std::string, std::string>> dev;
+  for (int i = 1; i <= 4; ++i) {
+    const std::string l = "l" + std::to_string(i), k = std::to_string(i);
+    dev[l + "s1"] =
+        lab.link(ns[l], "10.1." + k + ".1/30", ns["s1"], "10.1." + k + ".2/30");
+    dev[l + "s2"] =
+        lab.link(ns[l], "10.2." + k + ".1/30", ns["s2"], "10.2." + k + ".2/30");
+  }
+  auto peer = [](const std::string& name, const std::string& address,
+                 const std::string& asn, const std::string& local,
+                 const std::string& device, const std::string& bw,
+                 const std::string& role) {
+    return "  - {name: " + name + ", address: " + address + ", asn: " + asn +
+           ", local_address: " + local + ", interface: " + device +
+           ", link_bandwidth: " + bw + ", role: " + role + "}\n";
+  };
+  auto head = [&](const std::string& n, const std::string& asn,
+                  const std::string& id, const std::string& role,
+                  const std::string& prefixes) {
+    return "asn: " + asn + "\nrouter_id: " + id + "\nrole: " + role +
+           "\ncontrol_socket: " + (lab.dir() / (n + ".sock")).string() +
+           "\nlog_level: debug\nprefixes: " + prefixes +
+           "\ntimers: {hold: 9, connect_retry: 1, idle_hold: 0}\n"
+           "interface_poll_ms: 200\npeers:\n";
+  };
+  auto leaf_config = [&](int i, const std::string& s2_bandwidth) {
+    const std::string l = "l" + std::to_string(i), k = std::to_string(i);
+    return head(l, std::to_string(65000 + i), "10.0.0." + k, "leaf",
+                "[172.16." + k + ".0/24]") +
+           peer("s1", "10.1." + k + ".2", "65100", "10.1." + k + ".1",
+                dev[l + "s1"].first, i == 1 ? "50G" : "100G", "spine") +
+           peer("s2", "10.2." + k + ".2", "65200", "10.2." + k + ".1",
+                dev[l + "s2"].first, s2_bandwidth, "spine");
+  };
+  std::map<std::string, std::string> config;
+  std::map<std::string, std::size_t> proc;
+  for (int i = 1; i <= 4; ++i) {
+    const std::string l = "l" + std::to_string(i);
+    config[l] = lab.write(l + ".yaml", leaf_config(i, "100G")).string();
+  }
+  std::string s1 = head("s1", "65100", "10.0.0.101", "spine", "[]");
+  std::string frr = R"(hostname s2
+log stdout debugging
+router bgp 65200
+ bgp router-id 10.0.0.102
+ no bgp ebgp-requires-policy
+ timers bgp 3 9
+)";
+  for (int i = 1; i <= 4; ++i) {
+    const std::string l = "l" + std::to_string(i), k = std::to_string(i);
+    s1 += peer(l, "10.1." + k + ".1", std::to_string(65000 + i),
+               "10.1." + k + ".2", dev[l + "s1"].second,
+               i == 1 ? "50G" : "100G", "leaf");
+    frr += " neighbor 10.2." + k + ".1 remote-as " + std::to_string(65000 + i) +
+           "\n neighbor 10.2." + k + ".1 timers connect 1\n";
+  }
+  config["s1"] = lab.write("s1.yaml", s1).string();
+  const auto frr_conf = lab.write("frr.conf", frr);
+  proc["s2"] = lab.start(
+      ns["s2"], "frr",
+      {kFrrBgpd, "-S", "-Z", "-p", "179", "-P", "0", "-f", frr_conf.string(),
+       "-i", (lab.dir() / "frr.pid").string(), "--vty_socket",
+       lab.dir().string(), "-u", "root", "-g", "root", "--log", "stdout"});
+  for (const char* n : {"l1", "l2", "l3", "l4", "s1"}) {
+    proc[n] = lab.start(ns[n], std::string("arfabric-") + n,
+                        {ARFABRIC_BINARY, "bgpd", "-c", config[n]});
+  }
+  // l4's kernel weights toward l1's prefix, by gateway.
+  auto weights = [&] {
+    std::map<std::string, int> out;
+    auto routes =
+        json::parse(lab.exec(ns["l4"], "ip -j route show 172.16.1.0/24").second,
+                    nullptr, false);
+    auto nhs = json::parse(lab.exec(ns["l4"], "ip -j nexthop show").second,
+                           nullptr, false);
+    if (routes.is_discarded() || routes.empty() || nhs.is_discarded()) {
+      return out;
+    }
+    std::map<unsigned, std::string> gateway;
+    for (const json& nh : nhs) {
+      if (nh.contains("gateway")) gateway[nh["id"]] = nh["gateway"];
+    }
+    for (const json& nh : nhs) {
+      if (nh.value("id", 0u) != routes[0].value("nhid", 0u)) continue;
+      for (const json& m : nh.value("group", json::array())) {
+        out[gateway[m["id"]]] = m.value("weight", 1);
+      }
+    }
+    return out;
+  };
+  std::map<std::string, int> w;
+  ASSERT_TRUE(eventually(
+      [&] {
+        w = weights();
+        return w.size() == 2 && w["10.1.4.2"] == 128 && w["10.2.4.2"] == 256;
+      },
+      30))
+      << ::testing::PrintToString(w) << lab.dump_logs();
+  // The path via FRR carries l1's EC unchanged (AS path 65200 65001).
+  json rib = bgpctl((lab.dir() / "l4.sock").string(), "rib");
+  const json* e = find_by(rib, "prefix", "172.16.1.0/24");
+  ASSERT_NE(e, nullptr) << rib.dump(2);
+  bool via_frr = false;
+  for (const json& p : (*e)["paths"]) {
+    if (p.value("as_path", "") != "65200 65001") continue;
+    via_frr = true;
+    EXPECT_EQ(p["path_bandwidth"]["router_id"], "10.0.0.1") << p.dump(2);
+    EXPECT_EQ(p["path_bandwidth"]["gbytes_per_second"], 65504.0);
+  }
+  EXPECT_TRUE(via_frr) << e->dump(2);
+
+  // l4-s2 lowered to 25G at run time: within a second the kernel follows.
+  lab.write("l4.yaml", leaf_config(4, "25G"));
+  lab.signal(proc["l4"], SIGHUP);
+  ASSERT_TRUE(eventually(
+      [&] {
+        w = weights();
+        return w.size() == 2 && w["10.1.4.2"] == 256 && w["10.2.4.2"] == 128;
+      },
+      1.0))
+      << ::testing::PrintToString(w) << lab.dump_logs();
+
+  // l4-s1 down: only the FRR path; up again: both.
+  lab.exec(ns["l4"], "ip link set " + dev["l4s1"].first + " down");
+  ASSERT_TRUE(eventually(
+      [&] {
+        w = weights();
+        return w.size() == 1 && w.contains("10.2.4.2");
+      },
+      3))
+      << ::testing::PrintToString(w) << lab.dump_logs();
+  // The kernel drops the nexthop with its device at once; the daemon also
+  // stops the session (no hold-timer wait).
+  const std::string l4_socket = (lab.dir() / "l4.sock").string();
+  auto s1_state = [&] {
+    const json all = bgpctl(l4_socket, "neighbors");
+    const json* n = find_by(all, "name", "s1");
+    return n ? n->value("state", "") : std::string();
+  };
+  EXPECT_TRUE(eventually([&] { return s1_state() == "Idle"; }, 3))
+      << lab.dump_logs();
+  lab.exec(ns["l4"], "ip link set " + dev["l4s1"].first + " up");
+  ASSERT_TRUE(eventually([&] { return weights().size() == 2; }, 10))
+      << lab.dump_logs();
+  EXPECT_EQ(s1_state(), "Established");
 }
 
 }  // namespace
