@@ -4,7 +4,8 @@
 // Names are unique per test process and test (pid + counter), so tests run
 // in parallel (ctest -j2) without clashing; every namespace is deleted in
 // the destructor (which also removes its veth ends), also when an ASSERT
-// fails. Processes started here are killed (SIGTERM, then SIGKILL) and
+// fails, and the first lab of a process clears what crashed test processes
+// left behind. Processes started here are killed (SIGTERM, then SIGKILL) and
 // reaped in the destructor; their output goes to a log file that
 // dump_logs() prints when a test fails.
 //
@@ -66,7 +67,10 @@ class NetnsLab {
  public:
   NetnsLab() {
     static int counter = 0;
-    tag_ = std::to_string(getpid() % 100000) + "x" + std::to_string(counter++);
+    if (counter == 0) remove_stale();
+    tag_ = std::to_string(getpid() % 100000) + "x" + std::to_string(counter);
+    ns_prefix_ =
+        "arf" + std::to_string(getpid()) + "x" + std::to_string(counter++);
     dir_ = std::filesystem::temp_directory_path() / ("arfabric-lab-" + tag_);
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
@@ -83,7 +87,7 @@ class NetnsLab {
 
   // A namespace with loopback up; returns its name.
   std::string add_namespace(const std::string& role) {
-    const std::string ns = "arf" + tag_ + role;
+    const std::string ns = ns_prefix_ + role;
     shell("ip netns del " + ns);
     auto [rc, out] = shell("ip netns add " + ns);
     EXPECT_EQ(rc, 0) << out;
@@ -215,7 +219,30 @@ class NetnsLab {
     p.pid = -1;
   }
 
-  std::string tag_;
+  // A test process that crashed (an ASan abort skips destructors) leaves
+  // its namespaces and the daemons in them: namespaces are named
+  // arf<pid>x..., so those of a process that no longer exists are cleared.
+  static void remove_stale() {
+    auto [rc, list] = shell("ip netns list");
+    std::istringstream lines(list);
+    std::string line;
+    while (std::getline(lines, line)) {
+      const std::string name = line.substr(0, line.find(' '));
+      if (name.rfind("arf", 0) != 0) continue;
+      const std::size_t x = name.find('x');
+      if (x == std::string::npos || x == 3) continue;
+      const std::string pid = name.substr(3, x - 3);
+      if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (std::filesystem::exists("/proc/" + pid)) continue;
+      auto [rc2, pids] = shell("ip netns pids " + name);
+      std::istringstream each(pids);
+      for (pid_t p; each >> p;) ::kill(p, SIGKILL);
+      shell("ip netns del " + name);
+    }
+  }
+
+  std::string tag_;        // short, for interface names (15 bytes at most)
+  std::string ns_prefix_;  // arf<pid>x<n>
   std::filesystem::path dir_;
   std::vector<std::string> namespaces_;
   std::vector<Proc> procs_;
