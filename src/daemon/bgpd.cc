@@ -453,12 +453,12 @@ void Bgpd::lost(bgp::ConnectionId id, const std::string& why) {
 
 void Bgpd::on_control_accept() {
   for (;;) {
-    auto a = sysdep::tcp_accept(control_.get());
+    auto a = sysdep::unix_accept(control_.get());
     if (!a) return;
     const bgp::ConnectionId id = next_id_++;
     Conn c;
     c.kind = ConnKind::control;
-    c.fd = std::move(a->first);
+    c.fd = std::move(*a);
     (void)epoll_.add(c.fd.get(), EPOLLIN, kTagConnection + id);
     conns_.emplace(id, std::move(c));
   }

@@ -218,6 +218,12 @@ SysResult<Fd> unix_listen(const std::string& path) {
   return fd;
 }
 
+SysResult<Fd> unix_accept(int listen_fd) {
+  Fd fd(accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+  if (!fd) return fail("accept(AF_UNIX)");
+  return fd;
+}
+
 SysResult<Fd> unix_connect(const std::string& path) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;

@@ -91,6 +91,9 @@ SysResult<std::size_t> write_some(int fd, std::span<const std::uint8_t> data);
 // A Unix stream socket at `path` (an old socket file is replaced), mode
 // 0600. Errors: path too long, socket, bind, listen.
 SysResult<Fd> unix_listen(const std::string& path);
+// Accepts one client of a unix_listen() socket, non-blocking. Errors:
+// EAGAIN when none is waiting, else accept4's errno.
+SysResult<Fd> unix_accept(int listen_fd);
 // A blocking connection to `path`. Errors: path too long, socket, connect.
 SysResult<Fd> unix_connect(const std::string& path);
 
