@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/bgpd.h"
 #include "cli/decode.h"
 #include "cli/sim.h"
 
@@ -17,8 +18,16 @@ int run(int argc, char** argv) {
   add_decode_command(app, decode);
   SimOptions sim;
   add_sim_command(app, sim);
+  BgpdOptions bgpd;
+  add_bgpd_command(app, bgpd);
+  BgpctlOptions bgpctl;
+  add_bgpctl_command(app, bgpctl);
   CLI11_PARSE(app, argc, argv);
   sim.progress = ::isatty(STDERR_FILENO) == 1;
+  if (app.got_subcommand("bgpd")) return run_bgpd(bgpd, std::cout, std::cerr);
+  if (app.got_subcommand("bgpctl")) {
+    return run_bgpctl(bgpctl, std::cout, std::cerr);
+  }
   if (app.got_subcommand("decode"))
     return run_decode(decode, std::cin, std::cout);
   if (app.got_subcommand("sim")) return run_sim(sim, std::cout, std::cerr);

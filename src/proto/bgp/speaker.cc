@@ -163,9 +163,17 @@ Speaker::Speaker(SpeakerConfig config)
 
 void Speaker::start(Time now) {
   for (PeerId p = 0; p < peers_.size(); ++p) {
+    if (peers_[p].removed) continue;
     peers_[p].session.start(now);
     drain_session(p);
   }
+  settle(now);
+}
+
+void Speaker::start_peer(PeerId peer, Time now) {
+  if (peers_[peer].removed) return;
+  peers_[peer].session.start(now);
+  drain_session(peer);
   settle(now);
 }
 
@@ -238,6 +246,45 @@ void Speaker::set_link_bandwidth(PeerId peer, BitsPerSecond bandwidth,
   rib_.set_peer(peer, rp);
   config_.peers[peer].link_bandwidth = bandwidth;
   rib_.mark_peer_dirty(peer);
+  settle(now);
+}
+
+std::expected<PeerId, SpeakerConfigError> Speaker::add_peer(PeerConfig peer,
+                                                            Time now) {
+  // Validated with the same rules as at construction, alone in a config.
+  SpeakerConfig one;
+  one.local_as = config_.local_as;
+  one.router_id = config_.router_id;
+  one.rib = config_.rib;
+  one.peers.push_back(peer);
+  if (auto r = validate(one); !r) {
+    std::string field = r.error().field;
+    if (field.starts_with("peers[0]")) field = "peer" + field.substr(8);
+    return std::unexpected(SpeakerConfigError{field, r.error().reason});
+  }
+  const auto id = static_cast<PeerId>(peers_.size());
+  SessionConfig s = peer.session;
+  s.local_as = config_.local_as;
+  s.router_id = config_.router_id;
+  RibPeer rp;
+  rp.remote_as = peer.session.remote_as;
+  rp.role = peer.role;
+  rp.link_bandwidth = peer.link_bandwidth;
+  rp.address_rank = peer.address_rank;
+  rib_.set_peer(id, rp);
+  config_.peers.push_back(std::move(peer));
+  peers_.emplace_back(s);
+  peers_[id].session.start(now);
+  drain_session(id);
+  settle(now);
+  return id;
+}
+
+void Speaker::remove_peer(PeerId peer, Time now) {
+  if (peers_[peer].removed) return;
+  peers_[peer].removed = true;
+  peers_[peer].session.stop(now);
+  drain_session(peer);
   settle(now);
 }
 

@@ -104,6 +104,9 @@ class Speaker {
 
   // Starts every peer's session (ManualStart).
   void start(Time now);
+  // Starts one peer's session again after stop_peer (ManualStart; ignored
+  // outside Idle and for removed peers).
+  void start_peer(PeerId peer, Time now);
   // Stops one peer (ManualStop, NOTIFICATION Cease) or all.
   void stop_peer(PeerId peer, Time now);
   void stop(Time now);
@@ -117,6 +120,17 @@ class Speaker {
 
   void on_timer(Time now);
   Time next_deadline() const;
+
+  // Run-time reconfiguration (the daemon's SIGHUP reload): other peers'
+  // sessions are untouched. add_peer appends the peer (its PeerId is the
+  // next index, never a reused one) and starts its session. Errors: the
+  // peer fails the checks of validate(SpeakerConfig), field "peer.<...>".
+  std::expected<PeerId, SpeakerConfigError> add_peer(PeerConfig peer, Time now);
+  // Stops the peer for good (NOTIFICATION Cease / Administrative Shutdown
+  // when a session is up, its routes withdrawn); its PeerId stays allocated
+  // and later transport events for it are refused. Idempotent.
+  void remove_peer(PeerId peer, Time now);
+  bool peer_removed(PeerId peer) const { return peers_[peer].removed; }
 
   // The link toward `peer` changed speed (degraded, restored, down = 0):
   // weights are recomputed and routes re-advertised with new ECs.
@@ -143,6 +157,7 @@ class Speaker {
     explicit PeerRuntime(const SessionConfig& c) : session(c) {}
     Session session;
     bool established = false;
+    bool removed = false;  // remove_peer(): never started again
     ExportTarget target;
     std::vector<wire::bgp::AfiSafi> families;
     std::vector<std::uint16_t> disabled_afis;  // RFC 7606 AFI/SAFI disable

@@ -342,5 +342,87 @@ TEST(Speaker, ConfigurationErrorsNameTheField) {
   EXPECT_TRUE(validate(config()));
 }
 
+TEST(Speaker, AddPeerAtRunTimeLeavesTheOtherSessionUp) {
+  Scripted s;
+  s.feed(encode(announce("10.2.0.0/24")));
+  PeerConfig p = config().peers[0];
+  p.name = "spine2";
+  p.session.remote_as = 65200;
+  auto id = s.speaker.add_peer(p, s.now);
+  ASSERT_TRUE(id) << id.error().to_string();
+  EXPECT_EQ(*id, 1u);
+  EXPECT_EQ(s.speaker.peer_count(), 2u);
+  bool connect = false;
+  for (const SpeakerOutput& o : s.speaker.outputs()) {
+    if (const auto* c = std::get_if<ConnectRequest>(&o)) {
+      connect = c->peer == 1;
+    }
+  }
+  EXPECT_TRUE(connect);  // the new session starts at once
+  s.drain();
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::established);
+  EXPECT_EQ(s.notification(), nullptr);
+  EXPECT_TRUE(s.speaker.rib().find(destination("10.2.0.0/24")));
+  EXPECT_EQ(s.speaker.config().peers[1].name, "spine2");
+}
+
+TEST(Speaker, AddPeerErrorsNameThePeerField) {
+  Scripted s;
+  PeerConfig p = config().peers[0];
+  p.session.remote_as = 65001;  // our own AS: iBGP is refused
+  auto id = s.speaker.add_peer(p, s.now);
+  ASSERT_FALSE(id);
+  EXPECT_EQ(id.error().field, "peer.session.remote_as");
+  EXPECT_EQ(s.speaker.peer_count(), 1u);
+}
+
+TEST(Speaker, RemovePeerSendsCeaseWithdrawsItsRoutesAndRefusesIt) {
+  Scripted s;
+  s.feed(encode(announce("10.2.0.0/24")));
+  ASSERT_EQ(s.fib.size(), 1u);
+  s.speaker.remove_peer(0, s.now);
+  s.drain();
+  const wb::Notification* n = s.notification();
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->code, 6);  // Cease
+  EXPECT_EQ(n->subcode, cease::kAdministrativeShutdown);
+  ASSERT_EQ(s.fib.size(), 2u);
+  EXPECT_TRUE(s.fib[1].next_hops.empty());
+  EXPECT_TRUE(s.speaker.peer_removed(0));
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::idle);
+  // Neither a restart of the whole speaker nor a new connection revives it.
+  s.speaker.start(s.now);
+  s.speaker.on_connected(0, kConn + 1, Direction::incoming, s.now);
+  bool closed = false;
+  for (const SpeakerOutput& o : s.speaker.outputs()) {
+    if (const auto* c = std::get_if<CloseRequest>(&o)) {
+      closed = c->connection == kConn + 1;
+    }
+    EXPECT_FALSE(std::holds_alternative<ConnectRequest>(o));
+  }
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::idle);
+  EXPECT_EQ(s.speaker.next_deadline(), Time::max());
+}
+
+TEST(Speaker, StartPeerRestartsAStoppedSessionOnly) {
+  Scripted s;
+  s.speaker.stop_peer(0, s.now);
+  s.drain();
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::idle);
+  EXPECT_EQ(s.speaker.next_deadline(), Time::max());  // no automatic restart
+  s.speaker.start_peer(0, s.now);
+  bool connect = false;
+  for (const SpeakerOutput& o : s.speaker.outputs()) {
+    connect = connect || std::holds_alternative<ConnectRequest>(o);
+  }
+  EXPECT_TRUE(connect);
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::connect);
+  s.drain();
+  s.speaker.remove_peer(0, s.now);
+  s.speaker.start_peer(0, s.now);  // a removed peer stays removed
+  EXPECT_EQ(s.speaker.peer_state(0), SessionState::idle);
+}
+
 }  // namespace
 }  // namespace arfabric::proto::bgp

@@ -1,0 +1,659 @@
+#include "daemon/bgpd.h"
+
+#include <sys/epoll.h>
+
+#include <cerrno>
+#include <csignal>
+
+#include "common/overloaded.h"
+#include "sysdep/linux/interface.h"
+
+namespace arfabric::daemon {
+
+namespace bgp = proto::bgp;
+
+namespace {
+
+// epoll tags: small constants for the fixed descriptors, connection ids
+// above them.
+constexpr std::uint64_t kTagSignal = 1;
+constexpr std::uint64_t kTagTimer = 2;
+constexpr std::uint64_t kTagListen = 3;
+constexpr std::uint64_t kTagControl = 4;
+constexpr std::uint64_t kTagConnection = 16;
+
+sysdep::InetAddress inet(const IpAddress& a, std::uint16_t port) {
+  sysdep::InetAddress s;
+  s.v6 = a.v6;
+  s.bytes = a.bytes;
+  s.port = port;
+  return s;
+}
+
+// Session parameters whose change needs the session restarted; link
+// bandwidth and the name do not.
+bool same_session(const DaemonPeer& a, const DaemonPeer& b) {
+  DaemonPeer x = a, y = b;
+  x.name = y.name;
+  x.link_bandwidth = y.link_bandwidth;
+  x.bandwidth_from_interface = y.bandwidth_from_interface;
+  x.interface = y.interface;
+  return x == y;
+}
+
+}  // namespace
+
+Bgpd::Bgpd(DaemonConfig config, Logger& log)
+    : config_(std::move(config)), log_(&log) {}
+
+Bgpd::~Bgpd() = default;
+
+BitsPerSecond Bgpd::bandwidth_of(const DaemonPeer& p) const {
+  if (!p.bandwidth_from_interface) return p.link_bandwidth;
+  // Down or unknown speed counts as 0: FARE then gives the path no weight.
+  return sysdep::interface_speed(p.interface).value_or(0);
+}
+
+std::expected<std::unique_ptr<Bgpd>, std::string> Bgpd::create(
+    DaemonConfig config, Logger& log) {
+  std::unique_ptr<Bgpd> d(new Bgpd(std::move(config), log));
+  std::vector<BitsPerSecond> bandwidth;
+  for (const DaemonPeer& p : d->config_.peers) {
+    bandwidth.push_back(d->bandwidth_of(p));
+    d->peers_.push_back(Peer{p, bandwidth.back(), 0, false,
+                             sysdep::interface_carrier_changes(p.interface)});
+  }
+  bgp::SpeakerConfig sc = speaker_config(d->config_, bandwidth);
+  if (auto v = bgp::validate(sc); !v) {
+    return std::unexpected("configuration: " + v.error().to_string());
+  }
+  d->speaker_ = std::make_unique<bgp::Speaker>(std::move(sc));
+  std::unique_ptr<sysdep::Rtnetlink> kernel;
+  if (d->config_.fib_install) {
+    auto nl = sysdep::Rtnetlink::open();
+    if (!nl) return std::unexpected("fib: " + nl.error().to_string());
+    kernel = std::make_unique<sysdep::Rtnetlink>(std::move(*nl));
+  }
+  d->fib_ =
+      std::make_unique<Fib>(log, std::move(kernel), d->config_.fib_protocol);
+  if (auto r = d->open_descriptors(); !r) return std::unexpected(r.error());
+  return d;
+}
+
+std::expected<void, std::string> Bgpd::open_descriptors() {
+  auto ep = sysdep::Epoll::create();
+  if (!ep) return std::unexpected(ep.error().to_string());
+  epoll_ = std::move(*ep);
+  auto timer = sysdep::Timer::create();
+  if (!timer) return std::unexpected(timer.error().to_string());
+  timer_ = std::move(*timer);
+  const int signals[] = {SIGTERM, SIGINT, SIGHUP};
+  auto sig = sysdep::signal_fd(signals);
+  if (!sig) return std::unexpected(sig.error().to_string());
+  signals_ = std::move(*sig);
+  (void)epoll_.add(signals_.get(), EPOLLIN, kTagSignal);
+  (void)epoll_.add(timer_.fd(), EPOLLIN, kTagTimer);
+  if (config_.listen_port != 0) {
+    auto l =
+        sysdep::tcp_listen(inet(config_.listen_address, config_.listen_port));
+    if (!l) return std::unexpected("listen: " + l.error().to_string());
+    listen_ = std::move(*l);
+    (void)epoll_.add(listen_.get(), EPOLLIN, kTagListen);
+  }
+  if (!config_.control_socket.empty()) {
+    auto c = sysdep::unix_listen(config_.control_socket);
+    if (!c) return std::unexpected("control socket: " + c.error().to_string());
+    control_ = std::move(*c);
+    (void)epoll_.add(control_.get(), EPOLLIN, kTagControl);
+  }
+  return {};
+}
+
+int Bgpd::run() {
+  log_->info(
+      "bgpd: AS " + std::to_string(config_.asn) + ", router id " +
+      wire::format_ipv4(config_.router_id) + ", " +
+      std::to_string(config_.peers.size()) + " peers, listening on " +
+      (config_.listen_port
+           ? inet(config_.listen_address, config_.listen_port).to_string()
+           : std::string("nothing")));
+  speaker_->start(now());
+  pump();
+  next_poll_ = now() + ms(config_.interface_poll_ms);
+  while (!stop_requested_) {
+    arm_timer();
+    auto events = epoll_.wait(-1);
+    if (!events) {
+      log_->error("bgpd: " + events.error().to_string());
+      return 1;
+    }
+    for (const auto& e : *events) {
+      handle_event(e.tag, e.events);
+      if (stop_requested_) break;
+    }
+    pump();
+  }
+  shutdown();
+  return 0;
+}
+
+void Bgpd::arm_timer() {
+  const Time at = std::min(speaker_->next_deadline(), next_poll_);
+  timer_.arm(at == Time::max() ? at : at + epoch_);
+}
+
+void Bgpd::handle_event(std::uint64_t tag, std::uint32_t events) {
+  switch (tag) {
+    case kTagSignal:
+      on_signal();
+      return;
+    case kTagTimer:
+      timer_.acknowledge();
+      on_timer();
+      return;
+    case kTagListen:
+      on_accept();
+      return;
+    case kTagControl:
+      on_control_accept();
+      return;
+    default:
+      break;
+  }
+  const auto id = static_cast<bgp::ConnectionId>(tag - kTagConnection);
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  if (it->second.kind == ConnKind::control) {
+    on_control_client(id, events);
+  } else {
+    on_connection(id, events);
+  }
+}
+
+void Bgpd::on_signal() {
+  while (auto s = sysdep::read_signal(signals_.get())) {
+    if (*s == SIGHUP) {
+      log_->info("bgpd: SIGHUP, reloading " + config_.file);
+      if (auto r = reload(); !r) {
+        log_->error("bgpd: reload failed, configuration unchanged: " +
+                    r.error());
+      }
+    } else {
+      log_->info(std::string("bgpd: ") +
+                 (*s == SIGTERM ? "SIGTERM" : "SIGINT") + ", stopping");
+      stop_requested_ = true;
+    }
+  }
+}
+
+void Bgpd::on_timer() {
+  const Time t = now();
+  if (t >= next_poll_) {
+    poll_interfaces();
+    next_poll_ = t + ms(config_.interface_poll_ms);
+  }
+  if (speaker_->next_deadline() <= t) speaker_->on_timer(t);
+}
+
+void Bgpd::poll_interfaces() {
+  for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
+    Peer& p = peers_[id];
+    if (!p.config || p.config->interface.empty()) continue;
+    // A directly connected peer is unreachable once its link loses carrier:
+    // stop the session at once rather than waiting for the hold timer (FRR
+    // calls this fast-external-failover), and start it when carrier returns.
+    const bool running = sysdep::interface_running(p.config->interface);
+    const std::uint64_t changes =
+        sysdep::interface_carrier_changes(p.config->interface);
+    const bool flapped = changes != p.carrier_changes;
+    p.carrier_changes = changes;
+    if (!running && !p.link_down) {
+      p.link_down = true;
+      log_->warning("peer " + p.config->name + ": interface " +
+                    p.config->interface + " down, stopping the session");
+      speaker_->stop_peer(id, now());
+    } else if (running && p.link_down) {
+      p.link_down = false;
+      log_->info("peer " + p.config->name + ": interface " +
+                 p.config->interface + " up, starting the session");
+      speaker_->start_peer(id, now());
+    }
+    if (running && flapped) {
+      // The kernel deleted the nexthops over the interface when it went
+      // down, possibly between two polls: program them again.
+      fib_->refresh(p.config->interface);
+    }
+    if (!p.config->bandwidth_from_interface) continue;
+    const BitsPerSecond bw = bandwidth_of(*p.config);
+    if (bw == p.bandwidth) continue;
+    log_->info("peer " + p.config->name + ": interface " + p.config->interface +
+               " speed " + std::to_string(p.bandwidth) + " -> " +
+               std::to_string(bw) + " b/s");
+    p.bandwidth = bw;
+    speaker_->set_link_bandwidth(id, bw, now());
+  }
+}
+
+void Bgpd::pump() {
+  auto& outputs = speaker_->outputs();
+  while (!outputs.empty()) {
+    std::vector<bgp::SpeakerOutput> batch;
+    batch.swap(outputs);
+    for (bgp::SpeakerOutput& o : batch) {
+      std::visit(
+          Overloaded{
+              [&](bgp::ConnectRequest& c) { start_connect(c.peer); },
+              [&](bgp::SendRequest& s) { send(s.connection, s.bytes); },
+              [&](bgp::CloseRequest& c) {
+                auto it = conns_.find(c.connection);
+                if (it == conns_.end()) return;
+                it->second.closing = true;
+                if (flush(c.connection) &&
+                    it->second.out_offset == it->second.out.size()) {
+                  drop(c.connection);
+                }
+              },
+              [&](bgp::FibUpdate& f) {
+                fib_->apply_with(f, [&](bgp::PeerId peer) -> std::string {
+                  return peer < peers_.size() && peers_[peer].config
+                             ? peers_[peer].config->interface
+                             : std::string();
+                });
+              },
+              [&](bgp::PeerStatus& s) {
+                const std::string name = speaker_->config().peers[s.peer].name;
+                if (s.established) {
+                  log_->info("peer " + name + ": Established");
+                } else {
+                  log_->warning("peer " + name + ": down: " + s.reason);
+                }
+              },
+          },
+          o);
+    }
+  }
+}
+
+void Bgpd::start_connect(bgp::PeerId peer) {
+  Peer& p = peers_[peer];
+  if (!p.config) return;
+  if (p.connecting != 0) drop(p.connecting);  // abandon the older attempt
+  std::optional<sysdep::InetAddress> local;
+  if (p.config->local_address) local = inet(*p.config->local_address, 0);
+  const sysdep::InetAddress remote = inet(p.config->address, p.config->port);
+  auto fd = sysdep::tcp_connect(remote, local);
+  if (!fd) {
+    log_->debug("peer " + p.config->name + ": " + fd.error().to_string());
+    speaker_->on_connect_failed(peer, now());
+    return;
+  }
+  const bgp::ConnectionId id = next_id_++;
+  Conn c;
+  c.fd = std::move(*fd);
+  c.peer = peer;
+  c.connecting = true;
+  (void)epoll_.add(c.fd.get(), EPOLLOUT, kTagConnection + id);
+  conns_.emplace(id, std::move(c));
+  p.connecting = id;
+}
+
+void Bgpd::on_accept() {
+  for (;;) {
+    auto a = sysdep::tcp_accept(listen_.get());
+    if (!a) {
+      if (a.error().err != EAGAIN && a.error().err != EWOULDBLOCK) {
+        log_->warning("bgpd: " + a.error().to_string());
+      }
+      return;
+    }
+    auto& [fd, from] = *a;
+    std::optional<bgp::PeerId> peer;
+    for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
+      const auto& cfg = peers_[id].config;
+      if (cfg && inet(cfg->address, 0).same_host(from)) peer = id;
+    }
+    if (!peer) {
+      log_->info("bgpd: connection from unknown " + from.to_string() +
+                 " refused");
+      continue;  // fd closes here
+    }
+    const bgp::ConnectionId id = next_id_++;
+    Conn c;
+    c.fd = std::move(fd);
+    c.peer = *peer;
+    (void)epoll_.add(c.fd.get(), EPOLLIN, kTagConnection + id);
+    conns_.emplace(id, std::move(c));
+    log_->debug("peer " + peers_[*peer].config->name + ": incoming from " +
+                from.to_string());
+    speaker_->on_connected(*peer, id, bgp::Direction::incoming, now());
+    pump();
+  }
+}
+
+void Bgpd::on_connection(bgp::ConnectionId id, std::uint32_t events) {
+  Conn& c = conns_.at(id);
+  if (c.connecting) {
+    const bgp::PeerId peer = c.peer;
+    peers_[peer].connecting = 0;
+    auto r = sysdep::connect_result(c.fd.get());
+    if (!r) {
+      log_->debug("peer " + peers_[peer].config->name + ": " +
+                  r.error().to_string());
+      drop(id);
+      speaker_->on_connect_failed(peer, now());
+      return;
+    }
+    c.connecting = false;
+    c.want_write = false;
+    (void)epoll_.modify(c.fd.get(), EPOLLIN, kTagConnection + id);
+    speaker_->on_connected(peer, id, bgp::Direction::outgoing, now());
+    return;
+  }
+  if (events & EPOLLOUT) {
+    if (!flush(id)) return;
+    auto it = conns_.find(id);
+    if (it == conns_.end()) return;
+    if (it->second.closing && it->second.out_offset == it->second.out.size()) {
+      drop(id);
+      return;
+    }
+  }
+  if (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+    std::vector<std::uint8_t> buf;
+    for (;;) {
+      auto it = conns_.find(id);
+      if (it == conns_.end()) return;
+      buf.clear();
+      auto n = sysdep::read_some(it->second.fd.get(), buf);
+      if (!n) {
+        if (n.error().err == EAGAIN || n.error().err == EWOULDBLOCK) return;
+        lost(id, n.error().to_string());
+        return;
+      }
+      if (*n == 0) {
+        lost(id, "closed by the peer");
+        return;
+      }
+      // A connection the engine asked to close may still deliver bytes;
+      // the engine ignores unknown connections, so hand them over anyway.
+      speaker_->on_bytes(it->second.peer, id, buf, now());
+      pump();
+    }
+  }
+}
+
+void Bgpd::send(bgp::ConnectionId id, std::span<const std::uint8_t> bytes) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  Conn& c = it->second;
+  if (c.out_offset == c.out.size()) {
+    c.out.clear();
+    c.out_offset = 0;
+  }
+  c.out.insert(c.out.end(), bytes.begin(), bytes.end());
+  flush(id);
+}
+
+bool Bgpd::flush(bgp::ConnectionId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return false;
+  Conn& c = it->second;
+  if (c.connecting) return true;
+  while (c.out_offset < c.out.size()) {
+    auto n =
+        sysdep::write_some(c.fd.get(), std::span(c.out).subspan(c.out_offset));
+    if (!n) {
+      lost(id, n.error().to_string());
+      return false;
+    }
+    if (*n == 0) break;
+    c.out_offset += *n;
+  }
+  if (c.out_offset == c.out.size()) {
+    c.out.clear();
+    c.out_offset = 0;
+  }
+  update_interest(id);
+  return true;
+}
+
+void Bgpd::update_interest(bgp::ConnectionId id) {
+  Conn& c = conns_.at(id);
+  if (c.connecting) return;  // waiting for writability already
+  const bool want = c.out_offset < c.out.size();
+  if (want == c.want_write) return;
+  c.want_write = want;
+  (void)epoll_.modify(c.fd.get(), EPOLLIN | (want ? EPOLLOUT : 0u),
+                      kTagConnection + id);
+}
+
+void Bgpd::drop(bgp::ConnectionId id) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  epoll_.remove(it->second.fd.get());
+  if (it->second.kind == ConnKind::bgp &&
+      peers_[it->second.peer].connecting == id) {
+    peers_[it->second.peer].connecting = 0;
+  }
+  conns_.erase(it);
+}
+
+void Bgpd::lost(bgp::ConnectionId id, const std::string& why) {
+  auto it = conns_.find(id);
+  if (it == conns_.end()) return;
+  const bgp::PeerId peer = it->second.peer;
+  const ConnKind kind = it->second.kind;
+  const bool told = !it->second.closing;
+  drop(id);
+  if (kind != ConnKind::bgp || !told) return;
+  log_->debug("peer " + speaker_->config().peers[peer].name + ": connection " +
+              std::to_string(id) + " lost: " + why);
+  speaker_->on_closed(peer, id, now());
+}
+
+void Bgpd::on_control_accept() {
+  for (;;) {
+    auto a = sysdep::unix_accept(control_.get());
+    if (!a) return;
+    const bgp::ConnectionId id = next_id_++;
+    Conn c;
+    c.kind = ConnKind::control;
+    c.fd = std::move(*a);
+    (void)epoll_.add(c.fd.get(), EPOLLIN, kTagConnection + id);
+    conns_.emplace(id, std::move(c));
+  }
+}
+
+void Bgpd::on_control_client(bgp::ConnectionId id, std::uint32_t events) {
+  Conn& c = conns_.at(id);
+  if (c.closing) {
+    if (flush(id) && conns_.contains(id) &&
+        conns_.at(id).out_offset == conns_.at(id).out.size()) {
+      drop(id);
+    }
+    return;
+  }
+  if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR))) return;
+  auto n = sysdep::read_some(c.fd.get(), c.in);
+  if (!n || *n == 0 || c.in.size() > 4096) {
+    if (!n && (n.error().err == EAGAIN)) return;
+    drop(id);
+    return;
+  }
+  const auto nl = std::find(c.in.begin(), c.in.end(), '\n');
+  if (nl == c.in.end()) return;
+  const std::string request(c.in.begin(), nl);
+  const std::string answer = control_answer(request) + "\n";
+  c.closing = true;
+  send(id, std::span(reinterpret_cast<const std::uint8_t*>(answer.data()),
+                     answer.size()));
+  if (conns_.contains(id) &&
+      conns_.at(id).out_offset == conns_.at(id).out.size()) {
+    drop(id);
+  }
+}
+
+std::vector<PeerView> Bgpd::peer_views() const {
+  std::vector<PeerView> v;
+  for (const Peer& p : peers_) {
+    v.push_back(PeerView{p.config ? &*p.config : nullptr, p.bandwidth});
+  }
+  return v;
+}
+
+std::string Bgpd::control_answer(const std::string& request) {
+  if (request == "neighbors") {
+    return neighbors_json(*speaker_, peer_views()).dump();
+  }
+  if (request == "rib") return rib_json(*speaker_, peer_views()).dump();
+  if (request == "fib") return fib_json(fib_->routes()).dump();
+  if (request == "reload") {
+    auto r = reload();
+    return nlohmann::json{{"reloaded", bool(r)},
+                          {"error", r ? std::string() : r.error()}}
+        .dump();
+  }
+  return nlohmann::json{{"error", "unknown request '" + request +
+                                      "' (neighbors, rib, fib, reload)"}}
+      .dump();
+}
+
+std::expected<void, std::string> Bgpd::reload() {
+  auto loaded = load_config(config_.file);
+  if (!loaded) return std::unexpected(loaded.error().to_string());
+  DaemonConfig next = std::move(*loaded);
+  auto differs = [&](bool changed, const char* what) {
+    if (changed) {
+      log_->warning(std::string("reload: ") + what +
+                    " changed; it takes effect only after a restart");
+    }
+  };
+  differs(next.asn != config_.asn, "asn");
+  differs(next.router_id != config_.router_id, "router_id");
+  differs(next.role != config_.role, "role");
+  differs(next.listen_address != config_.listen_address ||
+              next.listen_port != config_.listen_port,
+          "listen");
+  differs(next.control_socket != config_.control_socket, "control_socket");
+  differs(next.maximum_paths != config_.maximum_paths ||
+              next.multipath_relax != config_.multipath_relax,
+          "multipath");
+  differs(next.fare_enabled != config_.fare_enabled ||
+              next.fare.sub_type != config_.fare.sub_type ||
+              next.fare.multihoming != config_.fare.multihoming ||
+              next.multihomed != config_.multihomed,
+          "fare");
+  differs(next.fib_install != config_.fib_install ||
+              next.fib_protocol != config_.fib_protocol,
+          "fib");
+  log_->set_level(next.log_level);
+  const Time t = now();
+  // Peers, matched by address.
+  for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
+    Peer& p = peers_[id];
+    if (!p.config) continue;
+    auto it = std::find_if(
+        next.peers.begin(), next.peers.end(),
+        [&](const DaemonPeer& n) { return n.address == p.config->address; });
+    if (it == next.peers.end() || !same_session(*it, *p.config)) {
+      log_->info("reload: peer " + p.config->name + " removed" +
+                 (it == next.peers.end() ? "" : " (to be re-added)"));
+      speaker_->remove_peer(id, t);
+      p.config.reset();
+      pump();
+      continue;
+    }
+    p.config = *it;
+    const BitsPerSecond bw = bandwidth_of(*it);
+    if (bw != p.bandwidth) {
+      log_->info("reload: peer " + it->name + " link bandwidth " +
+                 std::to_string(p.bandwidth) + " -> " + std::to_string(bw));
+      p.bandwidth = bw;
+      speaker_->set_link_bandwidth(id, bw, t);
+    }
+  }
+  // The timers and next hops of new peers come from the new global values.
+  DaemonConfig globals = config_;
+  globals.hold_s = next.hold_s;
+  globals.connect_retry_s = next.connect_retry_s;
+  globals.idle_hold_s = next.idle_hold_s;
+  globals.mrai_ms = next.mrai_ms;
+  for (const DaemonPeer& n : next.peers) {
+    const bool present =
+        std::any_of(peers_.begin(), peers_.end(), [&](const Peer& p) {
+          return p.config && p.config->address == n.address;
+        });
+    if (present) continue;
+    const BitsPerSecond bw = bandwidth_of(n);
+    auto id = speaker_->add_peer(peer_config(globals, n, bw), t);
+    if (!id) {
+      log_->error("reload: peer " + n.name + ": " + id.error().to_string());
+      continue;
+    }
+    peers_.resize(*id + 1);
+    peers_[*id] =
+        Peer{n, bw, 0, false, sysdep::interface_carrier_changes(n.interface)};
+    log_->info("reload: peer " + n.name + " added");
+  }
+  // Originated prefixes.
+  for (const bgp::Destination& d : config_.prefixes) {
+    if (std::find(next.prefixes.begin(), next.prefixes.end(), d) ==
+        next.prefixes.end()) {
+      speaker_->withdraw_origin(d, t);
+    }
+  }
+  for (const bgp::Destination& d : next.prefixes) {
+    if (std::find(config_.prefixes.begin(), config_.prefixes.end(), d) ==
+        config_.prefixes.end()) {
+      speaker_->originate(d, t);
+    }
+  }
+  // Keep what could not change.
+  next.asn = config_.asn;
+  next.router_id = config_.router_id;
+  next.role = config_.role;
+  next.listen_address = config_.listen_address;
+  next.listen_port = config_.listen_port;
+  next.control_socket = config_.control_socket;
+  next.fib_install = config_.fib_install;
+  next.fib_protocol = config_.fib_protocol;
+  config_ = std::move(next);
+  pump();
+  return {};
+}
+
+void Bgpd::shutdown() {
+  speaker_->stop(now());  // NOTIFICATION Cease to every peer
+  pump();
+  // Give the NOTIFICATIONs up to a second to leave.
+  const Time deadline = now() + sec(1);
+  auto pending = [&] {
+    for (const auto& [id, c] : conns_) {
+      if (c.kind == ConnKind::bgp && c.out_offset < c.out.size()) return true;
+    }
+    return false;
+  };
+  while (pending() && now() < deadline) {
+    auto events = epoll_.wait(50);
+    if (!events) break;
+    for (const auto& e : *events) {
+      if (e.tag >= kTagConnection) {
+        const auto id = static_cast<bgp::ConnectionId>(e.tag - kTagConnection);
+        if (conns_.contains(id) && (e.events & EPOLLOUT)) flush(id);
+      }
+    }
+  }
+  conns_.clear();
+  if (config_.fib_remove_on_exit) {
+    fib_->remove_all();
+  } else {
+    log_->info("bgpd: leaving " + std::to_string(fib_->size()) +
+               " routes in the kernel (fib.remove_on_exit false)");
+  }
+  if (!config_.control_socket.empty()) {
+    ::unlink(config_.control_socket.c_str());
+  }
+  log_->info("bgpd: stopped");
+}
+
+}  // namespace arfabric::daemon

@@ -1,0 +1,708 @@
+#include "daemon/config.h"
+
+#include <arpa/inet.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "wire/bgp/nlri.h"
+
+namespace arfabric::daemon {
+
+namespace {
+
+namespace bgp = proto::bgp;
+using Result = std::expected<void, ConfigFileError>;
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// Reads one YAML document with located errors. Every map is opened with
+// the keys it allows so that a typo is an error, not a silent default.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  ConfigFileError error(const YAML::Node& n, std::string key,
+                        std::string message) const {
+    const YAML::Mark m = n.Mark();
+    const bool known = !m.is_null() && m.line >= 0;
+    return ConfigFileError{file_, known ? m.line + 1 : 0,
+                           known ? m.column + 1 : 0, std::move(key),
+                           std::move(message)};
+  }
+
+  Result check_map(const YAML::Node& n, const std::string& path,
+                   const std::vector<std::string_view>& allowed) const {
+    if (!n.IsMap()) {
+      return std::unexpected(
+          error(n, path.empty() ? "(top level)" : path, "expected a map"));
+    }
+    std::vector<std::string> seen;
+    for (const auto& kv : n) {
+      const std::string key = kv.first.Scalar();
+      const std::string at = join(path, key);
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        return std::unexpected(error(kv.first, at, "repeated key"));
+      }
+      seen.push_back(key);
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        std::string message = "unknown key";
+        std::string_view best;
+        std::size_t best_d = std::max<std::size_t>(2, key.size() / 3) + 1;
+        for (std::string_view c : allowed) {
+          if (const std::size_t d = edit_distance(key, c); d < best_d) {
+            best_d = d;
+            best = c;
+          }
+        }
+        if (!best.empty())
+          message += " (did you mean '" + std::string(best) + "'?)";
+        return std::unexpected(error(kv.first, at, message));
+      }
+    }
+    return {};
+  }
+
+  static std::string join(const std::string& path, std::string_view key) {
+    return path.empty() ? std::string(key) : path + "." + std::string(key);
+  }
+
+  std::expected<std::string, ConfigFileError> string(
+      const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) {
+      return std::unexpected(error(n, key, "expected a scalar value"));
+    }
+    return n.Scalar();
+  }
+
+  std::expected<std::uint64_t, ConfigFileError> uint(const YAML::Node& n,
+                                                     const std::string& key,
+                                                     std::uint64_t min,
+                                                     std::uint64_t max) const {
+    auto s = string(n, key);
+    if (!s) return std::unexpected(s.error());
+    std::uint64_t v = 0;
+    int base = 10;
+    std::string_view text = *s;
+    if (text.starts_with("0x") || text.starts_with("0X")) {
+      base = 16;
+      text.remove_prefix(2);
+    }
+    const auto r =
+        std::from_chars(text.data(), text.data() + text.size(), v, base);
+    if (text.empty() || r.ec != std::errc{} ||
+        r.ptr != text.data() + text.size()) {
+      return std::unexpected(
+          error(n, key, "'" + *s + "' is not a non-negative integer"));
+    }
+    if (v < min || v > max) {
+      return std::unexpected(error(n, key,
+                                   std::to_string(v) + " is outside " +
+                                       std::to_string(min) + ".." +
+                                       std::to_string(max)));
+    }
+    return v;
+  }
+
+  std::expected<bool, ConfigFileError> boolean(const YAML::Node& n,
+                                               const std::string& key) const {
+    auto s = string(n, key);
+    if (!s) return std::unexpected(s.error());
+    if (*s == "true" || *s == "yes") return true;
+    if (*s == "false" || *s == "no") return false;
+    return std::unexpected(error(n, key, "expected true or false"));
+  }
+
+  std::expected<IpAddress, ConfigFileError> ip(const YAML::Node& n,
+                                               const std::string& key) const {
+    auto s = string(n, key);
+    if (!s) return std::unexpected(s.error());
+    auto a = parse_ip(*s);
+    if (!a) return std::unexpected(error(n, key, a.error()));
+    return *a;
+  }
+
+  std::expected<bgp::Destination, ConfigFileError> prefix(
+      const YAML::Node& n, const std::string& key) const {
+    auto s = string(n, key);
+    if (!s) return std::unexpected(s.error());
+    auto p = wire::bgp::prefix_from_string(*s);
+    if (!p) {
+      return std::unexpected(
+          error(n, key, "'" + *s + "' is not a prefix like 10.1.0.0/24"));
+    }
+    return bgp::destination_of(s->find(':') == std::string::npos
+                                   ? wire::bgp::kAfiIpv4
+                                   : wire::bgp::kAfiIpv6,
+                               *p);
+  }
+
+  std::expected<proto::fare::Role, ConfigFileError> role(
+      const YAML::Node& n, const std::string& key) const {
+    auto s = string(n, key);
+    if (!s) return std::unexpected(s.error());
+    if (*s == "leaf") return proto::fare::Role::leaf;
+    if (*s == "spine") return proto::fare::Role::spine;
+    if (*s == "super-spine" || *s == "super_spine") {
+      return proto::fare::Role::super_spine;
+    }
+    return std::unexpected(
+        error(n, key, "'" + *s + "' is not leaf, spine or super-spine"));
+  }
+
+ private:
+  std::string file_;
+};
+
+#define TRY(expr)                                                  \
+  do {                                                             \
+    if (auto r_ = (expr); !r_) return std::unexpected(r_.error()); \
+  } while (0)
+#define ASSIGN(lhs, expr)                                       \
+  do {                                                          \
+    auto v_ = (expr);                                           \
+    if (!v_) return std::unexpected(v_.error());                \
+    lhs = static_cast<std::remove_cvref_t<decltype(lhs)>>(*v_); \
+  } while (0)
+
+std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
+                                                      const YAML::Node& n,
+                                                      const std::string& at) {
+  TRY(r.check_map(n, at,
+                  {"name", "address", "asn", "port", "local_address",
+                   "next_hop_ipv6", "interface", "link_bandwidth", "role",
+                   "passive", "families", "hold", "connect_retry", "mrai_ms"}));
+  DaemonPeer p;
+  if (!n["address"]) {
+    return std::unexpected(
+        r.error(n, Reader::join(at, "address"), "missing required key"));
+  }
+  ASSIGN(p.address, r.ip(n["address"], Reader::join(at, "address")));
+  if (!n["asn"]) {
+    return std::unexpected(
+        r.error(n, Reader::join(at, "asn"), "missing required key"));
+  }
+  ASSIGN(p.asn, r.uint(n["asn"], Reader::join(at, "asn"), 1, 0xffffffffULL));
+  p.name = p.address.to_string();
+  if (n["name"]) ASSIGN(p.name, r.string(n["name"], Reader::join(at, "name")));
+  if (n["port"]) {
+    ASSIGN(p.port, r.uint(n["port"], Reader::join(at, "port"), 1, 65535));
+  }
+  if (n["local_address"]) {
+    ASSIGN(p.local_address,
+           r.ip(n["local_address"], Reader::join(at, "local_address")));
+    if (p.local_address->v6 != p.address.v6) {
+      return std::unexpected(r.error(n["local_address"],
+                                     Reader::join(at, "local_address"),
+                                     "not of the peer address's family"));
+    }
+  }
+  if (n["next_hop_ipv6"]) {
+    const std::string key = Reader::join(at, "next_hop_ipv6");
+    ASSIGN(p.next_hop_ipv6, r.ip(n["next_hop_ipv6"], key));
+    if (!p.next_hop_ipv6->v6) {
+      return std::unexpected(
+          r.error(n["next_hop_ipv6"], key, "not an IPv6 address"));
+    }
+  }
+  if (n["interface"]) {
+    ASSIGN(p.interface,
+           r.string(n["interface"], Reader::join(at, "interface")));
+  }
+  if (n["link_bandwidth"]) {
+    const std::string key = Reader::join(at, "link_bandwidth");
+    std::string text;
+    ASSIGN(text, r.string(n["link_bandwidth"], key));
+    if (text == "interface") {
+      if (p.interface.empty()) {
+        return std::unexpected(r.error(n["link_bandwidth"], key,
+                                       "'interface' needs the peer's "
+                                       "interface key"));
+      }
+      p.bandwidth_from_interface = true;
+    } else {
+      auto rate = parse_rate(text);
+      if (!rate) {
+        return std::unexpected(r.error(n["link_bandwidth"], key, rate.error()));
+      }
+      p.link_bandwidth = *rate;
+    }
+  } else if (!p.interface.empty()) {
+    p.bandwidth_from_interface = true;
+  } else {
+    return std::unexpected(r.error(n, Reader::join(at, "link_bandwidth"),
+                                   "missing: give a rate (\"400G\") or an "
+                                   "interface to read the speed from"));
+  }
+  if (n["role"]) ASSIGN(p.role, r.role(n["role"], Reader::join(at, "role")));
+  if (n["passive"]) {
+    ASSIGN(p.passive, r.boolean(n["passive"], Reader::join(at, "passive")));
+  }
+  if (const YAML::Node f = n["families"]) {
+    const std::string key = Reader::join(at, "families");
+    if (!f.IsSequence() || f.size() == 0) {
+      return std::unexpected(
+          r.error(f, key, "expected a non-empty list of ipv4, ipv6"));
+    }
+    p.ipv4 = p.ipv6 = false;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const std::string k = key + "[" + std::to_string(i) + "]";
+      std::string name;
+      ASSIGN(name, r.string(f[i], k));
+      bool& flag = name == "ipv4" ? p.ipv4 : p.ipv6;
+      if (name != "ipv4" && name != "ipv6") {
+        return std::unexpected(r.error(f[i], k, "not ipv4 or ipv6"));
+      }
+      if (flag) return std::unexpected(r.error(f[i], k, "listed twice"));
+      flag = true;
+    }
+  }
+  if (n["hold"]) {
+    const std::string key = Reader::join(at, "hold");
+    ASSIGN(p.hold_s, r.uint(n["hold"], key, 0, 65535));
+    if (p.hold_s == 1 || p.hold_s == 2) {
+      return std::unexpected(r.error(
+          n["hold"], key, "must be 0 or at least 3 (RFC 4271 section 4.2)"));
+    }
+  }
+  if (n["connect_retry"]) {
+    ASSIGN(
+        p.connect_retry_s,
+        r.uint(n["connect_retry"], Reader::join(at, "connect_retry"), 1, 3600));
+  }
+  if (n["mrai_ms"]) {
+    ASSIGN(p.mrai_ms,
+           r.uint(n["mrai_ms"], Reader::join(at, "mrai_ms"), 0, 600000));
+    p.mrai_set = true;
+  }
+  return p;
+}
+
+std::expected<DaemonConfig, ConfigFileError> parse_root(
+    const Reader& r, const YAML::Node& root, const std::string& file) {
+  TRY(r.check_map(root, "",
+                  {"asn", "router_id", "role", "listen", "control_socket",
+                   "log_level", "prefixes", "multipath", "fare", "timers",
+                   "fib", "interface_poll_ms", "peers"}));
+  DaemonConfig c;
+  c.file = file;
+  if (!root["asn"]) {
+    return std::unexpected(r.error(root, "asn", "missing required key"));
+  }
+  ASSIGN(c.asn, r.uint(root["asn"], "asn", 1, 0xffffffffULL));
+  if (c.asn == 23456) {
+    return std::unexpected(r.error(
+        root["asn"], "asn", "23456 is AS_TRANS (RFC 6793), not assignable"));
+  }
+  if (!root["router_id"]) {
+    return std::unexpected(r.error(root, "router_id", "missing required key"));
+  }
+  {
+    IpAddress id;
+    ASSIGN(id, r.ip(root["router_id"], "router_id"));
+    if (id.v6 || id == IpAddress{}) {
+      return std::unexpected(r.error(root["router_id"], "router_id",
+                                     "must be a non-zero IPv4 address "
+                                     "(RFC 6286)"));
+    }
+    std::copy_n(id.bytes.begin(), 4, c.router_id.begin());
+  }
+  if (root["role"]) ASSIGN(c.role, r.role(root["role"], "role"));
+  if (const YAML::Node l = root["listen"]) {
+    TRY(r.check_map(l, "listen", {"address", "port"}));
+    if (l["address"])
+      ASSIGN(c.listen_address, r.ip(l["address"], "listen.address"));
+    if (l["port"])
+      ASSIGN(c.listen_port, r.uint(l["port"], "listen.port", 0, 65535));
+  }
+  if (root["control_socket"]) {
+    ASSIGN(c.control_socket,
+           r.string(root["control_socket"], "control_socket"));
+  }
+  if (const YAML::Node l = root["log_level"]) {
+    std::string s;
+    ASSIGN(s, r.string(l, "log_level"));
+    if (s == "error")
+      c.log_level = LogLevel::error;
+    else if (s == "warning")
+      c.log_level = LogLevel::warning;
+    else if (s == "info")
+      c.log_level = LogLevel::info;
+    else if (s == "debug")
+      c.log_level = LogLevel::debug;
+    else {
+      return std::unexpected(
+          r.error(l, "log_level", "not error, warning, info or debug"));
+    }
+  }
+  if (const YAML::Node p = root["prefixes"]) {
+    if (!p.IsSequence()) {
+      return std::unexpected(r.error(p, "prefixes", "expected a list"));
+    }
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      bgp::Destination d;
+      ASSIGN(d, r.prefix(p[i], "prefixes[" + std::to_string(i) + "]"));
+      c.prefixes.push_back(d);
+    }
+  }
+  if (const YAML::Node m = root["multipath"]) {
+    TRY(r.check_map(m, "multipath", {"maximum_paths", "relax"}));
+    if (m["maximum_paths"]) {
+      ASSIGN(c.maximum_paths,
+             r.uint(m["maximum_paths"], "multipath.maximum_paths", 1, 256));
+    }
+    if (m["relax"])
+      ASSIGN(c.multipath_relax, r.boolean(m["relax"], "multipath.relax"));
+  }
+  if (const YAML::Node f = root["fare"]) {
+    TRY(r.check_map(
+        f, "fare",
+        {"enabled", "sub_type", "multihoming", "super_spine_attach_link_ec",
+         "spine_lower_to_next_next_hop", "multihomed"}));
+    if (f["enabled"])
+      ASSIGN(c.fare_enabled, r.boolean(f["enabled"], "fare.enabled"));
+    if (f["sub_type"]) {
+      ASSIGN(c.fare.sub_type, r.uint(f["sub_type"], "fare.sub_type", 0, 255));
+    }
+    if (const YAML::Node m = f["multihoming"]) {
+      std::string s;
+      ASSIGN(s, r.string(m, "fare.multihoming"));
+      if (s == "divide") {
+        c.fare.multihoming =
+            proto::fare::MultihomingRule::divide_path_bandwidth;
+      } else if (s == "multiply") {
+        c.fare.multihoming =
+            proto::fare::MultihomingRule::multiply_link_bandwidth;
+      } else {
+        return std::unexpected(
+            r.error(m, "fare.multihoming", "not divide or multiply"));
+      }
+    }
+    if (f["super_spine_attach_link_ec"]) {
+      ASSIGN(c.fare.super_spine_attach_link_ec,
+             r.boolean(f["super_spine_attach_link_ec"],
+                       "fare.super_spine_attach_link_ec"));
+    }
+    if (f["spine_lower_to_next_next_hop"]) {
+      ASSIGN(c.fare.spine_lower_to_next_next_hop,
+             r.boolean(f["spine_lower_to_next_next_hop"],
+                       "fare.spine_lower_to_next_next_hop"));
+    }
+    if (const YAML::Node m = f["multihomed"]) {
+      if (!m.IsSequence()) {
+        return std::unexpected(
+            r.error(m, "fare.multihomed", "expected a list"));
+      }
+      for (std::size_t i = 0; i < m.size(); ++i) {
+        const std::string at = "fare.multihomed[" + std::to_string(i) + "]";
+        TRY(r.check_map(m[i], at, {"prefix", "leaves"}));
+        if (!m[i]["prefix"] || !m[i]["leaves"]) {
+          return std::unexpected(
+              r.error(m[i], at, "needs both prefix and leaves"));
+        }
+        bgp::Destination d;
+        ASSIGN(d, r.prefix(m[i]["prefix"], at + ".prefix"));
+        std::uint32_t leaves = 0;
+        ASSIGN(leaves, r.uint(m[i]["leaves"], at + ".leaves", 1, 1u << 20));
+        c.multihomed.emplace_back(d, leaves);
+      }
+    }
+  }
+  c.fare.role = c.role;
+  if (const YAML::Node t = root["timers"]) {
+    TRY(r.check_map(t, "timers",
+                    {"hold", "connect_retry", "idle_hold", "mrai_ms"}));
+    if (t["hold"]) {
+      ASSIGN(c.hold_s, r.uint(t["hold"], "timers.hold", 0, 65535));
+      if (c.hold_s == 1 || c.hold_s == 2) {
+        return std::unexpected(r.error(t["hold"], "timers.hold",
+                                       "must be 0 or at least 3 (RFC 4271 "
+                                       "section 4.2)"));
+      }
+    }
+    if (t["connect_retry"]) {
+      ASSIGN(c.connect_retry_s,
+             r.uint(t["connect_retry"], "timers.connect_retry", 1, 3600));
+    }
+    if (t["idle_hold"]) {
+      ASSIGN(c.idle_hold_s,
+             r.uint(t["idle_hold"], "timers.idle_hold", 0, 3600));
+    }
+    if (t["mrai_ms"]) {
+      ASSIGN(c.mrai_ms, r.uint(t["mrai_ms"], "timers.mrai_ms", 0, 600000));
+    }
+  }
+  if (const YAML::Node f = root["fib"]) {
+    TRY(r.check_map(f, "fib", {"install", "remove_on_exit", "protocol"}));
+    if (f["install"])
+      ASSIGN(c.fib_install, r.boolean(f["install"], "fib.install"));
+    if (f["remove_on_exit"]) {
+      ASSIGN(c.fib_remove_on_exit,
+             r.boolean(f["remove_on_exit"], "fib.remove_on_exit"));
+    }
+    if (f["protocol"]) {
+      // 0..4 are the kernel's own (unspec, redirect, kernel, boot, static).
+      ASSIGN(c.fib_protocol, r.uint(f["protocol"], "fib.protocol", 5, 255));
+    }
+  }
+  if (root["interface_poll_ms"]) {
+    ASSIGN(c.interface_poll_ms,
+           r.uint(root["interface_poll_ms"], "interface_poll_ms", 10, 3600000));
+  }
+  if (const YAML::Node peers = root["peers"]) {
+    if (!peers.IsSequence()) {
+      return std::unexpected(r.error(peers, "peers", "expected a list"));
+    }
+    for (std::size_t i = 0; i < peers.size(); ++i) {
+      const std::string at = "peers[" + std::to_string(i) + "]";
+      DaemonPeer p;
+      ASSIGN(p, parse_peer(r, peers[i], at));
+      for (const DaemonPeer& q : c.peers) {
+        if (q.address == p.address) {
+          return std::unexpected(
+              r.error(peers[i]["address"], at + ".address",
+                      "peer " + q.name + " has the same address"));
+        }
+      }
+      if (p.asn == c.asn) {
+        return std::unexpected(r.error(peers[i]["asn"], at + ".asn",
+                                       "iBGP is not supported: the peer "
+                                       "must be in another AS"));
+      }
+      if (!p.address.v6 && !p.local_address && c.listen_address.v6 == false &&
+          c.listen_address == IpAddress{}) {
+        return std::unexpected(r.error(peers[i], at + ".local_address",
+                                       "needed: it is our NEXT_HOP toward "
+                                       "the peer (or set listen.address)"));
+      }
+      c.peers.push_back(std::move(p));
+    }
+  }
+  // The engine's own checks, reported at the nearest key.
+  std::vector<BitsPerSecond> bw(c.peers.size(), 1);
+  if (auto v = bgp::validate(speaker_config(c, bw)); !v) {
+    const std::string& field = v.error().field;
+    std::string key = field;
+    YAML::Node at = root;
+    if (field.starts_with("rib.fare.")) {
+      key = "fare." + field.substr(9);
+      if (root["fare"]) at = root["fare"];
+    } else if (field.starts_with("peers[")) {
+      const std::size_t i = std::stoul(field.substr(6));
+      at = root["peers"][i];
+    }
+    return std::unexpected(r.error(at, key, v.error().reason));
+  }
+  return c;
+}
+
+#undef TRY
+#undef ASSIGN
+
+}  // namespace
+
+std::string ConfigFileError::to_string() const {
+  std::string s = file;
+  if (line > 0) s += ":" + std::to_string(line) + ":" + std::to_string(column);
+  return s + ": " + key + ": " + message;
+}
+
+std::string_view log_level_name(LogLevel level) {
+  switch (level) {
+    case LogLevel::error:
+      return "error";
+    case LogLevel::warning:
+      return "warning";
+    case LogLevel::info:
+      return "info";
+    case LogLevel::debug:
+      return "debug";
+  }
+  return "?";
+}
+
+std::string IpAddress::to_string() const {
+  char buf[INET6_ADDRSTRLEN] = {};
+  inet_ntop(v6 ? AF_INET6 : AF_INET, bytes.data(), buf, sizeof buf);
+  return buf;
+}
+
+Bytes IpAddress::to_bytes() const {
+  return Bytes(bytes.begin(), bytes.begin() + (v6 ? 16 : 4));
+}
+
+std::expected<IpAddress, std::string> parse_ip(std::string_view text) {
+  const std::string s(text);
+  IpAddress a;
+  if (inet_pton(AF_INET, s.c_str(), a.bytes.data()) == 1) return a;
+  if (inet_pton(AF_INET6, s.c_str(), a.bytes.data()) == 1) {
+    a.v6 = true;
+    return a;
+  }
+  return std::unexpected("'" + s + "' is not an IPv4 or IPv6 address");
+}
+
+std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text) {
+  const std::string original(text);
+  auto bad = [&](std::string why) {
+    return std::unexpected("'" + original +
+                           "' is not a rate like 400G: " + why);
+  };
+  std::string_view t = text;
+  for (std::string_view unit : {"bps", "b/s"}) {
+    if (t.size() > unit.size() && t.ends_with(unit)) {
+      t.remove_suffix(unit.size());
+      break;
+    }
+  }
+  std::uint64_t scale = 1;
+  if (!t.empty()) {
+    switch (t.back()) {
+      case 'k':
+      case 'K':
+        scale = 1'000;
+        break;
+      case 'm':
+      case 'M':
+        scale = 1'000'000;
+        break;
+      case 'g':
+      case 'G':
+        scale = 1'000'000'000;
+        break;
+      case 't':
+      case 'T':
+        scale = 1'000'000'000'000;
+        break;
+      default:
+        break;
+    }
+    if (scale != 1) t.remove_suffix(1);
+  }
+  const std::size_t dot = t.find('.');
+  const std::string_view whole = t.substr(0, dot);
+  const std::string_view frac =
+      dot == std::string_view::npos ? std::string_view{} : t.substr(dot + 1);
+  if (whole.empty()) return bad("no number");
+  std::uint64_t w = 0;
+  auto r = std::from_chars(whole.data(), whole.data() + whole.size(), w);
+  if (r.ec != std::errc{} || r.ptr != whole.data() + whole.size()) {
+    return bad("not a number");
+  }
+  std::uint64_t value = w * scale;
+  std::uint64_t place = scale;
+  for (char ch : frac) {
+    if (ch < '0' || ch > '9') return bad("not a number");
+    if (place % 10 != 0) return bad("fractional bits per second");
+    place /= 10;
+    value += static_cast<std::uint64_t>(ch - '0') * place;
+  }
+  if (w > 1'000'000'000'000'000ULL / scale) return bad("too large");
+  if (value == 0) return bad("zero");
+  return value;
+}
+
+std::expected<DaemonConfig, ConfigFileError> load_config(
+    const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    return std::unexpected(
+        ConfigFileError{path, 0, 0, "(file)", "cannot be read"});
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path);
+}
+
+std::expected<DaemonConfig, ConfigFileError> parse_config(
+    std::string_view text, const std::string& file) {
+  Reader r(file);
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return std::unexpected(ConfigFileError{file, e.mark.line + 1,
+                                           e.mark.column + 1, "(yaml)", e.msg});
+  }
+  return parse_root(r, root, file);
+}
+
+bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,
+                            BitsPerSecond bandwidth) {
+  bgp::PeerConfig pc;
+  pc.name = peer.name;
+  pc.session.remote_as = peer.asn;
+  pc.session.passive = peer.passive;
+  pc.session.hold_time_s = peer.hold_s ? peer.hold_s : config.hold_s;
+  pc.session.connect_retry_time =
+      sec(peer.connect_retry_s ? peer.connect_retry_s : config.connect_retry_s);
+  pc.session.idle_hold_time = sec(config.idle_hold_s);
+  pc.session.families.clear();
+  if (peer.ipv4) {
+    pc.session.families.push_back(
+        {wire::bgp::kAfiIpv4, wire::bgp::kSafiUnicast});
+  }
+  if (peer.ipv6) {
+    pc.session.families.push_back(
+        {wire::bgp::kAfiIpv6, wire::bgp::kSafiUnicast});
+  }
+  pc.role = peer.role;
+  pc.link_bandwidth = bandwidth;
+  if (peer.local_address && !peer.local_address->v6) {
+    pc.next_hop_ipv4 = peer.local_address->to_bytes();
+  } else if (!config.listen_address.v6 &&
+             config.listen_address != IpAddress{}) {
+    pc.next_hop_ipv4 = config.listen_address.to_bytes();
+  }
+  if (peer.next_hop_ipv6) {
+    pc.next_hop_ipv6 = peer.next_hop_ipv6->to_bytes();
+  } else if (peer.local_address && peer.local_address->v6) {
+    pc.next_hop_ipv6 = peer.local_address->to_bytes();
+  }
+  pc.mrai = ms(peer.mrai_set ? peer.mrai_ms : config.mrai_ms);
+  // Lower addresses win the last tie-break, as routers usually do.
+  std::uint32_t rank = 0;
+  for (int i = 0; i < 4; ++i) {
+    rank = (rank << 8) | peer.address.bytes[peer.address.v6 ? 12 + i : i];
+  }
+  pc.address_rank = rank;
+  return pc;
+}
+
+bgp::SpeakerConfig speaker_config(const DaemonConfig& config,
+                                  const std::vector<BitsPerSecond>& bandwidth) {
+  bgp::SpeakerConfig sc;
+  sc.local_as = config.asn;
+  sc.router_id = config.router_id;
+  for (std::size_t i = 0; i < config.peers.size(); ++i) {
+    sc.peers.push_back(peer_config(config, config.peers[i],
+                                   i < bandwidth.size() ? bandwidth[i] : 0));
+  }
+  sc.networks = config.prefixes;
+  sc.multihomed = config.multihomed;
+  sc.rib.maximum_paths = config.maximum_paths;
+  sc.rib.multipath_relax = config.multipath_relax;
+  sc.rib.fare_enabled = config.fare_enabled;
+  sc.rib.fare = config.fare;
+  sc.rib.fare.role = config.role;
+  return sc;
+}
+
+}  // namespace arfabric::daemon

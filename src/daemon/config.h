@@ -1,0 +1,149 @@
+// Configuration of `arfabric bgpd` (issue 6): one YAML file read at start
+// and again on SIGHUP, turned into the engine's SpeakerConfig plus what
+// only the host needs (sockets, interfaces, FIB, logging).
+//
+//   asn: 65001                  # 1..4294967295, not 23456 (AS_TRANS)
+//   router_id: 10.0.0.1
+//   role: leaf                  # leaf | spine | super-spine (FARE rule)
+//   listen: {address: 0.0.0.0, port: 179}   # port 0: no listening socket
+//   control_socket: /run/arfabric-bgpd.sock # bgpctl talks to it
+//   log_level: info             # error | warning | info | debug
+//   prefixes: [10.1.0.0/24, "2001:db8:1::/64"]
+//   multipath: {maximum_paths: 64, relax: true}
+//   fare: {enabled: true, sub_type: 0xaa, multihoming: divide,
+//          super_spine_attach_link_ec: true,
+//          spine_lower_to_next_next_hop: false,
+//          multihomed: [{prefix: 10.9.0.0/24, leaves: 2}]}
+//   timers: {hold: 9, connect_retry: 5, idle_hold: 1, mrai_ms: 0}
+//   fib: {install: true, remove_on_exit: true, protocol: 186}
+//   interface_poll_ms: 1000     # how often interface speeds are re-read
+//   peers:
+//     - name: spine1            # default: the address
+//       address: 10.0.1.2       # IPv4 or IPv6
+//       asn: 65100
+//       port: 179
+//       local_address: 10.0.1.1 # bind; also our NEXT_HOP toward the peer
+//       next_hop_ipv6: "2001:db8::1"   # needed to send IPv6 routes
+//       interface: eth1         # link bandwidth source and route device
+//       link_bandwidth: 400G    # or "interface" (sysfs speed, re-read)
+//       role: spine
+//       passive: false
+//       families: [ipv4, ipv6]
+//       hold: 9                 # per-peer timer overrides
+//
+// Every error names the file, line, column and dotted key, like the
+// simulator's scenarios: "bgpd.yaml:12:7: peers[1].asn: must be ...".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/units.h"
+#include "proto/bgp/speaker.h"
+#include "proto/fare/fare_config.h"
+
+namespace arfabric::daemon {
+
+struct ConfigFileError {
+  std::string file;
+  int line = 0;  // 1-based; 0 when unknown (file not readable)
+  int column = 0;
+  std::string key;  // dotted path: "peers[2].link_bandwidth"
+  std::string message;
+  // "bgpd.yaml:12:7: peers[2].link_bandwidth: expected a rate, ..."
+  std::string to_string() const;
+};
+
+enum class LogLevel : std::uint8_t { error, warning, info, debug };
+std::string_view log_level_name(LogLevel level);
+
+// An IPv4 or IPv6 address as parsed from text.
+struct IpAddress {
+  bool v6 = false;
+  std::array<std::uint8_t, 16> bytes{};  // IPv4 in the first 4
+  bool operator==(const IpAddress&) const = default;
+  std::string to_string() const;
+  Bytes to_bytes() const;  // 4 or 16 bytes
+};
+// Errors: not an IPv4 or IPv6 literal (message names the text).
+std::expected<IpAddress, std::string> parse_ip(std::string_view text);
+
+// "400G", "25Gbps", "100M", "10000000000": bits per second, decimal
+// suffixes K/M/G/T. Errors: empty, not a number, unknown suffix, zero,
+// fractional bits.
+std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text);
+
+struct DaemonPeer {
+  std::string name;
+  IpAddress address;
+  std::uint32_t asn = 0;
+  std::uint16_t port = 179;
+  std::optional<IpAddress> local_address;
+  std::optional<IpAddress> next_hop_ipv6;
+  std::string interface;  // empty: none
+  bool bandwidth_from_interface = false;
+  BitsPerSecond link_bandwidth = 0;  // when not from the interface
+  proto::fare::Role role = proto::fare::Role::leaf;
+  bool passive = false;
+  bool ipv4 = true, ipv6 = true;  // multiprotocol families offered
+  std::uint16_t hold_s = 0;       // 0 in these three: the global timer
+  std::uint32_t connect_retry_s = 0;
+  std::uint32_t mrai_ms = 0;
+  bool mrai_set = false;
+  bool operator==(const DaemonPeer&) const = default;
+};
+
+struct DaemonConfig {
+  std::string file;  // where it was read from (reload reads it again)
+  std::uint32_t asn = 0;
+  wire::Ipv4Address router_id{};
+  proto::fare::Role role = proto::fare::Role::leaf;
+  IpAddress listen_address;  // 0.0.0.0
+  std::uint16_t listen_port = 179;
+  std::string control_socket;  // empty: no control socket
+  LogLevel log_level = LogLevel::info;
+  std::vector<proto::bgp::Destination> prefixes;
+  std::uint32_t maximum_paths = 64;
+  bool multipath_relax = true;
+  bool fare_enabled = true;
+  proto::fare::FareConfig fare;  // router_id filled in by the speaker
+  std::vector<std::pair<proto::bgp::Destination, std::uint32_t>> multihomed;
+  std::uint16_t hold_s = 9;
+  std::uint32_t connect_retry_s = 5;
+  std::uint32_t idle_hold_s = 1;
+  std::uint32_t mrai_ms = 0;
+  bool fib_install = true;
+  bool fib_remove_on_exit = true;
+  std::uint8_t fib_protocol = 186;  // rtnetlink rtm_protocol of our routes
+  std::uint32_t interface_poll_ms = 1000;
+  std::vector<DaemonPeer> peers;
+};
+
+// Reads and checks `path`. Errors: the file cannot be read, is not YAML, has
+// an unknown or repeated key (with a "did you mean" hint), a missing
+// required key (asn, router_id, peers[i].address, peers[i].asn), a value of
+// the wrong kind or out of range, two peers with the same address, a peer
+// without a link bandwidth source (neither link_bandwidth nor interface),
+// or a peer without a NEXT_HOP source for IPv4 (local_address, or a listen
+// address other than 0.0.0.0). Engine checks (validate(SpeakerConfig)) are
+// reported at the key they come from.
+std::expected<DaemonConfig, ConfigFileError> load_config(
+    const std::string& path);
+// The same from text; `file` names it in errors.
+std::expected<DaemonConfig, ConfigFileError> parse_config(
+    std::string_view text, const std::string& file);
+
+// The engine configuration of `config`. `bandwidth[i]` is the link
+// bandwidth of peer i now (from configuration or its interface).
+proto::bgp::PeerConfig peer_config(const DaemonConfig& config,
+                                   const DaemonPeer& peer,
+                                   BitsPerSecond bandwidth);
+proto::bgp::SpeakerConfig speaker_config(
+    const DaemonConfig& config, const std::vector<BitsPerSecond>& bandwidth);
+
+}  // namespace arfabric::daemon

@@ -1,0 +1,307 @@
+#include "daemon/status.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "wire/bgp/as_path.h"
+#include "wire/bgp/nlri.h"
+#include "wire/fare/path_bandwidth.h"
+#include "wire/inet/ipv4.h"
+
+namespace arfabric::daemon {
+
+namespace {
+
+namespace bgp = proto::bgp;
+namespace wb = wire::bgp;
+using nlohmann::json;
+
+std::string format_next_hop(const Bytes& b) {
+  IpAddress a;
+  if (b.size() == 4) {
+    std::copy(b.begin(), b.end(), a.bytes.begin());
+    return a.to_string();
+  }
+  if (b.size() >= 16) {
+    a.v6 = true;
+    std::copy(b.begin(), b.begin() + 16, a.bytes.begin());
+    return a.to_string();
+  }
+  return "";
+}
+
+std::string format_ipv4_host(std::uint32_t v) {
+  return wire::format_ipv4(
+      {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16),
+       static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)});
+}
+
+std::string peer_name(const std::vector<PeerView>& peers, bgp::PeerId id) {
+  if (id == bgp::kLocalPeer) return "local";
+  if (id < peers.size() && peers[id].config) return peers[id].config->name;
+  return "removed#" + std::to_string(id);
+}
+
+json path_bandwidth_json(const wire::fare::PathBandwidth& pb) {
+  return json{{"transitive", pb.transitive},
+              {"router_id", format_ipv4_host(pb.router_id)},
+              {"gbytes_per_second", pb.gigabytes_per_second()},
+              {"bits_per_second", pb.gigabytes_per_second() * 8e9},
+              {"valid", pb.valid()}};
+}
+
+std::string hex(const wb::ExtendedCommunity& ec) {
+  std::string s;
+  char buf[3];
+  for (std::uint8_t b : ec.bytes) {
+    std::snprintf(buf, sizeof buf, "%02x", b);
+    s += buf;
+  }
+  return s;
+}
+
+json path_json(const bgp::Path& path, const std::vector<PeerView>& peers,
+               std::uint8_t sub_type) {
+  const bgp::RouteAttributes& a = *path.attributes;
+  json j{{"peer", peer_name(peers, path.peer)},
+         {"path_id", path.path_id},
+         {"next_hop", format_next_hop(a.next_hop)},
+         {"as_path_length", a.as_path_length},
+         {"local_pref", a.local_pref}};
+  if (const auto* ap = a.find(wb::attr_type::kAsPath)) {
+    if (const auto* v = std::get_if<wb::AsPath>(&ap->value)) {
+      j["as_path"] = wb::format_as_path(*v);
+    }
+  }
+  if (a.med) j["med"] = *a.med;
+  if (a.path_bandwidth) {
+    j["path_bandwidth"] = path_bandwidth_json(*a.path_bandwidth);
+  }
+  if (a.path_bandwidth_non_transitive) {
+    j["path_bandwidth_non_transitive"] =
+        path_bandwidth_json(*a.path_bandwidth_non_transitive);
+  }
+  json ecs = json::array();
+  if (const auto* ea = a.find(wb::attr_type::kExtendedCommunities)) {
+    if (const auto* v = std::get_if<wb::ExtendedCommunities>(&ea->value)) {
+      for (const wb::ExtendedCommunity& ec : v->values) {
+        json e{{"hex", hex(ec)},
+               {"type", ec.type()},
+               {"sub_type", ec.sub_type()},
+               {"transitive", ec.transitive()}};
+        if (auto pb = wire::fare::decode_path_bandwidth(ec, sub_type)) {
+          e["path_bandwidth"] = path_bandwidth_json(*pb);
+        }
+        // RFC 10005, as FRR sends it for UCMP.
+        if (auto lb = wire::fare::decode_link_bandwidth(ec)) {
+          e["link_bandwidth"] = {
+              {"asn", lb->as_number},
+              {"transitive", lb->transitive},
+              {"bytes_per_second", lb->bytes_per_second()},
+              {"bits_per_second", lb->bytes_per_second() * 8.0}};
+          j["link_bandwidth"] = e["link_bandwidth"];
+        }
+        ecs.push_back(std::move(e));
+      }
+    }
+  }
+  j["extended_communities"] = std::move(ecs);
+  return j;
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s + " ";
+}
+
+std::string rate(double bits_per_second) {
+  char buf[32];
+  if (bits_per_second >= 1e9) {
+    std::snprintf(buf, sizeof buf, "%.4gG", bits_per_second / 1e9);
+  } else if (bits_per_second >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.4gM", bits_per_second / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.4g", bits_per_second);
+  }
+  return buf;
+}
+
+}  // namespace
+
+json neighbors_json(const bgp::Speaker& speaker,
+                    const std::vector<PeerView>& peers) {
+  json out = json::array();
+  for (bgp::PeerId id = 0; id < speaker.peer_count(); ++id) {
+    if (id >= peers.size() || !peers[id].config) continue;
+    const DaemonPeer& p = *peers[id].config;
+    const bgp::Session& s = speaker.session(id);
+    const bgp::PeerCounters& c = speaker.counters(id);
+    json j{{"name", p.name},
+           {"address", p.address.to_string()},
+           {"port", p.port},
+           {"remote_as", p.asn},
+           {"role", proto::fare::role_name(p.role)},
+           {"state", bgp::session_state_name(speaker.peer_state(id))},
+           {"link_bandwidth", peers[id].link_bandwidth},
+           {"established_transitions", c.established_transitions},
+           {"updates_in", c.updates_in},
+           {"updates_out", c.updates_out},
+           {"prefixes_in", c.prefixes_in},
+           {"prefixes_out", c.prefixes_out},
+           {"withdrawals_in", c.withdrawals_in},
+           {"withdrawals_out", c.withdrawals_out},
+           {"treat_as_withdraw", c.treat_as_withdraw},
+           {"attributes_discarded", c.attributes_discarded},
+           {"notifications_in", s.counters().notifications_in},
+           {"notifications_out", s.counters().notifications_out},
+           {"advertised", speaker.advertised_count(id)}};
+    if (const bgp::Negotiated* n = s.negotiated()) {
+      json families = json::array();
+      for (const wb::AfiSafi& f : n->families) {
+        families.push_back(f.afi == wb::kAfiIpv4   ? "ipv4-unicast"
+                           : f.afi == wb::kAfiIpv6 ? "ipv6-unicast"
+                                                   : "other");
+      }
+      json peer_caps = json::array();
+      for (const wb::Capability& cap : n->remote_open.capabilities()) {
+        peer_caps.push_back(cap.code);
+      }
+      j["negotiated"] = {
+          {"remote_id", wire::format_ipv4(n->remote_id)},
+          {"hold_time", n->hold_time_s},
+          {"families", families},
+          {"four_octet_as", n->receive.four_octet_as && n->send.four_octet_as},
+          {"route_refresh", n->route_refresh},
+          {"extended_message", n->receive.extended_message},
+          {"peer_capability_codes", peer_caps}};
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+json rib_json(const bgp::Speaker& speaker, const std::vector<PeerView>& peers) {
+  json out = json::array();
+  const std::uint8_t sub_type = speaker.config().rib.fare.sub_type;
+  const bgp::Rib& rib = speaker.rib();
+  std::vector<std::pair<bgp::Destination, std::uint32_t>> order;
+  rib.for_each([&](std::uint32_t i, const bgp::RibEntry& e) {
+    if (!e.paths.empty()) order.emplace_back(e.destination, i);
+  });
+  std::sort(order.begin(), order.end());
+  for (const auto& [d, i] : order) {
+    const bgp::RibEntry& e = rib.entry(i);
+    json paths = json::array();
+    for (const bgp::Path& p : e.paths) {
+      paths.push_back(path_json(p, peers, sub_type));
+    }
+    json installed = json::array();
+    for (const bgp::NextHopWeight& h : e.installed) {
+      installed.push_back({{"peer", peer_name(peers, h.peer)},
+                           {"next_hop", format_next_hop(h.next_hop)},
+                           {"weight", h.weight}});
+    }
+    out.push_back(
+        {{"prefix", bgp::format_destination(d)},
+         {"local", e.local_best},
+         {"fare_reason", proto::fare::fallback_reason_name(e.fare_reason)},
+         {"installed", std::move(installed)},
+         {"paths", std::move(paths)}});
+  }
+  return out;
+}
+
+json fib_json(const std::vector<FibRoute>& routes) {
+  json out = json::array();
+  for (const FibRoute& r : routes) {
+    json members = json::array();
+    for (const FibMember& m : r.members) {
+      members.push_back({{"gateway", m.gateway},
+                         {"interface", m.interface},
+                         {"nexthop_id", m.nexthop_id},
+                         {"kernel_weight", m.kernel_weight},
+                         {"fare_weight", m.fare_weight}});
+    }
+    json j{{"prefix", r.prefix},
+           {"group_id", r.group_id},
+           {"programmed", r.programmed},
+           {"members", std::move(members)}};
+    if (!r.error.empty()) j["error"] = r.error;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string render_neighbors(const json& doc) {
+  if (!doc.is_array()) return doc.dump(2) + "\n";
+  std::ostringstream s;
+  s << pad("Neighbor", 16) << pad("Address", 18) << pad("AS", 10)
+    << pad("State", 12) << pad("PfxRcd", 8) << pad("PfxSnt", 8) << "LinkBW\n";
+  for (const json& n : doc) {
+    s << pad(n.value("name", ""), 16) << pad(n.value("address", ""), 18)
+      << pad(std::to_string(n.value("remote_as", 0u)), 10)
+      << pad(n.value("state", ""), 12)
+      << pad(std::to_string(n.value("prefixes_in", 0u)), 8)
+      << pad(std::to_string(n.value("advertised", 0u)), 8)
+      << rate(static_cast<double>(n.value("link_bandwidth", 0ull))) << "\n";
+  }
+  return s.str();
+}
+
+std::string render_rib(const json& doc) {
+  if (!doc.is_array()) return doc.dump(2) + "\n";
+  std::ostringstream s;
+  for (const json& r : doc) {
+    s << r.value("prefix", "");
+    if (r.value("local", false)) s << "  (originated)";
+    const std::string reason = r.value("fare_reason", "none");
+    if (reason != "none") s << "  FARE fallback: " << reason;
+    s << "\n";
+    for (const json& p : r["paths"]) {
+      std::string nh = p.value("next_hop", "");
+      bool used = false;
+      std::uint64_t weight = 0;
+      for (const json& h : r["installed"]) {
+        if (h.value("peer", "") == p.value("peer", "") &&
+            h.value("next_hop", "") == nh) {
+          used = true;
+          weight = h.value("weight", 0ull);
+        }
+      }
+      s << (used ? "  *> " : "     ") << pad(p.value("peer", ""), 14)
+        << pad(nh, 16) << pad(p.value("as_path", ""), 20);
+      if (p.contains("path_bandwidth")) {
+        s << "pathbw "
+          << rate(p["path_bandwidth"].value("bits_per_second", 0.0)) << " ";
+      }
+      if (p.contains("link_bandwidth")) {
+        s << "linkbw "
+          << rate(p["link_bandwidth"].value("bits_per_second", 0.0)) << " ";
+      }
+      if (used) s << "weight " << rate(static_cast<double>(weight));
+      s << "\n";
+    }
+  }
+  return s.str();
+}
+
+std::string render_fib(const json& doc) {
+  if (!doc.is_array()) return doc.dump(2) + "\n";
+  std::ostringstream s;
+  for (const json& r : doc) {
+    s << r.value("prefix", "") << "  nhg " << r.value("group_id", 0u)
+      << (r.value("programmed", false) ? "" : "  NOT PROGRAMMED");
+    if (r.contains("error")) s << " (" << r.value("error", "") << ")";
+    s << "\n";
+    for (const json& m : r["members"]) {
+      s << "    via " << pad(m.value("gateway", ""), 16) << "dev "
+        << pad(m.value("interface", ""), 10) << "nh "
+        << pad(std::to_string(m.value("nexthop_id", 0u)), 6) << "weight "
+        << m.value("kernel_weight", 0u) << "/256  (FARE "
+        << rate(static_cast<double>(m.value("fare_weight", 0ull))) << ")\n";
+    }
+  }
+  return s.str();
+}
+
+}  // namespace arfabric::daemon

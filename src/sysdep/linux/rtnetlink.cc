@@ -1,0 +1,182 @@
+#include "sysdep/linux/rtnetlink.h"
+
+#include <linux/netlink.h>
+#include <linux/nexthop.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace arfabric::sysdep {
+
+namespace {
+
+// Builds one netlink message: header, family header, then attributes,
+// each aligned to 4 bytes as NLA_ALIGN requires.
+class Message {
+ public:
+  Message(std::uint16_t type, std::uint16_t flags, const void* header,
+          std::size_t header_size) {
+    bytes_.resize(NLMSG_HDRLEN);
+    auto* h = reinterpret_cast<nlmsghdr*>(bytes_.data());
+    h->nlmsg_type = type;
+    h->nlmsg_flags =
+        static_cast<std::uint16_t>(flags | NLM_F_REQUEST | NLM_F_ACK);
+    append(header, header_size);
+  }
+  void attribute(std::uint16_t type, const void* data, std::size_t size) {
+    nlattr a{};
+    a.nla_type = type;
+    a.nla_len = static_cast<std::uint16_t>(NLA_HDRLEN + size);
+    append(&a, sizeof a);
+    append(data, size);
+  }
+  template <typename T>
+  void attribute(std::uint16_t type, const T& v) {
+    attribute(type, &v, sizeof v);
+  }
+  void flag(std::uint16_t type) { attribute(type, nullptr, 0); }
+  std::vector<std::uint8_t> finish(std::uint32_t seq) {
+    auto* h = reinterpret_cast<nlmsghdr*>(bytes_.data());
+    h->nlmsg_len = static_cast<std::uint32_t>(bytes_.size());
+    h->nlmsg_seq = seq;
+    return std::move(bytes_);
+  }
+
+ private:
+  void append(const void* data, std::size_t size) {
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    if (size) bytes_.insert(bytes_.end(), p, p + size);
+    bytes_.resize(NLMSG_ALIGN(bytes_.size()), 0);
+  }
+  std::vector<std::uint8_t> bytes_;
+};
+
+std::unexpected<SysError> fail(std::string call, int err) {
+  return std::unexpected(SysError{std::move(call), err});
+}
+
+}  // namespace
+
+SysResult<Rtnetlink> Rtnetlink::open() {
+  Rtnetlink r;
+  r.fd_ = Fd(socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
+  if (!r.fd_) return fail("socket(NETLINK_ROUTE)", errno);
+  sockaddr_nl local{};
+  local.nl_family = AF_NETLINK;
+  if (bind(r.fd_.get(), reinterpret_cast<sockaddr*>(&local), sizeof local) !=
+      0) {
+    return fail("bind(NETLINK_ROUTE)", errno);
+  }
+  // Extended ACKs name the offending attribute in the kernel log message.
+  const int one = 1;
+  setsockopt(r.fd_.get(), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof one);
+  return r;
+}
+
+SysResult<void> Rtnetlink::request(std::vector<std::uint8_t> message,
+                                   const std::string& what) {
+  const std::uint32_t seq =
+      reinterpret_cast<nlmsghdr*>(message.data())->nlmsg_seq;
+  sockaddr_nl kernel{};
+  kernel.nl_family = AF_NETLINK;
+  if (sendto(fd_.get(), message.data(), message.size(), 0,
+             reinterpret_cast<sockaddr*>(&kernel), sizeof kernel) < 0) {
+    return fail(what, errno);
+  }
+  std::vector<std::uint8_t> buf(65536);
+  for (;;) {
+    const ssize_t n = recv(fd_.get(), buf.data(), buf.size(), 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(what, errno);
+    }
+    int len = static_cast<int>(n);
+    for (auto* h = reinterpret_cast<nlmsghdr*>(buf.data()); NLMSG_OK(h, len);
+         h = NLMSG_NEXT(h, len)) {
+      if (h->nlmsg_seq != seq) continue;  // a stale answer
+      if (h->nlmsg_type == NLMSG_ERROR) {
+        const auto* e = static_cast<const nlmsgerr*>(NLMSG_DATA(h));
+        if (e->error == 0) return {};
+        return fail(what, -e->error);
+      }
+    }
+  }
+}
+
+SysResult<void> Rtnetlink::set_nexthop(std::uint32_t id, const Bytes& gateway,
+                                       unsigned ifindex,
+                                       std::uint8_t protocol) {
+  nhmsg nh{};
+  nh.nh_family = gateway.size() == 16 ? AF_INET6 : AF_INET;
+  nh.nh_protocol = protocol;
+  Message m(RTM_NEWNEXTHOP, NLM_F_CREATE | NLM_F_REPLACE, &nh, sizeof nh);
+  m.attribute(NHA_ID, id);
+  m.attribute(NHA_OIF, static_cast<std::uint32_t>(ifindex));
+  m.attribute(NHA_GATEWAY, gateway.data(), gateway.size());
+  return request(m.finish(seq_++), "RTM_NEWNEXTHOP " + std::to_string(id));
+}
+
+SysResult<void> Rtnetlink::set_group(std::uint32_t id,
+                                     std::span<const GroupMember> members,
+                                     std::uint8_t protocol) {
+  nhmsg nh{};
+  nh.nh_family = AF_UNSPEC;
+  nh.nh_protocol = protocol;
+  Message m(RTM_NEWNEXTHOP, NLM_F_CREATE | NLM_F_REPLACE, &nh, sizeof nh);
+  m.attribute(NHA_ID, id);
+  std::vector<nexthop_grp> group;
+  for (const GroupMember& g : members) {
+    if (g.weight < 1 || g.weight > 256) {
+      return fail("RTM_NEWNEXTHOP group " + std::to_string(id), EINVAL);
+    }
+    nexthop_grp e{};
+    e.id = g.id;
+    e.weight = static_cast<std::uint8_t>(g.weight - 1);
+    group.push_back(e);
+  }
+  m.attribute(NHA_GROUP, group.data(), group.size() * sizeof(nexthop_grp));
+  return request(m.finish(seq_++),
+                 "RTM_NEWNEXTHOP group " + std::to_string(id));
+}
+
+SysResult<void> Rtnetlink::delete_nexthop(std::uint32_t id) {
+  nhmsg nh{};
+  Message m(RTM_DELNEXTHOP, 0, &nh, sizeof nh);
+  m.attribute(NHA_ID, id);
+  return request(m.finish(seq_++), "RTM_DELNEXTHOP " + std::to_string(id));
+}
+
+SysResult<void> Rtnetlink::set_route(const Bytes& address, std::uint8_t length,
+                                     std::uint32_t nexthop_id,
+                                     std::uint8_t protocol) {
+  rtmsg rt{};
+  rt.rtm_family = address.size() == 16 ? AF_INET6 : AF_INET;
+  rt.rtm_dst_len = length;
+  rt.rtm_table = RT_TABLE_MAIN;
+  rt.rtm_protocol = protocol;
+  rt.rtm_scope = RT_SCOPE_UNIVERSE;
+  rt.rtm_type = RTN_UNICAST;
+  Message m(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &rt, sizeof rt);
+  m.attribute(RTA_DST, address.data(), address.size());
+  m.attribute(RTA_NH_ID, nexthop_id);
+  return request(m.finish(seq_++), "RTM_NEWROUTE");
+}
+
+SysResult<void> Rtnetlink::delete_route(const Bytes& address,
+                                        std::uint8_t length,
+                                        std::uint8_t protocol) {
+  rtmsg rt{};
+  rt.rtm_family = address.size() == 16 ? AF_INET6 : AF_INET;
+  rt.rtm_dst_len = length;
+  rt.rtm_table = RT_TABLE_MAIN;
+  rt.rtm_protocol = protocol;
+  rt.rtm_scope = RT_SCOPE_NOWHERE;
+  Message m(RTM_DELROUTE, 0, &rt, sizeof rt);
+  m.attribute(RTA_DST, address.data(), address.size());
+  return request(m.finish(seq_++), "RTM_DELROUTE");
+}
+
+}  // namespace arfabric::sysdep

@@ -1,0 +1,168 @@
+// The daemon's YAML configuration: a full file maps onto the engine's
+// SpeakerConfig, and every kind of mistake is reported at its file, line
+// and key.
+#include "daemon/config.h"
+
+#include <gtest/gtest.h>
+
+namespace arfabric::daemon {
+namespace {
+
+constexpr const char* kGood = R"(asn: 65001
+router_id: 10.0.0.1
+role: spine
+listen: {address: 10.0.0.1, port: 1179}
+control_socket: /tmp/x.sock
+prefixes: [10.1.0.0/24, "2001:db8:1::/48"]
+multipath: {maximum_paths: 8}
+fare: {sub_type: 0xab, multihoming: multiply,
+       multihomed: [{prefix: 10.9.0.0/24, leaves: 2}]}
+timers: {hold: 9, connect_retry: 2, mrai_ms: 5}
+peers:
+  - name: leaf1
+    address: 10.0.1.2
+    asn: 65101
+    local_address: 10.0.1.1
+    next_hop_ipv6: "fd00::1"
+    link_bandwidth: 400G
+    role: leaf
+    hold: 30
+  - address: "fd00:1::2"
+    asn: 65102
+    interface: eth2
+    passive: true
+    families: [ipv6]
+)";
+
+TEST(DaemonConfig, ReadsEveryKeyIntoTheEngineConfig) {
+  auto c = parse_config(kGood, "good.yaml");
+  ASSERT_TRUE(c) << c.error().to_string();
+  EXPECT_EQ(c->asn, 65001u);
+  EXPECT_EQ(c->role, proto::fare::Role::spine);
+  EXPECT_EQ(c->listen_port, 1179);
+  ASSERT_EQ(c->peers.size(), 2u);
+  EXPECT_EQ(c->peers[1].name, "fd00:1::2");  // the address by default
+  EXPECT_TRUE(c->peers[1].bandwidth_from_interface);
+  EXPECT_FALSE(c->peers[1].ipv4);
+  auto sc = speaker_config(*c, {gbps(400), gbps(100)});
+  EXPECT_TRUE(proto::bgp::validate(sc));
+  EXPECT_EQ(sc.rib.fare.sub_type, 0xab);
+  EXPECT_EQ(sc.rib.fare.role, proto::fare::Role::spine);
+  EXPECT_EQ(sc.rib.maximum_paths, 8u);
+  ASSERT_EQ(sc.networks.size(), 2u);
+  ASSERT_EQ(sc.multihomed.size(), 1u);
+  EXPECT_EQ(sc.multihomed[0].second, 2u);
+  const auto& p0 = sc.peers[0];
+  EXPECT_EQ(p0.session.hold_time_s, 30);  // per-peer override
+  EXPECT_EQ(p0.session.connect_retry_time, sec(2));
+  EXPECT_EQ(p0.mrai, ms(5));
+  EXPECT_EQ(p0.link_bandwidth, gbps(400));
+  EXPECT_EQ(p0.next_hop_ipv4, (Bytes{10, 0, 1, 1}));
+  EXPECT_EQ(p0.next_hop_ipv6.size(), 16u);
+  EXPECT_EQ(p0.session.families.size(), 2u);
+  const auto& p1 = sc.peers[1];
+  EXPECT_TRUE(p1.session.passive);
+  EXPECT_EQ(p1.session.hold_time_s, 9);
+  EXPECT_EQ(p1.link_bandwidth, gbps(100));
+  // No local_address: the listen address is the IPv4 next hop.
+  EXPECT_EQ(p1.next_hop_ipv4, (Bytes{10, 0, 0, 1}));
+}
+
+struct BadCase {
+  const char* name;
+  std::string text;
+  int line;
+  std::string key;
+  std::string message_part;
+};
+
+class DaemonConfigErrors : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(DaemonConfigErrors, NameFileLineAndKey) {
+  const BadCase& b = GetParam();
+  auto c = parse_config(b.text, "bad.yaml");
+  ASSERT_FALSE(c) << b.name;
+  EXPECT_EQ(c.error().file, "bad.yaml");
+  EXPECT_EQ(c.error().line, b.line) << c.error().to_string();
+  EXPECT_EQ(c.error().key, b.key) << c.error().to_string();
+  EXPECT_NE(c.error().message.find(b.message_part), std::string::npos)
+      << c.error().to_string();
+  EXPECT_EQ(
+      c.error().to_string().rfind("bad.yaml:" + std::to_string(b.line), 0), 0u);
+}
+
+const std::string kHead = "asn: 65001\nrouter_id: 10.0.0.1\n";
+const std::string kPeer =
+    "peers:\n  - address: 10.0.1.2\n    asn: 65101\n"
+    "    local_address: 10.0.1.1\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    All, DaemonConfigErrors,
+    ::testing::Values(
+        BadCase{"typo", kHead + "rol: leaf\n", 3, "rol", "did you mean 'role'"},
+        BadCase{"missing asn", "router_id: 1.2.3.4\n", 1, "asn",
+                "missing required key"},
+        BadCase{"as_trans", "asn: 23456\nrouter_id: 1.2.3.4\n", 1, "asn",
+                "AS_TRANS"},
+        BadCase{"router id zero", "asn: 1\nrouter_id: 0.0.0.0\n", 2,
+                "router_id", "non-zero"},
+        BadCase{"bad role", kHead + "role: core\n", 3, "role",
+                "leaf, spine or super-spine"},
+        BadCase{"bad rate", kHead + kPeer + "    link_bandwidth: 4X\n", 7,
+                "peers[0].link_bandwidth", "not a rate"},
+        BadCase{"no bandwidth source", kHead + kPeer, 4,
+                "peers[0].link_bandwidth", "missing"},
+        BadCase{"bad address",
+                kHead + "peers:\n  - address: 10.0.1.300\n    asn: 2\n", 4,
+                "peers[0].address", "not an IPv4 or IPv6 address"},
+        BadCase{"ibgp",
+                kHead + "peers:\n  - address: 10.0.1.2\n    asn: 65001\n"
+                        "    link_bandwidth: 1G\n    local_address: 1.1.1.1\n",
+                5, "peers[0].asn", "iBGP"},
+        BadCase{"hold 2", kHead + "timers: {hold: 2}\n", 3, "timers.hold",
+                "at least 3"},
+        BadCase{"no next hop",
+                kHead + "peers:\n  - address: 10.0.1.2\n    asn: 2\n"
+                        "    link_bandwidth: 1G\n",
+                4, "peers[0].local_address", "NEXT_HOP"},
+        BadCase{"duplicate peer",
+                kHead + kPeer + "    link_bandwidth: 1G\n" +
+                    "  - address: 10.0.1.2\n    asn: 3\n"
+                    "    link_bandwidth: 1G\n",
+                8, "peers[1].address", "same address"},
+        BadCase{"sub-type 2 is a route target", kHead + "fare: {sub_type: 2}\n",
+                3, "fare.sub_type", "Route Target"},
+        BadCase{"family",
+                kHead + kPeer +
+                    "    link_bandwidth: 1G\n"
+                    "    families: [ipv4, mpls]\n",
+                8, "peers[0].families[1]", "not ipv4 or ipv6"},
+        BadCase{"yaml syntax", kHead + "peers: [\n", 4, "(yaml)", ""}),
+    [](const auto& info) {
+      std::string n = info.param.name;
+      for (char& ch : n) {
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      }
+      return n;
+    });
+
+TEST(DaemonConfig, UnreadableFileIsAnError) {
+  auto c = load_config("/nonexistent/bgpd.yaml");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().to_string(),
+            "/nonexistent/bgpd.yaml: (file): cannot be read");
+}
+
+TEST(DaemonConfig, ParsesRates) {
+  EXPECT_EQ(parse_rate("400G").value(), gbps(400));
+  EXPECT_EQ(parse_rate("25Gbps").value(), gbps(25));
+  EXPECT_EQ(parse_rate("1.6T").value(), 1'600'000'000'000ULL);
+  EXPECT_EQ(parse_rate("10000").value(), 10000u);
+  EXPECT_FALSE(parse_rate("0"));
+  EXPECT_FALSE(parse_rate("1.5"));  // fractional bits
+  EXPECT_FALSE(parse_rate("G"));
+  EXPECT_FALSE(parse_rate("12Q"));
+}
+
+}  // namespace
+}  // namespace arfabric::daemon

@@ -1,0 +1,227 @@
+// The daemon's FIB: FARE weights scaled to kernel weights, and routes
+// programmed as rtnetlink nexthop groups inside a network namespace the
+// test creates (`ip -j nexthop show` is the independent reader). The
+// kernel here has no dummy interfaces: veth pairs inside the namespace. Failure
+// cases check that nothing is left half-programmed.
+#include "daemon/fib.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sched.h>
+
+#include <sstream>
+#include <thread>
+
+#include "daemon/netns_harness.h"
+#include "proto/bgp/fabric_harness.h"
+
+namespace arfabric::daemon {
+namespace {
+
+using arfabric::testing::NetnsLab;
+using nlohmann::json;
+namespace bgp = proto::bgp;
+
+TEST(KernelWeights, ScaleTheLargestTo256AndKeepLivePathsAboveZero) {
+  EXPECT_EQ(kernel_weights({gbps(100), gbps(50)}),
+            (std::vector<std::uint16_t>{256, 128}));
+  EXPECT_EQ(kernel_weights({gbps(400), gbps(100), gbps(300)}),
+            (std::vector<std::uint16_t>{256, 64, 192}));
+  EXPECT_EQ(kernel_weights({0, gbps(10)}),
+            (std::vector<std::uint16_t>{0, 256}));
+  EXPECT_EQ(kernel_weights({1, gbps(1000)}),
+            (std::vector<std::uint16_t>{1, 256}));
+  EXPECT_EQ(kernel_weights({0, 0}), (std::vector<std::uint16_t>{1, 1}));
+  EXPECT_EQ(kernel_weights({1, 1, 1}),
+            (std::vector<std::uint16_t>{256, 256, 256}));
+}
+
+bgp::FibUpdate update(const std::string& prefix,
+                      std::vector<std::pair<Bytes, BitsPerSecond>> hops) {
+  bgp::FibUpdate u;
+  u.destination = bgp::testing::destination(prefix);
+  bgp::PeerId peer = 0;
+  for (auto& [nh, w] : hops) u.next_hops.push_back({peer++, nh, w});
+  return u;
+}
+
+class KernelFib : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ns_ = lab_.add_namespace("f");
+    for (const char* cmd :
+         {"ip link add d0 type veth peer name d0p",
+          "ip link add d1 type veth peer name d1p", "ip link set d0p up",
+          "ip link set d1p up", "ip addr add 10.0.1.1/24 dev d0",
+          "ip addr add 10.0.2.1/24 dev d1", "ip link set d0 up",
+          "ip link set d1 up"}) {
+      auto [rc, out] = lab_.exec(ns_, cmd);
+      ASSERT_EQ(rc, 0) << cmd << ": " << out;
+    }
+  }
+
+  // Runs `body` on a thread that entered the namespace: sockets it opens
+  // (rtnetlink, if_nametoindex's) belong to the namespace.
+  void in_namespace(const std::function<void()>& body) {
+    std::thread t([&] {
+      const int fd = ::open(("/var/run/netns/" + ns_).c_str(), O_RDONLY);
+      ASSERT_GE(fd, 0);
+      ASSERT_EQ(setns(fd, CLONE_NEWNET), 0);
+      ::close(fd);
+      body();
+    });
+    t.join();
+  }
+
+  json nexthops() {
+    auto [rc, out] = lab_.exec(ns_, "ip -j nexthop show");
+    EXPECT_EQ(rc, 0) << out;
+    auto doc = json::parse(out, nullptr, false);
+    return doc.is_discarded() ? json::array() : doc;
+  }
+  // The group's {member id: weight}, via the route's nhid.
+  std::map<std::uint32_t, int> group_of(const std::string& prefix) {
+    auto [rc, out] = lab_.exec(ns_, "ip -j route show " + prefix);
+    auto routes = json::parse(out, nullptr, false);
+    std::map<std::uint32_t, int> members;
+    if (routes.is_discarded() || routes.empty()) return members;
+    const auto nhid = routes[0].value("nhid", 0u);
+    for (const json& nh : nexthops()) {
+      if (nh.value("id", 0u) != nhid || !nh.contains("group")) continue;
+      for (const json& m : nh["group"]) {
+        members[m.value("id", 0u)] = m.value("weight", 1);
+      }
+    }
+    return members;
+  }
+  std::string route_protocol(const std::string& prefix) {
+    auto [rc, out] = lab_.exec(ns_, "ip -j route show " + prefix);
+    auto routes = json::parse(out, nullptr, false);
+    if (routes.is_discarded() || routes.empty()) return "";
+    return routes[0].value("protocol", "");
+  }
+
+  NetnsLab lab_;
+  std::string ns_;
+};
+
+const std::vector<std::string> kDevices = {"d0", "d1"};
+
+TEST_F(KernelFib, ProgramsWeightedGroupsAndReplacesThemWithoutLeftovers) {
+  in_namespace([&] {
+    auto nl = sysdep::Rtnetlink::open();
+    ASSERT_TRUE(nl) << nl.error().to_string();
+    std::ostringstream log_text;
+    Logger log(log_text, LogLevel::debug);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+
+    fib.apply(update("10.9.0.0/24",
+                     {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
+              kDevices);
+    ASSERT_EQ(fib.routes().size(), 1u);
+    EXPECT_TRUE(fib.routes()[0].programmed) << fib.routes()[0].error;
+    auto g = group_of("10.9.0.0/24");
+    std::vector<int> weights;
+    for (auto& [id, w] : g) weights.push_back(w);
+    std::sort(weights.begin(), weights.end());
+    EXPECT_EQ(weights, (std::vector<int>{128, 256})) << nexthops().dump();
+    EXPECT_EQ(nexthops().size(), 3u);  // two members and the group
+    EXPECT_EQ(route_protocol("10.9.0.0/24"), "bgp");  // 186 = RTPROT_BGP
+
+    // New weights: a new group, the old one gone; members are shared.
+    fib.apply(update("10.9.0.0/24",
+                     {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(100)}}),
+              kDevices);
+    weights.clear();
+    for (auto& [id, w] : group_of("10.9.0.0/24")) weights.push_back(w);
+    EXPECT_EQ(weights, (std::vector<int>{256, 256}));
+    EXPECT_EQ(nexthops().size(), 3u) << nexthops().dump();
+
+    // A second prefix over the same links shares the member objects.
+    fib.apply(update("10.8.0.0/24", {{{10, 0, 1, 2}, gbps(10)}}), kDevices);
+    EXPECT_EQ(nexthops().size(), 4u) << nexthops().dump();
+
+    // A link at 0 b/s leaves the group.
+    fib.apply(
+        update("10.9.0.0/24", {{{10, 0, 1, 2}, 0}, {{10, 0, 2, 2}, gbps(100)}}),
+        kDevices);
+    EXPECT_EQ(group_of("10.9.0.0/24").size(), 1u);
+
+    // Withdrawal removes route, group and the members nobody uses.
+    fib.apply(update("10.9.0.0/24", {}), kDevices);
+    auto [rc, out] = lab_.exec(ns_, "ip -j route show 10.9.0.0/24");
+    EXPECT_EQ(out.find("10.9.0.0"), std::string::npos) << out;
+    EXPECT_EQ(nexthops().size(), 2u) << nexthops().dump();
+
+    fib.remove_all();
+    EXPECT_TRUE(nexthops().empty()) << nexthops().dump();
+    EXPECT_TRUE(fib.routes().empty());
+  });
+}
+
+TEST_F(KernelFib, AFailedChangeKeepsThePreviousRouteAndCreatesNothing) {
+  in_namespace([&] {
+    auto nl = sysdep::Rtnetlink::open();
+    ASSERT_TRUE(nl) << nl.error().to_string();
+    std::ostringstream log_text;
+    Logger log(log_text, LogLevel::debug);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+    fib.apply(update("10.9.0.0/24",
+                     {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
+              kDevices);
+    const json before = nexthops();
+    const auto group_before = group_of("10.9.0.0/24");
+    ASSERT_EQ(before.size(), 3u);
+
+    // The first member is new and valid, the second is not on any link
+    // (the kernel refuses it): the first must not stay behind.
+    fib.apply(update("10.9.0.0/24",
+                     {{{10, 0, 1, 3}, gbps(100)}, {{10, 99, 0, 1}, gbps(100)}}),
+              kDevices);
+    EXPECT_EQ(nexthops(), before);
+    EXPECT_EQ(group_of("10.9.0.0/24"), group_before);
+    ASSERT_EQ(fib.routes().size(), 1u);
+    EXPECT_FALSE(fib.routes()[0].error.empty());
+    EXPECT_NE(log_text.str().find("previous route kept"), std::string::npos);
+
+    // An unknown interface: the same.
+    fib.apply(update("10.9.0.0/24", {{{10, 0, 1, 2}, gbps(1)}}),
+              std::vector<std::string>{"nosuchdev"});
+    EXPECT_EQ(nexthops(), before);
+    EXPECT_EQ(group_of("10.9.0.0/24"), group_before);
+
+    fib.remove_all();
+    EXPECT_TRUE(nexthops().empty()) << nexthops().dump();
+  });
+}
+
+TEST_F(KernelFib, RefreshRestoresWhatTheKernelDeletedWhenALinkWentDown) {
+  in_namespace([&] {
+    auto nl = sysdep::Rtnetlink::open();
+    ASSERT_TRUE(nl) << nl.error().to_string();
+    std::ostringstream log_text;
+    Logger log(log_text, LogLevel::debug);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+    fib.apply(update("10.9.0.0/24",
+                     {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
+              kDevices);
+    ASSERT_EQ(group_of("10.9.0.0/24").size(), 2u);
+    // Down and up again: the kernel drops the member over d0 for good.
+    lab_.exec(ns_, "ip link set d0 down");
+    lab_.exec(ns_, "ip link set d0 up");
+    EXPECT_EQ(group_of("10.9.0.0/24").size(), 1u) << nexthops().dump();
+    fib.refresh("d0");
+    std::vector<int> weights;
+    for (auto& [id, w] : group_of("10.9.0.0/24")) weights.push_back(w);
+    std::sort(weights.begin(), weights.end());
+    EXPECT_EQ(weights, (std::vector<int>{128, 256})) << nexthops().dump();
+    EXPECT_EQ(nexthops().size(), 3u) << nexthops().dump();
+    fib.remove_all();
+    EXPECT_TRUE(nexthops().empty()) << nexthops().dump();
+    EXPECT_EQ(log_text.str().find("warning"), std::string::npos)
+        << log_text.str();
+  });
+}
+
+}  // namespace
+}  // namespace arfabric::daemon

@@ -1,0 +1,71 @@
+// bgpctl's documents and tables from an engine that has not talked to
+// anyone yet, and the FIB table rendering; the interop tests read the same
+// JSON from live daemons.
+#include "daemon/status.h"
+
+#include <gtest/gtest.h>
+
+#include "proto/bgp/fabric_harness.h"
+
+namespace arfabric::daemon {
+namespace {
+
+namespace bgp = proto::bgp;
+
+TEST(Status, NeighborsAndRibOfAFreshSpeaker) {
+  auto config = parse_config(
+      "asn: 65001\nrouter_id: 10.0.0.1\nprefixes: [10.1.0.0/24]\n"
+      "peers:\n  - {name: s1, address: 10.0.1.2, asn: 65100,\n"
+      "     local_address: 10.0.1.1, link_bandwidth: 400G}\n",
+      "t.yaml");
+  ASSERT_TRUE(config) << config.error().to_string();
+  bgp::Speaker speaker(speaker_config(*config, {gbps(400)}));
+  const std::vector<PeerView> peers = {{&config->peers[0], gbps(400)}};
+  speaker.start(sec(1));  // runs the decision: the local route wins
+  speaker.outputs().clear();
+
+  const auto n = neighbors_json(speaker, peers);
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0]["name"], "s1");
+  EXPECT_EQ(n[0]["state"], "Connect");
+  EXPECT_EQ(n[0]["link_bandwidth"], gbps(400));
+  EXPECT_FALSE(n[0].contains("negotiated"));
+  const std::string table = render_neighbors(n);
+  EXPECT_NE(table.find("s1"), std::string::npos) << table;
+  EXPECT_NE(table.find("400G"), std::string::npos) << table;
+
+  const auto rib = rib_json(speaker, peers);
+  ASSERT_EQ(rib.size(), 1u);
+  EXPECT_EQ(rib[0]["prefix"], "10.1.0.0/24");
+  EXPECT_TRUE(rib[0]["local"].get<bool>());
+  EXPECT_EQ(rib[0]["paths"][0]["peer"], "local");
+  EXPECT_NE(render_rib(rib).find("10.1.0.0/24  (originated)"),
+            std::string::npos)
+      << render_rib(rib);
+
+  // A removed peer is left out of the neighbour list.
+  EXPECT_TRUE(neighbors_json(speaker, {{nullptr, 0}}).empty());
+}
+
+TEST(Status, FibTableShowsKernelAndFareWeights) {
+  FibRoute r;
+  r.prefix = "10.2.0.0/24";
+  r.group_id = 7;
+  r.programmed = true;
+  r.members = {{"10.0.1.2", "eth1", 5, 256, gbps(100)},
+               {"10.0.2.2", "eth2", 6, 128, gbps(50)}};
+  FibRoute failed;
+  failed.prefix = "10.3.0.0/24";
+  failed.error = "RTM_NEWROUTE: Network is unreachable";
+  const auto doc = fib_json({r, failed});
+  EXPECT_EQ(doc[0]["members"][1]["kernel_weight"], 128);
+  const std::string table = render_fib(doc);
+  EXPECT_NE(table.find("via 10.0.1.2"), std::string::npos) << table;
+  EXPECT_NE(table.find("weight 128/256  (FARE 50G)"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("NOT PROGRAMMED (RTM_NEWROUTE"), std::string::npos)
+      << table;
+}
+
+}  // namespace
+}  // namespace arfabric::daemon
