@@ -120,19 +120,6 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
   return c;
 }
 
-std::uint32_t ArnControl::store(ByteSpan bytes) {
-  std::uint32_t slot;
-  if (!free_payloads_.empty()) {
-    slot = free_payloads_.back();
-    free_payloads_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(payloads_.size());
-    payloads_.emplace_back();
-  }
-  payloads_[slot].assign(bytes.begin(), bytes.end());
-  return slot;
-}
-
 void ArnControl::flush(std::uint32_t index, Time now) {
   Switch& sw = switches_[index];
   arn::Outputs& out = sw.engine->outputs();
@@ -165,7 +152,7 @@ void ArnControl::flush(std::uint32_t index, Time now) {
     p.protocol = ControlProtocol::arn;
     p.source = sw.node;
     p.destination = network_->link(link).config().to;
-    p.control = store(t.bytes);
+    p.control = payloads_.store(t.bytes);
     p.wire_bytes =
         static_cast<std::uint32_t>(t.bytes.size()) + kPacketOverheadBytes;
     ++counters_.messages;
@@ -200,7 +187,7 @@ void ArnControl::on_control(NodeIndex node, proto::PortId port,
 }
 
 void ArnControl::on_control_dropped(const Packet& packet) {
-  free_payloads_.push_back(packet.control);
+  payloads_.release(packet.control);
 }
 
 void ArnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
@@ -246,8 +233,8 @@ void ArnControl::on_event(const Event& e) {
   const std::uint32_t index = switch_of_node_[p.destination];
   ++counters_.received;
   switches_[index].engine->on_message(static_cast<proto::PortId>(e.b),
-                                      payloads_[p.control], e.at);
-  free_payloads_.push_back(p.control);
+                                      payloads_.at(p.control), e.at);
+  payloads_.release(p.control);
   pool_->release(packet);
   flush(index, e.at);
   arm(index);

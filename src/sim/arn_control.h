@@ -32,6 +32,7 @@
 #include "sim/control_tap.h"
 #include "sim/loss_of_signal.h"
 #include "sim/network.h"
+#include "sim/payload_slab.h"
 
 namespace arfabric::sim {
 
@@ -103,7 +104,6 @@ class ArnControl : public ControlHandler, public PortObserver {
       : network_(&network), events_(&events), pool_(&pool), config_(config) {}
   void flush(std::uint32_t sw, Time now);
   void arm(std::uint32_t sw);
-  std::uint32_t store(ByteSpan bytes);
 
   Network* network_;
   EventQueue* events_;
@@ -112,8 +112,7 @@ class ArnControl : public ControlHandler, public PortObserver {
   ControlTap* tap_ = nullptr;
   std::vector<Switch> switches_;
   std::vector<std::uint32_t> switch_of_node_;
-  std::vector<Bytes> payloads_;  // slots, reused
-  std::vector<std::uint32_t> free_payloads_;
+  PayloadSlab payloads_;
   ArnControlCounters counters_;
 };
 

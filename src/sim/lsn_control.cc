@@ -96,19 +96,6 @@ void LsnControl::start(Time now) {
   }
 }
 
-std::uint32_t LsnControl::store(ByteSpan frame) {
-  std::uint32_t slot;
-  if (!free_frames_.empty()) {
-    slot = free_frames_.back();
-    free_frames_.pop_back();
-  } else {
-    slot = static_cast<std::uint32_t>(frames_.size());
-    frames_.emplace_back();
-  }
-  frames_[slot].assign(frame.begin(), frame.end());
-  return slot;
-}
-
 void LsnControl::flush(std::uint32_t index, Time now) {
   Switch& sw = switches_[index];
   lsn::Engine& e = *sw.engine;
@@ -125,7 +112,7 @@ void LsnControl::flush(std::uint32_t index, Time now) {
       p.protocol = ControlProtocol::lsn;
       p.source = sw.node;
       p.destination = network_->link(link).config().to;
-      p.control = store(f.frame);
+      p.control = frames_.store(f.frame);
       p.wire_bytes =
           static_cast<std::uint32_t>(f.frame.size()) + kFrameOverheadBytes;
       ++counters_.frames;
@@ -175,7 +162,7 @@ void LsnControl::on_control(NodeIndex node, proto::PortId port,
 }
 
 void LsnControl::on_control_dropped(const Packet& packet) {
-  free_frames_.push_back(packet.control);
+  frames_.release(packet.control);
 }
 
 void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
@@ -218,9 +205,9 @@ void LsnControl::on_event(const Event& e) {
   const std::uint32_t index = switch_of_node_[p.destination];
   Switch& sw = switches_[index];
   ++counters_.received;
-  sw.engine->on_frame(static_cast<proto::PortId>(e.b), frames_[p.control],
+  sw.engine->on_frame(static_cast<proto::PortId>(e.b), frames_.at(p.control),
                       e.at);
-  free_frames_.push_back(p.control);
+  frames_.release(p.control);
   pool_->release(packet);
   apply(index, e.at);
 }

@@ -31,6 +31,7 @@
 #include "sim/control_tap.h"
 #include "sim/loss_of_signal.h"
 #include "sim/network.h"
+#include "sim/payload_slab.h"
 
 namespace arfabric::sim {
 
@@ -95,7 +96,6 @@ class LsnControl : public ControlHandler, public PortObserver {
   void flush(std::uint32_t sw, Time now);
   void apply(std::uint32_t sw, Time now);
   void arm(std::uint32_t sw);
-  std::uint32_t store(ByteSpan frame);
 
   Network* network_;
   EventQueue* events_;
@@ -105,9 +105,7 @@ class LsnControl : public ControlHandler, public PortObserver {
   bool started_ = false;
   std::vector<Switch> switches_;
   std::vector<std::uint32_t> switch_of_node_;
-  std::vector<Bytes> frames_;  // payload slots, reused (no steady-state
-                               // allocation)
-  std::vector<std::uint32_t> free_frames_;
+  PayloadSlab frames_;
   LsnControlCounters counters_;
 };
 

@@ -450,10 +450,9 @@ Result<SwitchParams> read_switches(const Map& top) {
     ARF_TRY(b.read_time("fib_programming", p.fib_programming_delay));
   }
   if (const auto v = m.get("lsn")) {
-    const Map l =
-        ARF_TRY(Map::open(m.file(), *v, "switches.lsn",
-                          {"period", "congestion_sample", "congestion_rise",
-                           "congestion_fall"}));
+    const Map l = ARF_TRY(Map::open(
+        m.file(), *v, "switches.lsn",
+        {"period", "congestion_sample", "congestion_rise", "congestion_fall"}));
     ARF_TRY(l.read_time("period", p.lsn_period));
     ARF_TRY(l.read_time("congestion_sample", p.lsn_congestion_sample));
     if (p.lsn_period == Time{})
