@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <future>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "cli/progress_bar.h"
 #include "cli/sim_out.h"
@@ -21,6 +26,10 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "YAML scenario file (default: the embedded scenario)");
   sim->add_option("-m,--mode", options.modes,
                   "run only these modes (repeatable)");
+  sim->add_option("-j,--jobs", options.jobs,
+                  "modes run at once, one thread each (default: the number "
+                  "of cores)")
+      ->check(CLI::PositiveNumber);
   sim->add_option("-o,--out", options.out_dir,
                   "write results.json, timeseries.csv, goodput.svg and "
                   "control-<mode>.pcap into this directory (created if "
@@ -69,7 +78,63 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     }
     output.emplace(std::move(*opened));
   }
+  // Open every mode's pcap first: a failure shows before any mode runs.
+  std::vector<sim::RunOptions> runs(modes.size());
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    if (!output) continue;
+    auto tap = output->begin_mode(modes[i]);
+    if (!tap) {
+      for (std::size_t k = 0; k < i; ++k)
+        (void)output->end_mode(modes[k], false);
+      err << "arfabric sim: " << tap.error() << "\n";
+      return 1;
+    }
+    runs[i].tap = *tap;
+  }
+
+  // Modes are independent simulations: up to `jobs` run at once, each on
+  // its own thread; rows are printed in mode order as they finish.
   ProgressBar bar(err, options.progress);
+  std::mutex bar_mutex;
+  std::vector<double> fraction(modes.size(), 0.0);
+  bar.set_label(modes.size() == 1 ? std::string(sim::mode_name(modes[0]))
+                                  : std::to_string(modes.size()) + " modes");
+  struct Outcome {
+    std::expected<sim::ModeResult, std::string> result =
+        std::unexpected(std::string());
+    double wall = 0;
+  };
+  std::vector<std::promise<Outcome>> promises(modes.size());
+  std::vector<std::future<Outcome>> outcomes;
+  for (auto& p : promises) outcomes.push_back(p.get_future());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < modes.size(); i = next++) {
+      runs[i].progress = [&, i](double f) {
+        std::lock_guard lock(bar_mutex);
+        fraction[i] = f;
+        double sum = 0;
+        for (double x : fraction) sum += x;
+        bar.update(sum / static_cast<double>(fraction.size()));
+      };
+      const auto started = std::chrono::steady_clock::now();
+      Outcome o;
+      o.result = sim::run_mode(*scenario, modes[i], runs[i]);
+      o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             started)
+                   .count();
+      {
+        std::lock_guard lock(bar_mutex);
+        fraction[i] = 1;
+      }
+      promises[i].set_value(std::move(o));
+    }
+  };
+  const unsigned jobs = static_cast<unsigned>(
+      std::min<std::size_t>(modes.size(), std::max(1u, options.jobs)));
+  std::vector<std::jthread> threads;
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+
   std::vector<sim::ModeResult> results;
   std::vector<sim::output::ModeNotRun> not_run;
   out << "scenario " << scenario->name << ": " << scenario->topology.summary()
@@ -79,29 +144,20 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       "{:>8}\n",
       "mode", "completion", "goodput", "drop:dead", "drop:full", "drop:route",
       "hw conv.", "bgp conv.", "imbalance", "bgp msgs", "hw msgs", "wall");
+  out.flush();
   int code = 0;
-  for (sim::Mode mode : modes) {
-    sim::RunOptions run;
-    if (output) {
-      auto tap = output->begin_mode(mode);
-      if (!tap) {
-        err << "arfabric sim: " << tap.error() << "\n";
-        return 1;
-      }
-      run.tap = *tap;
+  std::optional<std::string> output_error;
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    const sim::Mode mode = modes[i];
+    Outcome o = outcomes[i].get();
+    {
+      std::lock_guard lock(bar_mutex);
+      bar.clear();
     }
-    bar.set_label(std::string(sim::mode_name(mode)));
-    run.progress = [&bar](double f) { bar.update(f); };
-    const auto started = std::chrono::steady_clock::now();
-    auto r = sim::run_mode(*scenario, mode, run);
-    const double wall = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - started)
-                            .count();
-    bar.clear();
-    if (output) {
-      if (auto ok = output->end_mode(r.has_value()); !ok) {
-        err << "arfabric sim: " << ok.error() << "\n";
-        return 1;
+    auto& r = o.result;
+    if (output && !output_error) {
+      if (auto ok = output->end_mode(mode, r.has_value()); !ok) {
+        output_error = ok.error();
       }
     }
     if (!r) {
@@ -124,8 +180,14 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         dropped(DropReason::queue_overflow), dropped(DropReason::no_route),
         format_time(r->hw_convergence), format_time(r->bgp_convergence),
         r->utilisation_imbalance, r->control_messages,
-        r->lsn_frames + r->arn_messages, wall);
+        r->lsn_frames + r->arn_messages, o.wall);
+    out.flush();
     results.push_back(std::move(*r));
+  }
+  threads.clear();  // joins
+  if (output_error) {
+    err << "arfabric sim: " << *output_error << "\n";
+    return 1;
   }
   if (output) {
     if (auto ok = output->write_results(*scenario, results, not_run); !ok) {

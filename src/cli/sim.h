@@ -3,8 +3,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace arfabric::cli {
@@ -13,6 +15,9 @@ struct SimOptions {
   std::string scenario_path;       // empty: the embedded default
   std::vector<std::string> modes;  // empty: the scenario's modes
   std::string out_dir;             // --out: empty, no files
+  // Modes simulated at once (each on its own thread); results do not
+  // depend on it.
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Draw the progress bar on `err` (set when stderr is a terminal).
   bool progress = false;
 };

@@ -87,6 +87,10 @@ std::expected<void, std::string> write_file_atomically(
 
 std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
     sim::Mode mode) {
+  if (captures_.contains(mode)) {
+    return std::unexpected("mode " + std::string(sim::mode_name(mode)) +
+                           " is already being captured");
+  }
   auto c = std::make_shared<Capture>();
   c->name = "control-" + std::string(sim::mode_name(mode)) + ".pcap";
   c->final_path = dir_ / c->name;
@@ -103,13 +107,17 @@ std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
         // pcap keeps nanoseconds: simulated picoseconds are truncated.
         raw->writer->write(frame, static_cast<std::uint64_t>(at.ps() / 1000));
       });
-  capture_ = std::move(c);
-  return capture_->tap.get();
+  sim::ControlTap* tap = c->tap.get();
+  captures_.emplace(mode, std::move(c));
+  return tap;
 }
 
-std::expected<void, std::string> SimOutput::end_mode(bool keep) {
-  if (!capture_) return {};
-  std::shared_ptr<Capture> c = std::move(capture_);
+std::expected<void, std::string> SimOutput::end_mode(sim::Mode mode,
+                                                     bool keep) {
+  const auto it = captures_.find(mode);
+  if (it == captures_.end()) return {};
+  std::shared_ptr<Capture> c = std::move(it->second);
+  captures_.erase(it);
   c->writer->flush();
   c->writer.reset();  // closes the file
   std::error_code ec;

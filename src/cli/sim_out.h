@@ -11,6 +11,7 @@
 
 #include <expected>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,11 +32,14 @@ class SimOutput {
       const std::filesystem::path& dir);
 
   // Starts control-<mode>.pcap and returns the tap to give run_mode (valid
-  // until end_mode). Errors: the file cannot be created (path, reason).
+  // until end_mode). Several modes may be open at once (they run in
+  // parallel); each tap is used by one thread. Errors: the file cannot be
+  // created (path, reason), or the mode is already open.
   std::expected<sim::ControlTap*, std::string> begin_mode(sim::Mode mode);
-  // Completes the current mode's pcap (`keep`) or removes it (the mode did
-  // not run). Errors: the rename failed (path, reason).
-  std::expected<void, std::string> end_mode(bool keep);
+  // Completes the mode's pcap (`keep`) or removes it (the mode did not
+  // run). A mode that is not open: nothing to do. Errors: the rename failed
+  // (path, reason).
+  std::expected<void, std::string> end_mode(sim::Mode mode, bool keep);
 
   // Writes results.json, timeseries.csv and goodput.svg. Errors: the first
   // file that could not be written (path, reason); files written before it
@@ -54,7 +58,7 @@ class SimOutput {
   SimOutput() = default;
   std::filesystem::path dir_;
   std::vector<std::string> written_;
-  std::shared_ptr<Capture> capture_;  // the mode being run
+  std::map<sim::Mode, std::shared_ptr<Capture>> captures_;  // modes open
 };
 
 // Writes `text` to dir/name through "name.partial" and a rename. Errors:

@@ -116,7 +116,7 @@ TEST(SimOutput, TsharkDecodesEveryBgpMessageOfTheControlPcap) {
   options.tap = &counting;
   auto r = sim::run_mode(*s, sim::Mode::fare, options);
   ASSERT_TRUE(r) << r.error();
-  ASSERT_TRUE(out->end_mode(true));
+  ASSERT_TRUE(out->end_mode(sim::Mode::fare, true));
   const fs::path pcap = dir / "control-fare.pcap";
   ASSERT_TRUE(fs::exists(pcap));
   EXPECT_FALSE(fs::exists(dir / "control-fare.pcap.partial"));
@@ -166,7 +166,7 @@ TEST(SimOutput, TsharkDecodesEveryLsnAndArnPacketOfTheControlPcap) {
   options.tap = *tap;
   auto r = sim::run_mode(*s, sim::Mode::fare_lsn_arn, options);
   ASSERT_TRUE(r) << r.error();
-  ASSERT_TRUE(out->end_mode(true));
+  ASSERT_TRUE(out->end_mode(sim::Mode::fare_lsn_arn, true));
   ASSERT_GT(r->lsn_frames, 0u);
   ASSERT_GT(r->arn_messages, 0u);
   const auto lines = run_lines(
@@ -193,7 +193,7 @@ TEST(SimOutput, AModeThatDidNotRunLeavesNoPcap) {
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
   ASSERT_TRUE(out->begin_mode(sim::Mode::fare_lsn));
-  ASSERT_TRUE(out->end_mode(false));
+  ASSERT_TRUE(out->end_mode(sim::Mode::fare_lsn, false));
   EXPECT_TRUE(fs::is_empty(dir));
   EXPECT_TRUE(out->written().empty());
 }
