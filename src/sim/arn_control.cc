@@ -52,16 +52,19 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     ac.router_address = router_address(n);
     ac.repeat_interval = config.repeat_interval;
     ac.hold_time = config.hold_time;
-    // Leaves routed through each port, and whether each has another port.
+    // The routed ports toward each leaf (read once), the leaves routed
+    // through each port, and whether each such leaf has another port.
+    std::vector<std::vector<proto::PortId>> routes(leaves.size());
     std::vector<std::vector<proto::NodeId>> behind(out.size() + 1);
     std::vector<bool> alternatives(out.size() + 1, true);
-    for (proto::NodeId leaf : leaves) {
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      const proto::NodeId leaf = leaves[i];
+      routes[i] = network.fib(n).routing_ports(leaf);
       // A leaf's own hosts are not a destination it routes (notifications
       // about them are ignored as unknown).
       if (leaf == leaf_id[n]) continue;
       ac.destinations.push_back({leaf_address(leaf), 24, leaf});
-      const std::vector<proto::PortId> ports =
-          network.fib(n).routing_ports(leaf);
+      const std::vector<proto::PortId>& ports = routes[i];
       for (proto::PortId port : ports) {
         behind[port].push_back(leaf);
         if (ports.size() < 2) alternatives[port] = false;
@@ -102,8 +105,8 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
         sw.engine->link_state(port, false, now);
       }
     }
-    for (proto::NodeId leaf : leaves) {
-      sw.engine->set_next_hops(leaf, network.fib(n).routing_ports(leaf));
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      sw.engine->set_next_hops(leaves[i], routes[i]);
     }
     const auto index = static_cast<std::uint32_t>(c->switches_.size());
     c->switch_of_node_[n] = index;
