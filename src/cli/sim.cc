@@ -185,6 +185,22 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     results.push_back(std::move(*r));
   }
   threads.clear();  // joins
+  if (scenario->switches.ibcs && !results.empty()) {
+    out << fmt::format(
+        "IBCS, CSIG signal {} (0..31 at receivers):\n{:<14}{:>12}{:>12}{:>11}"
+        "{:>11}{:>12}{:>8}\n",
+        sim::ibcs_signal_name(scenario->switches.ibcs->signal), "mode",
+        "rewritten", "unchanged", "fail-open", "scrubbed", "delivered", "mean");
+    for (const sim::ModeResult& r : results) {
+      const auto& c = r.ibcs.switches;
+      const auto& d = r.ibcs.delivered;
+      out << fmt::format(
+          "{:<14}{:>12}{:>12}{:>11}{:>11}{:>12}{:>8.2f}\n",
+          sim::mode_name(r.mode), c.rewritten, c.unchanged, c.fail_open,
+          c.scrubbed, d.delivered,
+          d.delivered ? static_cast<double>(d.sum) / d.delivered : 0.0);
+    }
+  }
   if (output_error) {
     err << "arfabric sim: " << *output_error << "\n";
     return 1;

@@ -1,5 +1,7 @@
 #include "sim/flows.h"
 
+#include <algorithm>
+
 namespace arfabric::sim {
 
 Flows::Flows(Network& network, EventQueue& events, PacketPool& pool,
@@ -43,6 +45,10 @@ void Flows::pump(FlowId id, Time now) {
   }
   while (auto h = f.sender->next_packet(now)) {
     ++data_sent_;
+    if (signal_origin_) {
+      h->signal_valid = true;
+      h->signal = *signal_origin_;
+    }
     send(f.stats.source, f.stats.destination, *h, now);
   }
   arm_timer(id);
@@ -78,6 +84,11 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
   Flow& f = flows_[p.transport.flow];
   if (!p.transport.is_ack) {
     if (host != f.stats.destination) return;
+    if (p.transport.signal_valid) {
+      ++signals_.delivered;
+      signals_.sum += p.transport.signal;
+      ++signals_.histogram[std::min<std::uint32_t>(p.transport.signal, 31)];
+    }
     const std::uint64_t before = f.receiver->bytes_delivered();
     const TransportHeader ack = f.receiver->on_data(p.transport, now);
     payload_delivered_ += f.receiver->bytes_delivered() - before;

@@ -8,9 +8,11 @@
 // per-packet path allocates nothing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/network.h"
@@ -24,6 +26,14 @@ struct FlowStats {
   std::uint64_t bytes = 0;
   Time started{};
   Time completed = Time::max();
+};
+
+// IBCS signals as receivers got them (values of the CSIG tag's 5-bit
+// field, so 32 buckets).
+struct SignalStats {
+  std::uint64_t delivered = 0;  // data packets that arrived with a signal
+  std::uint64_t sum = 0;
+  std::array<std::uint64_t, 32> histogram{};
 };
 
 class Flows : public HostHandler {
@@ -41,6 +51,13 @@ class Flows : public HostHandler {
   void on_complete(std::function<void(FlowId, Time)> callback) {
     on_complete_ = std::move(callback);
   }
+
+  // IBCS: from now on data packets leave with the signal field present and
+  // set to `uninitialized` (the hosts originate the signal, IBCS §4.1).
+  void originate_signal(std::uint32_t uninitialized) {
+    signal_origin_ = uninitialized;
+  }
+  const SignalStats& signals() const { return signals_; }
 
   void on_packet(NodeIndex host, PacketIndex packet, Time now) override;
   // Timer events this object scheduled (EventType::flow_timer, a = flow).
@@ -79,6 +96,8 @@ class Flows : public HostHandler {
   std::size_t active_ = 0;
   std::uint64_t data_sent_ = 0;
   std::uint64_t payload_delivered_ = 0;
+  std::optional<std::uint32_t> signal_origin_;
+  SignalStats signals_;
 };
 
 }  // namespace arfabric::sim

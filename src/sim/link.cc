@@ -51,12 +51,23 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
     packet.transport.ecn_ce = true;
   }
   if (count_ == ring_.size()) grow();
-  const Time start = std::max(now, busy_until_);
   const Time serialise = transmission_time(bytes, config_.rate);
+  if (packet.kind == PacketKind::control && queue_ != head_ + count_) {
+    const std::size_t slot = priority_slot();
+    if (slot != head_ + count_) {
+      insert_at(slot, index, bytes, serialise);
+      packet.link_done = at(slot).done;
+      first_arrival = false;  // the head (sent or being sent) is unchanged
+      arrival = at(slot).done + config_.delay;
+      return EnqueueResult::accepted;
+    }
+  }
+  const Time start = std::max(now, busy_until_);
   busy_until_ = start + serialise;
   counters_.busy += serialise;
   packet.link_done = busy_until_;
-  at(head_ + count_) = Entry{index, bytes, busy_until_};
+  at(head_ + count_) =
+      Entry{index, bytes, packet.kind == PacketKind::control, busy_until_};
   first_arrival = count_ == 0;
   ++count_;
   queued_bytes_ += bytes;
@@ -64,6 +75,31 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
   ++counters_.packets;
   counters_.bytes += bytes;
   return EnqueueResult::accepted;
+}
+
+std::size_t Link::priority_slot() const {
+  // queue_ is the first entry whose transmission has not finished; the
+  // link is work-conserving, so it is being transmitted right now.
+  std::size_t slot = queue_ + 1;
+  const std::size_t end = head_ + count_;
+  while (slot < end && at(slot).control) ++slot;
+  return slot;
+}
+
+void Link::insert_at(std::size_t slot, PacketIndex index, std::uint32_t bytes,
+                     Time serialise) {
+  const std::size_t end = head_ + count_;
+  for (std::size_t i = end; i > slot; --i) {
+    at(i) = at(i - 1);
+    at(i).done += serialise;
+  }
+  at(slot) = Entry{index, bytes, 1, at(slot - 1).done + serialise};
+  busy_until_ += serialise;
+  counters_.busy += serialise;
+  ++count_;
+  queued_bytes_ += bytes;
+  ++counters_.packets;
+  counters_.bytes += bytes;
 }
 
 Time Link::head_arrival() const {

@@ -10,6 +10,13 @@
 // transmission has not finished yet, found by advancing a second cursor
 // over the same FIFO.
 //
+// Control packets (BGP, LSN, ARN) have strict priority over data, like a
+// switch's high-priority queue: one never waits behind queued data, only
+// behind the packet being transmitted and earlier control packets. It is
+// inserted into the FIFO there and the finish times of the data behind it
+// move by its serialisation time: O(queue) per control packet, which are
+// few. Control packets are never dropped by drop-tail.
+//
 // Approximations (docs/ARCHITECTURE.md): a rate change applies to packets
 // enqueued after it; a link going down loses everything still in flight
 // on it, queued or on the wire.
@@ -86,13 +93,19 @@ class Link {
  private:
   struct Entry {
     PacketIndex packet;
-    std::uint32_t bytes;
-    Time done;  // last bit sent
+    std::uint32_t bytes : 31;
+    std::uint32_t control : 1;  // strict priority (see the top)
+    Time done;                  // last bit sent
   };
   Entry& at(std::size_t i) { return ring_[i & (ring_.size() - 1)]; }
   const Entry& at(std::size_t i) const { return ring_[i & (ring_.size() - 1)]; }
   void grow();
   void advance_queue(Time now);
+  // Where a control packet goes: after the packet being transmitted and
+  // the control packets already waiting behind it.
+  std::size_t priority_slot() const;
+  void insert_at(std::size_t slot, PacketIndex index, std::uint32_t bytes,
+                 Time serialise);
 
   Config config_;
   bool up_ = true;

@@ -175,7 +175,7 @@ void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
   const Reach& to = reach_[dst];
   // A host behind this switch: straight to its port.
   if (to.leaf == node_index) {
-    put_on_link(to.downlink, index, now);
+    egress(to.downlink, index, now);
     return;
   }
   if (p.flow_hash == 0) {
@@ -202,7 +202,15 @@ void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
     drop(index, DropReason::no_route);
     return;
   }
-  put_on_link(node.out[*port - 1], index, now);
+  egress(node.out[*port - 1], index, now);
+}
+
+void Network::egress(LinkIndex l, PacketIndex index, Time now) {
+  if (headers_) {
+    Packet& p = (*pool_)[index];
+    if (p.transport.signal_valid) headers_->on_egress(l, p, now);
+  }
+  put_on_link(l, index, now);
 }
 
 void Network::on_event(const Event& e) {
@@ -246,6 +254,10 @@ void Network::on_event(const Event& e) {
       pool_->release(index);
     }
     return;
+  }
+  if (headers_ && reach_[link.config().from].host) {
+    Packet& p = (*pool_)[index];
+    if (p.transport.signal_valid) headers_->on_host_ingress(e.a, p, e.at);
   }
   forward(to, index, e.at);
 }

@@ -88,6 +88,19 @@ class ControlHandler {
   virtual void on_control_dropped(const Packet& packet) { (void)packet; }
 };
 
+// Header processing at switch ports, for in-band signals (sim/ibcs.h): the
+// network calls it for transport packets that carry a signal
+// (TransportHeader::signal_valid), after the flow hash and the FIB choice,
+// so nothing it changes can steer the packet (IBCS draft "Phase 2").
+class HeaderProcessor {
+ public:
+  virtual ~HeaderProcessor() = default;
+  // The packet arrived over link `l` from a host at that host's leaf.
+  virtual void on_host_ingress(LinkIndex l, Packet& packet, Time now) = 0;
+  // A switch is about to queue the packet on its egress link `l`.
+  virtual void on_egress(LinkIndex l, Packet& packet, Time now) = 0;
+};
+
 struct NetworkCounters {
   std::uint64_t injected = 0;           // packets hosts and switch CPUs sent
   std::uint64_t packet_hops = 0;        // arrivals at the far end of a link
@@ -107,11 +120,14 @@ class Network {
 
   void set_host_handler(HostHandler* handler) { handler_ = handler; }
   void set_control_handler(ControlHandler* handler) { control_ = handler; }
+  void set_header_processor(HeaderProcessor* processor) {
+    headers_ = processor;
+  }
 
   // A switch sends a control packet out of `port` (1-based). Control
-  // packets share the egress queue with data but are never dropped by
-  // drop-tail (they stand for the high-priority CPU queue); a dead link
-  // still loses them. Returns false when the port does not exist.
+  // packets have strict priority over queued data and are never dropped by
+  // drop-tail (the high-priority queue, sim/link.h); a dead link still
+  // loses them. Returns false when the port does not exist.
   bool send_control(NodeIndex node, proto::PortId port, PacketIndex packet,
                     Time now);
 
@@ -172,6 +188,8 @@ class Network {
       : events_(&events), pool_(&pool) {}
   void forward(NodeIndex node, PacketIndex index, Time now);
   void put_on_link(LinkIndex l, PacketIndex index, Time now);
+  // A switch's egress: the header processor, then the link.
+  void egress(LinkIndex l, PacketIndex index, Time now);
   void drop(PacketIndex index, DropReason reason);
   void release_dropped(PacketIndex index);
 
@@ -179,6 +197,7 @@ class Network {
   PacketPool* pool_;
   HostHandler* handler_ = nullptr;
   ControlHandler* control_ = nullptr;
+  HeaderProcessor* headers_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Reach> reach_;  // by node
   std::vector<Link> links_;

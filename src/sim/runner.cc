@@ -9,6 +9,7 @@
 #include "sim/bgp_control.h"
 #include "sim/control_mux.h"
 #include "sim/flows.h"
+#include "sim/ibcs.h"
 #include "sim/loss_of_signal.h"
 #include "sim/lsn_control.h"
 #include "sim/static_routes.h"
@@ -207,6 +208,16 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   Flows flows(net, events, pool, tc);
   net.set_host_handler(&flows);
+
+  // IBCS: the same in every mode (it is not a routing mechanism).
+  std::unique_ptr<IbcsSwitches> ibcs;
+  if (sp.ibcs) {
+    auto created_ibcs = IbcsSwitches::create(net, *sp.ibcs);
+    if (!created_ibcs) return std::unexpected(created_ibcs.error());
+    ibcs = std::move(*created_ibcs);
+    net.set_header_processor(ibcs.get());
+    flows.originate_signal(ibcs->uninitialized());
+  }
 
   auto dispatch = [&](const Event& e) {
     switch (e.type) {
@@ -577,6 +588,12 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   if (last_veto != Time::max()) {
     result.hw_convergence = last_veto - first_change;
+  }
+  if (ibcs) {
+    result.ibcs.enabled = true;
+    result.ibcs.signal = sp.ibcs->signal;
+    result.ibcs.switches = ibcs->counters();
+    result.ibcs.delivered = flows.signals();
   }
   return result;
 }

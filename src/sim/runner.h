@@ -17,12 +17,23 @@
 #include <string>
 #include <vector>
 
+#include "proto/ibcs/suf.h"
 #include "sim/control_tap.h"
+#include "sim/flows.h"
 #include "sim/network.h"
 #include "sim/scenario/scenario.h"
 #include "sim/time_series.h"
 
 namespace arfabric::sim {
+
+// IBCS (when the scenario enables it): what the switches' Signal Update
+// Functions did and what the receivers got.
+struct IbcsResult {
+  bool enabled = false;
+  IbcsSignal signal = IbcsSignal::abw_c;
+  proto::ibcs::Counters switches;  // summed over switches
+  SignalStats delivered;
+};
 
 struct ModeResult {
   Mode mode = Mode::ecmp;
@@ -49,6 +60,7 @@ struct ModeResult {
   std::uint64_t control_messages = 0, control_bytes = 0;  // BGP
   std::uint64_t lsn_frames = 0, lsn_bytes = 0;
   std::uint64_t arn_messages = 0, arn_bytes = 0;
+  IbcsResult ibcs;
   std::uint64_t packet_hops = 0;
   // Conservation, over the whole run (warm-up included): every packet
   // injected was delivered (to a host or a switch CPU), dropped with a

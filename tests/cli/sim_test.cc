@@ -79,6 +79,33 @@ TEST(SimCommand, ParallelModesGiveTheSameFiles) {
   EXPECT_EQ(json[0], json[1]);
 }
 
+TEST(SimCommand, IbcsTablePrintsWhenTheScenarioEnablesIt) {
+  const std::string file = testing::temp_path("sim-ibcs") + ".yaml";
+  {
+    std::ifstream in(std::string(ARFABRIC_SOURCE_DIR) +
+                     "/examples/scenarios/tiny.yaml");
+    std::ofstream o(file);
+    o << in.rdbuf() << "switches:\n  ibcs: {signal: nqd}\n";
+  }
+  SimOptions o = tiny("");
+  o.scenario_path = file;
+  o.modes = {"ecmp", "fare"};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
+  const std::string text = out.str();
+  const auto table = text.find("IBCS, CSIG signal nqd (0..31 at receivers):");
+  ASSERT_NE(table, std::string::npos) << text;
+  EXPECT_NE(text.find("\necmp ", table), std::string::npos) << text;
+  EXPECT_NE(text.find("\nfare ", table), std::string::npos) << text;
+  fs::remove(file);
+  // Without the key there is no IBCS table.
+  std::ostringstream plain_out, plain_err;
+  o.scenario_path =
+      std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/tiny.yaml";
+  EXPECT_EQ(run_sim(o, plain_out, plain_err), 0) << plain_err.str();
+  EXPECT_EQ(plain_out.str().find("IBCS"), std::string::npos);
+}
+
 TEST(SimCommand, OutIntoAFileFailsBeforeRunningAndNamesIt) {
   const std::string file = testing::temp_path("sim-out-file");
   fs::remove_all(file);

@@ -52,6 +52,37 @@ TEST(Runner, EveryPacketIsAccountedFor) {
   EXPECT_GT(r->dropped[static_cast<std::size_t>(DropReason::link_down)], 0u);
 }
 
+TEST(Runner, IbcsSignalsReachEveryReceiverWithoutChangingTheRun) {
+  Scenario s = tiny();
+  auto plain = run_mode(s, Mode::fare_lsn);
+  s.switches.ibcs = IbcsParams{};
+  s.switches.ibcs->signal = IbcsSignal::nqd;
+  auto signalled = run_mode(s, Mode::fare_lsn);
+  ASSERT_TRUE(plain && signalled);
+  EXPECT_FALSE(plain->ibcs.enabled);
+  EXPECT_EQ(plain->ibcs.delivered.delivered, 0u);
+  const IbcsResult& r = signalled->ibcs;
+  ASSERT_TRUE(r.enabled);
+  EXPECT_EQ(r.signal, IbcsSignal::nqd);
+  // Every data packet that arrived carried the signal (ACKs carry none).
+  std::uint64_t histogram = 0;
+  for (auto n : r.delivered.histogram) histogram += n;
+  EXPECT_EQ(histogram, r.delivered.delivered);
+  EXPECT_GE(r.delivered.delivered, 6'000'000u / s.hosts.mss_bytes);
+  EXPECT_GT(r.switches.rewritten, 0u);
+  EXPECT_EQ(r.switches.fail_open, 0u);  // ewma: a value from the 1st sample
+  // Each data packet is scrubbed once, at its first leaf (hosts are
+  // untrusted), delivered or not.
+  EXPECT_GE(r.switches.scrubbed, r.delivered.delivered);
+  EXPECT_GT(r.delivered.histogram[0], 0u);  // idle paths
+  EXPECT_GT(r.delivered.sum, 0u);           // and queues somewhere
+  // The signal is carried, not acted on: the run is the same packet for
+  // packet.
+  EXPECT_EQ(signalled->completion, plain->completion);
+  EXPECT_EQ(signalled->packet_hops, plain->packet_hops);
+  EXPECT_EQ(signalled->dropped, plain->dropped);
+}
+
 TEST(Runner, SameScenarioSameResult) {
   const Scenario s = tiny();
   auto a = run_mode(s, Mode::fare);

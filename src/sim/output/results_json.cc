@@ -78,6 +78,25 @@ Json mode_json(const ModeResult& r) {
   put_time(j, "simulated", r.simulated);
   put_time(j, "sample_interval", r.sample_interval);
   j["samples"] = r.samples.size();
+  if (r.ibcs.enabled) {
+    const auto& c = r.ibcs.switches;
+    const SignalStats& d = r.ibcs.delivered;
+    Json ibcs;
+    ibcs["signal"] = ibcs_signal_name(r.ibcs.signal);
+    ibcs["rewritten"] = c.rewritten;
+    ibcs["unchanged"] = c.unchanged;
+    ibcs["fail_open"] = c.fail_open;
+    ibcs["scrubbed"] = c.scrubbed;
+    ibcs["delivered"] = d.delivered;
+    if (d.delivered > 0) {
+      ibcs["mean_delivered"] =
+          static_cast<double>(d.sum) / static_cast<double>(d.delivered);
+    } else {
+      ibcs["mean_delivered"] = nullptr;
+    }
+    ibcs["histogram"] = d.histogram;
+    j["ibcs"] = std::move(ibcs);
+  }
   return j;
 }
 

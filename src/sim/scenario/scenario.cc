@@ -38,4 +38,18 @@ std::string_view path_selection_name(PathSelection p) {
   return kNames[static_cast<std::size_t>(p)];
 }
 
+std::string_view ibcs_signal_name(IbcsSignal s) {
+  switch (s) {
+    case IbcsSignal::abw:
+      return "abw";
+    case IbcsSignal::abw_c:
+      return "abw_c";
+    case IbcsSignal::delay:
+      return "delay";
+    case IbcsSignal::nqd:
+      return "nqd";
+  }
+  return "unknown";
+}
+
 }  // namespace arfabric::sim

@@ -95,6 +95,35 @@ std::string_view path_selection_name(PathSelection p);
 // re-installs routes.
 enum class Routing : std::uint8_t { bgp, static_ecmp };
 
+// In-band congestion signalling (IBCS draft, CSIG compact tag binding):
+// hosts originate the signal UNINITIALIZED, every switch egress runs the
+// real Signal Update Function, receivers echo what arrives. Off unless the
+// scenario has `switches.ibcs`.
+enum class IbcsSignal : std::uint8_t { abw, abw_c, delay, nqd };  // CSIG T
+enum class IbcsEstimator : std::uint8_t {
+  ewma,
+  window_mean,
+  window_min,
+  window_max
+};
+std::string_view ibcs_signal_name(IbcsSignal s);
+struct IbcsParams {
+  IbcsSignal signal = IbcsSignal::abw_c;
+  // A port records an L_Metric sample when a packet leaves and the last
+  // sample is at least this old (a port without traffic has nothing to
+  // update).
+  Time sample_interval = us(1);
+  IbcsEstimator estimator = IbcsEstimator::ewma;
+  double ewma_weight = 0.25;
+  Time window = us(10);
+  Time max_age = us(100);
+  // Bucket widths: abw (0 = the fastest switch link / 31) and delay.
+  BitsPerSecond bandwidth_step = 0;
+  Time delay_step = us(1);
+  // Host-facing ingress ports are untrusted (scrub, IBCS §4.1).
+  bool scrub_host_ingress = true;
+};
+
 struct SwitchParams {
   std::uint64_t buffer_bytes_per_port = 1'000'000;
   std::uint64_t ecn_threshold_bytes = 200'000;
@@ -125,6 +154,7 @@ struct SwitchParams {
   double arn_util_high = 0.95, arn_util_low = 0.80;
   Time arn_repeat_interval = us(100);
   Time arn_hold_time = us(500);
+  std::optional<IbcsParams> ibcs;
 };
 
 struct HostParams {

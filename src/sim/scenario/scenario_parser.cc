@@ -391,6 +391,72 @@ Result<Topology> read_topology(const Map& top) {
 
 // ---------------------------------------------------------------- params
 
+// switches.ibcs: {signal, sample_interval, estimator, ewma_weight, window,
+// max_age, bandwidth_step, delay_step, scrub_host_ingress}.
+Result<IbcsParams> read_ibcs(std::string_view file, const YAML::Node& node) {
+  IbcsParams p;
+  const Map m = ARF_TRY(Map::open(
+      file, node, "switches.ibcs",
+      {"signal", "sample_interval", "estimator", "ewma_weight", "window",
+       "max_age", "bandwidth_step", "delay_step", "scrub_host_ingress"}));
+  if (const auto v = m.get("signal")) {
+    const std::string s =
+        ARF_TRY(as_string(m.file(), *v, m.key_path("signal")));
+    static constexpr std::pair<std::string_view, IbcsSignal> kSignals[] = {
+        {"abw", IbcsSignal::abw},
+        {"abw_c", IbcsSignal::abw_c},
+        {"delay", IbcsSignal::delay},
+        {"nqd", IbcsSignal::nqd}};
+    const auto* it = std::find_if(std::begin(kSignals), std::end(kSignals),
+                                  [&](const auto& e) { return e.first == s; });
+    if (it == std::end(kSignals))
+      return std::unexpected(m.error(
+          "signal",
+          strformat("unknown CSIG signal '{}' (abw, abw_c, delay, nqd)", s)));
+    p.signal = it->second;
+  }
+  if (const auto v = m.get("estimator")) {
+    const std::string s =
+        ARF_TRY(as_string(m.file(), *v, m.key_path("estimator")));
+    static constexpr std::pair<std::string_view, IbcsEstimator> kEstimators[] =
+        {{"ewma", IbcsEstimator::ewma},
+         {"window_mean", IbcsEstimator::window_mean},
+         {"window_min", IbcsEstimator::window_min},
+         {"window_max", IbcsEstimator::window_max}};
+    const auto* it =
+        std::find_if(std::begin(kEstimators), std::end(kEstimators),
+                     [&](const auto& e) { return e.first == s; });
+    if (it == std::end(kEstimators))
+      return std::unexpected(m.error(
+          "estimator",
+          strformat("unknown estimator '{}' (ewma, window_mean, window_min, "
+                    "window_max)",
+                    s)));
+    p.estimator = it->second;
+  }
+  ARF_TRY(m.read_time("sample_interval", p.sample_interval));
+  ARF_TRY(m.read_fraction("ewma_weight", p.ewma_weight));
+  ARF_TRY(m.read_time("window", p.window));
+  ARF_TRY(m.read_time("max_age", p.max_age));
+  ARF_TRY(m.read_rate("bandwidth_step", p.bandwidth_step));
+  ARF_TRY(m.read_time("delay_step", p.delay_step));
+  ARF_TRY(m.read_bool("scrub_host_ingress", p.scrub_host_ingress));
+  if (p.ewma_weight <= 0)
+    return std::unexpected(m.error("ewma_weight", "must be within (0, 1]"));
+  for (const auto& [key, t] :
+       {std::pair{"sample_interval", p.sample_interval},
+        std::pair{"window", p.window}, std::pair{"max_age", p.max_age},
+        std::pair{"delay_step", p.delay_step}}) {
+    if (t <= Time{}) return std::unexpected(m.error(key, "must be > 0"));
+  }
+  if (p.max_age < p.sample_interval)
+    return std::unexpected(
+        m.error("max_age",
+                "must be at least sample_interval (else every L_Metric "
+                "is stale and the SUF always fails open)"));
+  return p;
+}
+
 Result<SwitchParams> read_switches(const Map& top) {
   SwitchParams p;
   const auto node = top.get("switches");
@@ -399,7 +465,7 @@ Result<SwitchParams> read_switches(const Map& top) {
       Map::open(top.file(), *node, "switches",
                 {"buffer_per_port", "ecn_threshold", "path_selection",
                  "flowlet_gap", "failure_detection", "hw_notification_delay",
-                 "routing", "bgp", "lsn", "arn"}));
+                 "routing", "bgp", "lsn", "arn", "ibcs"}));
   ARF_TRY(m.read_size("buffer_per_port", p.buffer_bytes_per_port));
   ARF_TRY(m.read_size("ecn_threshold", p.ecn_threshold_bytes));
   if (p.buffer_bytes_per_port == 0)
@@ -505,6 +571,9 @@ Result<SwitchParams> read_switches(const Map& top) {
     if (p.arn_hold_time <= p.arn_repeat_interval)
       return std::unexpected(
           a.error("hold_time", "must exceed repeat_interval"));
+  }
+  if (const auto v = m.get("ibcs")) {
+    p.ibcs = ARF_TRY(read_ibcs(m.file(), *v));
   }
   return p;
 }

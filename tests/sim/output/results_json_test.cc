@@ -163,6 +163,26 @@ TEST(ResultsJson, ProducedFileMatchesTheDocumentedSchema) {
   EXPECT_EQ(j["not_run"][0]["mode"], "fare+lsn");
 }
 
+TEST(ResultsJson, IbcsBlockOnlyWhenEnabledAndMatchesTheSchema) {
+  Scenario s = load("tiny.yaml");
+  auto plain = run_mode(s, Mode::fare);
+  s.switches.ibcs = IbcsParams{};
+  auto signalled = run_mode(s, Mode::fare);
+  ASSERT_TRUE(plain && signalled);
+  const json j = json::parse(results_json(s, {*plain, *signalled}, {}));
+  std::vector<std::string> errors;
+  check(schema(), j, "$", errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  EXPECT_FALSE(j["modes"][0].contains("ibcs"));
+  const json& ibcs = j["modes"][1]["ibcs"];
+  EXPECT_EQ(ibcs["signal"], "abw_c");
+  EXPECT_EQ(ibcs["delivered"], signalled->ibcs.delivered.delivered);
+  EXPECT_EQ(ibcs["rewritten"], signalled->ibcs.switches.rewritten);
+  ASSERT_EQ(ibcs["histogram"].size(), 32u);
+  EXPECT_GT(ibcs["mean_delivered"].get<double>(), 0);
+  EXPECT_LE(ibcs["mean_delivered"].get<double>(), 31);
+}
+
 TEST(ResultsJson, SameScenarioAndSeedGiveTheSameBytes) {
   const Scenario s = load("tiny.yaml");
   const std::string a = run(s);

@@ -156,6 +156,40 @@ topology:
     - {name: h0, role: host}
 )";
 
+TEST(ParseScenario, IbcsIsOffUnlessGivenAndTakesEveryKey) {
+  auto off = parse_scenario(kTiny, "t.yaml");
+  ASSERT_TRUE(off) << off.error().to_string();
+  EXPECT_FALSE(off->switches.ibcs);
+  auto on = parse_scenario(tiny_with("switches:\n  ibcs:\n"
+                                     "    signal: delay\n"
+                                     "    sample_interval: 2us\n"
+                                     "    estimator: window_max\n"
+                                     "    ewma_weight: 0.5\n"
+                                     "    window: 20us\n"
+                                     "    max_age: 200us\n"
+                                     "    bandwidth_step: 10G\n"
+                                     "    delay_step: 500ns\n"
+                                     "    scrub_host_ingress: false\n"),
+                           "t.yaml");
+  ASSERT_TRUE(on) << on.error().to_string();
+  ASSERT_TRUE(on->switches.ibcs);
+  const IbcsParams& p = *on->switches.ibcs;
+  EXPECT_EQ(p.signal, IbcsSignal::delay);
+  EXPECT_EQ(p.sample_interval, us(2));
+  EXPECT_EQ(p.estimator, IbcsEstimator::window_max);
+  EXPECT_EQ(p.ewma_weight, 0.5);
+  EXPECT_EQ(p.window, us(20));
+  EXPECT_EQ(p.max_age, us(200));
+  EXPECT_EQ(p.bandwidth_step, gbps(10));
+  EXPECT_EQ(p.delay_step, ns(500));
+  EXPECT_FALSE(p.scrub_host_ingress);
+  // An empty map turns it on with the defaults.
+  auto defaults = parse_scenario(tiny_with("switches:\n  ibcs: {}\n"), "t");
+  ASSERT_TRUE(defaults) << defaults.error().to_string();
+  ASSERT_TRUE(defaults->switches.ibcs);
+  EXPECT_EQ(defaults->switches.ibcs->signal, IbcsSignal::abw_c);
+}
+
 TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
   const BadCase cases[] = {
       {"yaml syntax", "stop_at: 10ms\ntopology: [a, b\n", 3, "", "YAML"},
@@ -297,6 +331,20 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "switches.buffer_per_port", "size '1Mb'"},
       {"unknown host key", tiny_with("hosts:\n  mms: 4096\n"), 8, "hosts.mms",
        "did you mean 'mss'?"},
+      {"unknown IBCS signal", tiny_with("switches:\n  ibcs: {signal: hops}\n"),
+       8, "switches.ibcs.signal",
+       "unknown CSIG signal 'hops' (abw, abw_c, delay, nqd)"},
+      {"unknown IBCS key", tiny_with("switches:\n  ibcs: {sigal: nqd}\n"), 8,
+       "switches.ibcs.sigal", "did you mean 'signal'?"},
+      {"unknown IBCS estimator",
+       tiny_with("switches:\n  ibcs:\n    estimator: median\n"), 9,
+       "switches.ibcs.estimator", "unknown estimator 'median'"},
+      {"IBCS weight", tiny_with("switches:\n  ibcs: {ewma_weight: 0}\n"), 8,
+       "switches.ibcs.ewma_weight", "must be within (0, 1]"},
+      {"IBCS max_age below the sample interval",
+       tiny_with("switches:\n  ibcs:\n    sample_interval: 10us\n"
+                 "    max_age: 5us\n"),
+       10, "switches.ibcs.max_age", "must be at least sample_interval"},
       {"not a map", "- a\n- b\n", 1, "<top>", "expected a map"},
   };
   for (const BadCase& c : cases) {

@@ -1,0 +1,88 @@
+// In-band congestion signalling in the simulator
+// (draft-tian-ccwg-ibcs-datapath-processing-00, CSIG compact tag binding).
+//
+// Data packets are light structs, so a packet's signal travels as a number
+// (TransportHeader::signal, the tag's 5-bit S field). At every switch the
+// number goes through the real engine: IbcsSwitches writes it into a
+// scratch Ethernet frame with a CSIG tag, runs the switch's
+// proto::ibcs::SignalUpdateFunction on that frame (process_ingress at a
+// leaf's host-facing port, process_egress at every switch egress) and reads
+// the field back. The network calls it after the flow hash and the FIB
+// choice (sim/network.h HeaderProcessor), so the update cannot steer the
+// packet (IBCS §5.2).
+//
+// L_Metric (IBCS §5.3, §7.1): each switch egress port feeds its LocalMetric
+// a sample when a packet leaves and the last sample is at least
+// `sample_interval` old; the sample is the configured CSIG signal of that
+// port right then, quantized to the tag's 32 buckets:
+//   abw    available bandwidth rate * (1 - u) in `bandwidth_step` buckets
+//   abw_c  available fraction 31 * (1 - u)
+//   delay  queueing delay (bytes queued / rate) in `delay_step` buckets
+//   nqd    queue depth / buffer, 31 * q / B
+// with u the link's busy fraction since the previous sample (serialisation
+// time queued over elapsed time, at most 1). Bucket 31 is the top: for the
+// MIN signals (abw, abw_c) it is also UNINITIALIZED, "at least this much".
+//
+// Roles (IBCS §4): a leaf's host-facing ports are untrusted ingress when
+// `scrub_host_ingress` (a host's value is reset to UNINITIALIZED before the
+// first SUF); every other port is transit. No port is an egress edge: the
+// hosts are the two ends of the congestion-control loop, inside the
+// domain, and the simulated fabric has no outside.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "proto/ibcs/suf.h"
+#include "sim/network.h"
+#include "sim/scenario/scenario.h"
+
+namespace arfabric::sim {
+
+class IbcsSwitches : public HeaderProcessor {
+ public:
+  // One SUF per switch of `network`. Errors: the engine's configuration
+  // errors (e.g. "rules[0].metric.window: must be positive"), prefixed
+  // "ibcs.".
+  static std::expected<std::unique_ptr<IbcsSwitches>, std::string> create(
+      Network& network, const IbcsParams& params);
+
+  void on_host_ingress(LinkIndex l, Packet& packet, Time now) override;
+  void on_egress(LinkIndex l, Packet& packet, Time now) override;
+
+  // What hosts write into a new packet: the signal's UNINITIALIZED value.
+  std::uint32_t uninitialized() const { return uninitialized_; }
+  // The engines' counters, summed over switches.
+  proto::ibcs::Counters counters() const;
+
+ private:
+  struct Port {
+    std::uint32_t engine = kNone;  // index into engines_; kNone: a host's
+    proto::PortId port = 0;
+    Time last_sample{};
+    Time busy_at_sample{};
+    bool sampled = false;
+  };
+  static constexpr std::uint32_t kNone = 0xffffffff;
+
+  IbcsSwitches(Network& network, const IbcsParams& params);
+  void sample(LinkIndex l, Port& port, Time now);
+  std::span<std::uint8_t> frame_with(std::uint32_t signal);
+  std::uint32_t signal_in_frame() const;
+
+  Network* network_;
+  IbcsParams params_;
+  std::uint8_t signal_type_ = 0;
+  std::uint32_t uninitialized_ = 0;
+  BitsPerSecond bandwidth_step_ = 1;
+  std::vector<proto::ibcs::SignalUpdateFunction> engines_;  // by switch
+  std::vector<Port> ports_;                                 // by link
+  std::vector<std::uint32_t> engine_of_;                    // by node
+  std::array<std::uint8_t, 60> frame_{};  // minimum Ethernet frame
+};
+
+}  // namespace arfabric::sim

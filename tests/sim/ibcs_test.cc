@@ -1,0 +1,176 @@
+#include "sim/ibcs.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/clos_fixture.h"
+
+namespace arfabric::sim {
+namespace {
+
+using testing::Clos;
+using testing::Sim;
+
+// A Sim whose switches run IBCS and whose hosts send signalled packets.
+struct IbcsSim {
+  Sim sim;
+  std::unique_ptr<IbcsSwitches> ibcs;
+  IbcsSim(const NetworkSpec& spec, const IbcsParams& params) : sim(spec) {
+    auto created = IbcsSwitches::create(*sim.net, params);
+    EXPECT_TRUE(created) << created.error();
+    ibcs = std::move(*created);
+    sim.net->set_header_processor(ibcs.get());
+  }
+  void send(NodeIndex from, NodeIndex to, std::uint32_t bytes, FlowId flow,
+            Time now, std::optional<std::uint32_t> signal = std::nullopt) {
+    const PacketIndex i = sim.pool.allocate();
+    Packet& p = sim.pool[i];
+    p.source = from;
+    p.destination = to;
+    p.wire_bytes = bytes;
+    p.transport.flow = flow;
+    p.transport.signal_valid = true;
+    p.transport.signal = signal.value_or(ibcs->uninitialized());
+    sim.net->send_from_host(from, i, now);
+  }
+};
+
+IbcsParams latest_sample(IbcsSignal signal) {
+  IbcsParams p;
+  p.signal = signal;
+  p.ewma_weight = 1;  // L_Metric = the newest sample
+  p.sample_interval = ps(1);
+  return p;
+}
+
+// One spine, two leaves, one host each: host0 -> leaf0 -> spine -> leaf1 ->
+// host1, cable 2 (leaf1-spine) at `middle`.
+Clos chain(BitsPerSecond middle) {
+  Clos c(1, 2, 1, gbps(400), us(1));
+  c.spec.cables[2].rate = middle;
+  c.spec.buffer_bytes = 1'000'000;
+  return c;
+}
+
+TEST(Ibcs, AvailableBandwidthIsTheMinimumAlongThePath) {
+  const Clos c = chain(gbps(200));
+  IbcsSim s(c.spec, latest_sample(IbcsSignal::abw));
+  c.install_routes(*s.sim.net);
+  EXPECT_EQ(s.ibcs->uninitialized(), 31u);  // CSIG abw is a MIN signal
+  s.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{});
+  s.sim.run_until(sec(1));
+  ASSERT_EQ(s.sim.sink.packets.size(), 1u);
+  const Packet& got = s.sim.sink.packets[0];
+  ASSERT_TRUE(got.transport.signal_valid);
+  // Idle links: available = rate; buckets of 400G / 31: 400G -> 31 (the
+  // top), the 200G hop -> 15, which the MIN keeps.
+  EXPECT_EQ(got.transport.signal, 15u);
+  const auto counters = s.ibcs->counters();
+  EXPECT_EQ(counters.rewritten, 2u);  // leaf0 (rule 1), spine (rule 2)
+  EXPECT_EQ(counters.unchanged, 1u);  // leaf1 (rule 3)
+  EXPECT_EQ(counters.fail_open, 0u);
+}
+
+TEST(Ibcs, QueueDepthGrowsAlongABurstAndIsTheMaximum) {
+  const Clos c = chain(gbps(10));
+  IbcsSim s(c.spec, latest_sample(IbcsSignal::nqd));
+  c.install_routes(*s.sim.net);
+  EXPECT_EQ(s.ibcs->uninitialized(), 0u);  // nqd is a MAX signal
+  for (int i = 0; i < 100; ++i)
+    s.send(c.host(0, 0), c.host(1, 0), 4000, 1, Time{});
+  s.sim.run_until(sec(1));
+  ASSERT_EQ(s.sim.sink.packets.size(), 100u);
+  // The spine's 10G egress queues the 400G burst: each packet sees a
+  // deeper queue than the one before (31 * queued / 1 MB).
+  std::uint32_t previous = 0;
+  for (const Packet& p : s.sim.sink.packets) {
+    EXPECT_GE(p.transport.signal, previous);
+    previous = p.transport.signal;
+  }
+  EXPECT_EQ(s.sim.sink.packets.front().transport.signal, 0u);
+  // ~97 packets of 4000 B still queued behind the last one: 388 KB.
+  EXPECT_EQ(previous, 31u * 97 * 4000 / 1'000'000);
+}
+
+TEST(Ibcs, HostFacingIngressScrubsASpoofedSignal) {
+  for (const bool scrub : {true, false}) {
+    const Clos c = chain(gbps(400));
+    IbcsParams params = latest_sample(IbcsSignal::abw_c);
+    params.scrub_host_ingress = scrub;
+    IbcsSim s(c.spec, params);
+    c.install_routes(*s.sim.net);
+    // The host claims "no bandwidth left" to slow other senders down.
+    s.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{}, 0);
+    s.sim.run_until(sec(1));
+    ASSERT_EQ(s.sim.sink.packets.size(), 1u);
+    // Scrubbed, the idle path reports all its bandwidth (31); trusted, the
+    // spoofed 0 is already the tightest and survives every hop.
+    EXPECT_EQ(s.sim.sink.packets[0].transport.signal, scrub ? 31u : 0u)
+        << scrub;
+    EXPECT_EQ(s.ibcs->counters().scrubbed, scrub ? 1u : 0u);
+  }
+}
+
+TEST(Ibcs, TheUpdateNeverChangesThePathAPacketTakes) {
+  Clos c(4, 4, 2, gbps(400), us(1));
+  c.spec.buffer_bytes = 1'000'000;
+  auto run = [&](bool with_ibcs) {
+    std::vector<std::uint64_t> per_link;
+    Sim plain(c.spec);
+    std::unique_ptr<IbcsSim> signalled;
+    Sim* sim = &plain;
+    if (with_ibcs) {
+      signalled =
+          std::make_unique<IbcsSim>(c.spec, latest_sample(IbcsSignal::nqd));
+      sim = &signalled->sim;
+    }
+    c.install_routes(*sim->net);
+    for (FlowId f = 0; f < 400; ++f) {
+      const NodeIndex from = c.host(f % 4, 0), to = c.host((f + 1) % 4, 1);
+      if (signalled) {
+        signalled->send(from, to, 4096, f, ns(f * 10));
+      } else {
+        sim->send(from, to, 4096, f, ns(f * 10));
+      }
+    }
+    sim->run_until(sec(1));
+    for (LinkIndex l = 0; l < sim->net->link_count(); ++l)
+      per_link.push_back(sim->net->link(l).counters().packets);
+    if (signalled) {
+      EXPECT_GT(signalled->ibcs->counters().rewritten, 0u);
+    }
+    return per_link;
+  };
+  EXPECT_EQ(run(true), run(false));
+}
+
+TEST(Ibcs, WindowEstimatorFailsOpenUntilItsFirstWindowCloses) {
+  const Clos c = chain(gbps(200));
+  IbcsParams params;
+  params.signal = IbcsSignal::abw;
+  params.estimator = IbcsEstimator::window_mean;
+  params.window = us(10);
+  IbcsSim s(c.spec, params);
+  c.install_routes(*s.sim.net);
+  s.send(c.host(0, 0), c.host(1, 0), 1000, 1, us(1));   // first window
+  s.send(c.host(0, 0), c.host(1, 0), 1000, 1, us(25));  // windows closed
+  s.sim.run_until(sec(1));
+  ASSERT_EQ(s.sim.sink.packets.size(), 2u);
+  // No complete window yet: every switch forwards unmodified (IBCS 7.2).
+  EXPECT_EQ(s.sim.sink.packets[0].transport.signal, 31u);
+  EXPECT_EQ(s.sim.sink.packets[1].transport.signal, 15u);
+  EXPECT_EQ(s.ibcs->counters().fail_open, 3u);
+}
+
+TEST(Ibcs, PacketsWithoutTheSignalAreLeftAlone) {
+  const Clos c = chain(gbps(200));
+  IbcsSim s(c.spec, latest_sample(IbcsSignal::abw));
+  c.install_routes(*s.sim.net);
+  s.sim.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{});  // no signal
+  s.sim.run_until(sec(1));
+  ASSERT_EQ(s.sim.sink.packets.size(), 1u);
+  EXPECT_FALSE(s.sim.sink.packets[0].transport.signal_valid);
+  EXPECT_EQ(s.ibcs->counters(), proto::ibcs::Counters{});
+}
+
+}  // namespace
+}  // namespace arfabric::sim

@@ -1,0 +1,78 @@
+#include "sim/link.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace arfabric::sim {
+namespace {
+
+// A 100G link with 1 us of propagation: 1250 B take 100 ns, 125 B 10 ns.
+struct LinkRig {
+  Link link{Link::Config{0, 1, 1, gbps(100), us(1), 0, 0}};
+  std::vector<Packet> packets;
+  LinkRig() { packets.reserve(64); }
+  // Enqueues a packet; returns its arrival time at the far end.
+  Time put(PacketKind kind, std::uint32_t bytes, Time now) {
+    packets.push_back(Packet{});
+    Packet& p = packets.back();
+    p.kind = kind;
+    p.wire_bytes = bytes;
+    bool first = false;
+    Time arrival{};
+    EXPECT_EQ(link.enqueue(static_cast<PacketIndex>(packets.size() - 1), p, now,
+                           first, arrival),
+              EnqueueResult::accepted);
+    return arrival;
+  }
+  // Every packet in arrival order: (index, arrival time).
+  std::vector<std::pair<PacketIndex, Time>> drain() {
+    std::vector<std::pair<PacketIndex, Time>> out;
+    Time next = link.head_arrival();
+    while (next != Time::max()) {
+      const Time at = next;
+      out.emplace_back(link.pop_arrival(next), at);
+    }
+    return out;
+  }
+};
+
+TEST(Link, ControlPacketsOvertakeQueuedDataButNotTheOneOnTheWire) {
+  LinkRig r;
+  for (int i = 0; i < 10; ++i) r.put(PacketKind::transport, 1250, Time{});
+  // At 150 ns data 1 is being sent (100..200 ns); 2..9 wait.
+  EXPECT_EQ(r.put(PacketKind::control, 125, ns(150)), ns(210) + us(1));
+  EXPECT_EQ(r.put(PacketKind::control, 125, ns(160)), ns(220) + us(1));
+  // Bytes not yet sent at 150 ns: data 1..9 and both control packets.
+  EXPECT_EQ(r.link.queued_bytes(ns(160)), 9u * 1250 + 2 * 125);
+  const auto got = r.drain();
+  ASSERT_EQ(got.size(), 12u);
+  const std::vector<PacketIndex> order = {0, 1, 10, 11, 2, 3, 4, 5, 6, 7, 8, 9};
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].first, order[i]) << i;
+  }
+  // The data behind moved by the two control packets' 20 ns.
+  EXPECT_EQ(got[4].second, ns(320) + us(1));
+  EXPECT_EQ(got[11].second, ns(1020) + us(1));
+  for (std::size_t i = 1; i < got.size(); ++i) {
+    EXPECT_GE(got[i].second, got[i - 1].second);
+  }
+  EXPECT_EQ(r.link.counters().packets, 12u);
+  EXPECT_EQ(r.link.counters().busy, ns(1020));
+}
+
+TEST(Link, ControlPacketOnAnIdleOrDrainingLinkGoesLast) {
+  LinkRig r;
+  EXPECT_EQ(r.put(PacketKind::control, 125, Time{}), ns(10) + us(1));
+  // Data 0 is on the wire alone: nothing to overtake.
+  r.put(PacketKind::transport, 1250, ns(100));
+  EXPECT_EQ(r.put(PacketKind::control, 125, ns(150)), ns(210) + us(1));
+  // Finished data (propagating) is never overtaken either.
+  EXPECT_EQ(r.put(PacketKind::control, 125, ns(500)), ns(510) + us(1));
+  const auto got = r.drain();
+  ASSERT_EQ(got.size(), 4u);
+  for (PacketIndex i = 0; i < 4; ++i) EXPECT_EQ(got[i].first, i);
+}
+
+}  // namespace
+}  // namespace arfabric::sim
