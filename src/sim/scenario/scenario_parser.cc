@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -391,6 +392,27 @@ Result<Topology> read_topology(const Map& top) {
 
 // ---------------------------------------------------------------- params
 
+// A key whose value is one of a fixed set of names; `out` keeps its default
+// when the key is absent. Error: "unknown <what> '<value>' (<the names>)".
+template <typename E, std::size_t N>
+Result<void> read_choice(
+    const Map& m, std::string_view key, std::string_view what,
+    const std::array<std::pair<std::string_view, E>, N>& choices, E& out) {
+  const auto v = m.get(key);
+  if (!v) return {};
+  const std::string s = ARF_TRY(as_string(m.file(), *v, m.key_path(key)));
+  std::string names;
+  for (const auto& [name, value] : choices) {
+    if (name == s) {
+      out = value;
+      return {};
+    }
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  return std::unexpected(
+      m.error(key, strformat("unknown {} '{}' ({})", what, s, names)));
+}
+
 // switches.ibcs: {signal, sample_interval, estimator, ewma_weight, window,
 // max_age, bandwidth_step, delay_step, scrub_host_ingress}.
 Result<IbcsParams> read_ibcs(std::string_view file, const YAML::Node& node) {
@@ -399,41 +421,20 @@ Result<IbcsParams> read_ibcs(std::string_view file, const YAML::Node& node) {
       file, node, "switches.ibcs",
       {"signal", "sample_interval", "estimator", "ewma_weight", "window",
        "max_age", "bandwidth_step", "delay_step", "scrub_host_ingress"}));
-  if (const auto v = m.get("signal")) {
-    const std::string s =
-        ARF_TRY(as_string(m.file(), *v, m.key_path("signal")));
-    static constexpr std::pair<std::string_view, IbcsSignal> kSignals[] = {
-        {"abw", IbcsSignal::abw},
-        {"abw_c", IbcsSignal::abw_c},
-        {"delay", IbcsSignal::delay},
-        {"nqd", IbcsSignal::nqd}};
-    const auto* it = std::find_if(std::begin(kSignals), std::end(kSignals),
-                                  [&](const auto& e) { return e.first == s; });
-    if (it == std::end(kSignals))
-      return std::unexpected(m.error(
-          "signal",
-          strformat("unknown CSIG signal '{}' (abw, abw_c, delay, nqd)", s)));
-    p.signal = it->second;
-  }
-  if (const auto v = m.get("estimator")) {
-    const std::string s =
-        ARF_TRY(as_string(m.file(), *v, m.key_path("estimator")));
-    static constexpr std::pair<std::string_view, IbcsEstimator> kEstimators[] =
-        {{"ewma", IbcsEstimator::ewma},
-         {"window_mean", IbcsEstimator::window_mean},
-         {"window_min", IbcsEstimator::window_min},
-         {"window_max", IbcsEstimator::window_max}};
-    const auto* it =
-        std::find_if(std::begin(kEstimators), std::end(kEstimators),
-                     [&](const auto& e) { return e.first == s; });
-    if (it == std::end(kEstimators))
-      return std::unexpected(m.error(
-          "estimator",
-          strformat("unknown estimator '{}' (ewma, window_mean, window_min, "
-                    "window_max)",
-                    s)));
-    p.estimator = it->second;
-  }
+  ARF_TRY(read_choice(m, "signal", "CSIG signal",
+                      std::array<std::pair<std::string_view, IbcsSignal>, 4>{
+                          {{"abw", IbcsSignal::abw},
+                           {"abw_c", IbcsSignal::abw_c},
+                           {"delay", IbcsSignal::delay},
+                           {"nqd", IbcsSignal::nqd}}},
+                      p.signal));
+  ARF_TRY(read_choice(m, "estimator", "estimator",
+                      std::array<std::pair<std::string_view, IbcsEstimator>, 4>{
+                          {{"ewma", IbcsEstimator::ewma},
+                           {"window_mean", IbcsEstimator::window_mean},
+                           {"window_min", IbcsEstimator::window_min},
+                           {"window_max", IbcsEstimator::window_max}}},
+                      p.estimator));
   ARF_TRY(m.read_time("sample_interval", p.sample_interval));
   ARF_TRY(m.read_fraction("ewma_weight", p.ewma_weight));
   ARF_TRY(m.read_time("window", p.window));
@@ -473,35 +474,17 @@ Result<SwitchParams> read_switches(const Map& top) {
   if (p.ecn_threshold_bytes > p.buffer_bytes_per_port)
     return std::unexpected(
         m.error("ecn_threshold", "must not exceed buffer_per_port"));
-  if (const auto v = m.get("path_selection")) {
-    const std::string s =
-        ARF_TRY(as_string(m.file(), *v, m.key_path("path_selection")));
-    if (s == "per_flow") {
-      p.path_selection = PathSelection::per_flow;
-    } else if (s == "per_packet") {
-      p.path_selection = PathSelection::per_packet;
-    } else if (s == "flowlet") {
-      p.path_selection = PathSelection::flowlet;
-    } else {
-      return std::unexpected(m.error(
-          "path_selection",
-          strformat("unknown path selection '{}' (per_flow, per_packet, "
-                    "flowlet)",
-                    s)));
-    }
-  }
-  if (const auto v = m.get("routing")) {
-    const std::string s =
-        ARF_TRY(as_string(m.file(), *v, m.key_path("routing")));
-    if (s == "bgp") {
-      p.routing = Routing::bgp;
-    } else if (s == "static") {
-      p.routing = Routing::static_ecmp;
-    } else {
-      return std::unexpected(m.error(
-          "routing", strformat("unknown routing '{}' (bgp, static)", s)));
-    }
-  }
+  ARF_TRY(read_choice(m, "path_selection", "path selection",
+                      std::array<std::pair<std::string_view, PathSelection>, 3>{
+                          {{"per_flow", PathSelection::per_flow},
+                           {"per_packet", PathSelection::per_packet},
+                           {"flowlet", PathSelection::flowlet}}},
+                      p.path_selection));
+  ARF_TRY(read_choice(
+      m, "routing", "routing",
+      std::array<std::pair<std::string_view, Routing>, 2>{
+          {{"bgp", Routing::bgp}, {"static", Routing::static_ecmp}}},
+      p.routing));
   ARF_TRY(m.read_time("flowlet_gap", p.flowlet_gap));
   if (p.flowlet_gap == Time{})
     return std::unexpected(m.error("flowlet_gap", "must be > 0"));
