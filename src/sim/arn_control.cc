@@ -42,6 +42,12 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
         NetworkError{"arn", "more than 65535 switches or leaves"});
   }
   std::unique_ptr<ArnControl> c(new ArnControl(network, events, pool, config));
+  c->sender_ = {&network,
+                &pool,
+                &c->payloads_,
+                nullptr,
+                ControlProtocol::arn,
+                kPacketOverheadBytes};
   c->switch_of_node_.assign(network.node_count(), kNone);
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
@@ -144,27 +150,12 @@ void ArnControl::flush(std::uint32_t index, Time now) {
       ++counters_.fib_rejected;
     }
   }
-  const auto& links = network_->out_links(sw.node);
   for (const arn::Transmit& t : out.transmits) {
-    if (t.port == 0 || t.port > links.size()) continue;
-    const LinkIndex link = links[t.port - 1];
-    if (!network_->link(link).up()) continue;
-    const PacketIndex i = pool_->allocate();
-    Packet& p = (*pool_)[i];
-    p.kind = PacketKind::control;
-    p.protocol = ControlProtocol::arn;
-    p.source = sw.node;
-    p.destination = network_->link(link).config().to;
-    p.control = payloads_.store(t.bytes);
-    p.wire_bytes =
-        static_cast<std::uint32_t>(t.bytes.size()) + kPacketOverheadBytes;
-    ++counters_.messages;
-    counters_.bytes += p.wire_bytes;
-    if (tap_ != nullptr) {
-      tap_->on_control_sent({now, sw.node, t.port, p.destination,
-                             ControlProtocol::arn, 0, t.bytes});
+    if (const std::uint32_t bytes =
+            sender_.send(sw.node, t.port, t.bytes, now)) {
+      ++counters_.messages;
+      counters_.bytes += bytes;
     }
-    network_->send_control(sw.node, t.port, i, now);
   }
   out.clear();
 }
@@ -172,8 +163,7 @@ void ArnControl::flush(std::uint32_t index, Time now) {
 void ArnControl::arm(std::uint32_t index) {
   Switch& sw = switches_[index];
   const Time deadline = sw.engine->next_deadline();
-  if (deadline < sw.timer_at) {
-    sw.timer_at = deadline;
+  if (sw.timer.arm(deadline)) {
     events_->push(deadline, EventType::arn, index, kTimer);
   }
 }
@@ -205,8 +195,7 @@ void ArnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
 void ArnControl::on_event(const Event& e) {
   if (e.b == kTimer) {
     Switch& sw = switches_[e.a];
-    if (e.at != sw.timer_at) return;  // superseded
-    sw.timer_at = Time::max();
+    if (!sw.timer.fire(e.at)) return;  // superseded
     sw.engine->on_timer(e.at);
     flush(e.a, e.at);
     arm(e.a);

@@ -32,6 +32,7 @@
 #include "sim/control_tap.h"
 #include "sim/loss_of_signal.h"
 #include "sim/network.h"
+#include "sim/notification.h"
 #include "sim/payload_slab.h"
 
 namespace arfabric::sim {
@@ -68,7 +69,7 @@ class ArnControl : public ControlHandler, public PortObserver {
       const std::vector<proto::NodeId>& leaf_id, const ArnControlConfig& config,
       Time now);
 
-  void set_tap(ControlTap* tap) { tap_ = tap; }
+  void set_tap(ControlTap* tap) { sender_.tap = tap; }
 
   void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
                   Time now) override;
@@ -96,7 +97,7 @@ class ArnControl : public ControlHandler, public PortObserver {
     NodeIndex node = 0;
     std::unique_ptr<proto::arn::ArnEngine> engine;
     std::vector<Monitored> monitored;
-    Time timer_at = Time::max();
+    PendingTimer timer;
   };
 
   ArnControl(Network& network, EventQueue& events, PacketPool& pool,
@@ -109,10 +110,10 @@ class ArnControl : public ControlHandler, public PortObserver {
   EventQueue* events_;
   PacketPool* pool_;
   ArnControlConfig config_;
-  ControlTap* tap_ = nullptr;
   std::vector<Switch> switches_;
   std::vector<std::uint32_t> switch_of_node_;
   PayloadSlab payloads_;
+  NotificationSender sender_;
   ArnControlCounters counters_;
 };
 

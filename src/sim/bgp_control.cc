@@ -120,8 +120,7 @@ void BgpControl::schedule(Time at, Work work) {
 void BgpControl::arm_timer(std::uint32_t sw) {
   Switch& s = switches_[sw];
   const Time deadline = s.speaker->next_deadline();
-  if (deadline < s.timer_at) {
-    s.timer_at = deadline;
+  if (s.timer.arm(deadline)) {
     Work w;
     w.kind = WorkKind::timer;
     w.sw = sw;
@@ -325,8 +324,7 @@ void BgpControl::on_event(const Event& e) {
   const Time now = e.at;
   switch (w.kind) {
     case WorkKind::timer:
-      if (now != sw.timer_at) return;  // superseded
-      sw.timer_at = Time::max();
+      if (!sw.timer.fire(now)) return;  // superseded
       sw.speaker->on_timer(now);
       break;
     case WorkKind::bytes:

@@ -131,7 +131,7 @@ class BgpControl : public ControlHandler {
     std::vector<std::size_t> peer_cable;
     std::vector<std::uint32_t> peer_switch;  // index into switches_
     Time cpu_busy_until{};
-    Time timer_at = Time::max();
+    PendingTimer timer;
     std::vector<std::vector<std::pair<proto::PortId, std::uint32_t>>>
         installed;  // by leaf id
   };

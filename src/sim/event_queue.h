@@ -34,6 +34,32 @@ struct Event {
   std::uint32_t b = 0;
 };
 
+// The one pending timer event of something with a single deadline (an
+// engine, a flow): only an earlier deadline needs a new event; a later one
+// is picked up when the pending event fires, and events for superseded
+// deadlines are ignored.
+class PendingTimer {
+ public:
+  // Whether the caller must push an event for `deadline` (it then is the
+  // pending one).
+  bool arm(Time deadline) {
+    if (deadline >= at_) return false;
+    at_ = deadline;
+    return true;
+  }
+  // An event for `at` fired: whether it is the pending one (and now no
+  // event is pending) or a superseded one to ignore.
+  bool fire(Time at) {
+    if (at != at_) return false;
+    at_ = Time::max();
+    return true;
+  }
+  Time at() const { return at_; }
+
+ private:
+  Time at_ = Time::max();
+};
+
 class EventQueue {
  public:
   void reserve(std::size_t n) { heap_.reserve(n); }

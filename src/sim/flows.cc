@@ -59,8 +59,7 @@ void Flows::arm_timer(FlowId id) {
   const Time deadline = f.sender->next_deadline();
   // One pending event per flow: only an earlier deadline needs a new one;
   // a later one is picked up when the pending event fires.
-  if (deadline < f.timer_at) {
-    f.timer_at = deadline;
+  if (f.timer.arm(deadline)) {
     events_->push(deadline, EventType::flow_timer, id, 0);
   }
 }
@@ -68,8 +67,7 @@ void Flows::arm_timer(FlowId id) {
 void Flows::on_event(const Event& e) {
   if (e.type != EventType::flow_timer || e.a >= flows_.size()) return;
   Flow& f = flows_[e.a];
-  if (e.at != f.timer_at) return;  // superseded by an earlier one
-  f.timer_at = Time::max();
+  if (!f.timer.fire(e.at)) return;  // superseded by an earlier one
   if (f.done) return;
   if (f.sender->next_deadline() <= e.at) f.sender->on_timer(e.at);
   pump(e.a, e.at);

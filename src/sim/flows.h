@@ -80,7 +80,7 @@ class Flows : public HostHandler {
     FlowStats stats;
     std::unique_ptr<transport::Sender> sender;
     std::unique_ptr<transport::Receiver> receiver;
-    Time timer_at = Time::max();  // the pending timer event, if any
+    PendingTimer timer;  // its pending timer event
     bool done = false;
   };
   void pump(FlowId f, Time now);

@@ -36,6 +36,9 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
         "lsn", std::to_string(leaves) + " leaves (LSN needs 1 to 16384)"});
   }
   std::unique_ptr<LsnControl> c(new LsnControl(network, events, pool, config));
+  c->sender_ = {
+      &network,           &pool, &c->frames_, nullptr, ControlProtocol::lsn,
+      kFrameOverheadBytes};
   c->switch_of_node_.assign(network.node_count(), kNone);
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
@@ -99,29 +102,16 @@ void LsnControl::start(Time now) {
 void LsnControl::flush(std::uint32_t index, Time now) {
   Switch& sw = switches_[index];
   lsn::Engine& e = *sw.engine;
-  const auto& out = network_->out_links(sw.node);
   for (const lsn::PendingFrame& f : e.pending_frames()) {
     for (proto::PortId port : e.trusted_ports()) {
-      const LinkIndex link = out[port - 1];
       // Not on a port the switch holds down (it may be up again but not
-      // yet detected), nor on a dead link (the frame would only be lost).
-      if (sw.port_down[port] || !network_->link(link).up()) continue;
-      const PacketIndex i = pool_->allocate();
-      Packet& p = (*pool_)[i];
-      p.kind = PacketKind::control;
-      p.protocol = ControlProtocol::lsn;
-      p.source = sw.node;
-      p.destination = network_->link(link).config().to;
-      p.control = frames_.store(f.frame);
-      p.wire_bytes =
-          static_cast<std::uint32_t>(f.frame.size()) + kFrameOverheadBytes;
-      ++counters_.frames;
-      counters_.bytes += p.wire_bytes;
-      if (tap_ != nullptr) {
-        tap_->on_control_sent({now, sw.node, port, p.destination,
-                               ControlProtocol::lsn, 0, f.frame});
+      // yet detected).
+      if (sw.port_down[port]) continue;
+      if (const std::uint32_t bytes =
+              sender_.send(sw.node, port, f.frame, now)) {
+        ++counters_.frames;
+        counters_.bytes += bytes;
       }
-      network_->send_control(sw.node, port, i, now);
     }
   }
   e.clear_pending_frames();
@@ -130,8 +120,7 @@ void LsnControl::flush(std::uint32_t index, Time now) {
 void LsnControl::arm(std::uint32_t index) {
   Switch& sw = switches_[index];
   const Time deadline = sw.engine->next_deadline();
-  if (deadline < sw.timer_at) {
-    sw.timer_at = deadline;
+  if (sw.timer.arm(deadline)) {
     events_->push(deadline, EventType::lsn, index, kTimer);
   }
 }
@@ -180,8 +169,7 @@ void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
 void LsnControl::on_event(const Event& e) {
   if (e.b == kTimer) {
     Switch& sw = switches_[e.a];
-    if (e.at != sw.timer_at) return;  // superseded
-    sw.timer_at = Time::max();
+    if (!sw.timer.fire(e.at)) return;  // superseded
     sw.engine->on_timer(e.at);
     flush(e.a, e.at);
     arm(e.a);

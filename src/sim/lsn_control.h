@@ -31,6 +31,7 @@
 #include "sim/control_tap.h"
 #include "sim/loss_of_signal.h"
 #include "sim/network.h"
+#include "sim/notification.h"
 #include "sim/payload_slab.h"
 
 namespace arfabric::sim {
@@ -62,7 +63,7 @@ class LsnControl : public ControlHandler, public PortObserver {
       const std::vector<proto::NodeId>& leaf_id,
       const LsnControlConfig& config);
 
-  void set_tap(ControlTap* tap) { tap_ = tap; }
+  void set_tap(ControlTap* tap) { sender_.tap = tap; }
   // Starts origination (the first periodic frames go out now).
   void start(Time now);
 
@@ -87,7 +88,7 @@ class LsnControl : public ControlHandler, public PortObserver {
     std::unique_ptr<proto::lsn::Engine> engine;
     std::vector<std::pair<proto::PortId, LinkIndex>> sampled;  // originating
     std::vector<bool> port_down;  // by port: as the switch detected it
-    Time timer_at = Time::max();
+    PendingTimer timer;
   };
 
   LsnControl(Network& network, EventQueue& events, PacketPool& pool,
@@ -101,11 +102,11 @@ class LsnControl : public ControlHandler, public PortObserver {
   EventQueue* events_;
   PacketPool* pool_;
   LsnControlConfig config_;
-  ControlTap* tap_ = nullptr;
   bool started_ = false;
   std::vector<Switch> switches_;
   std::vector<std::uint32_t> switch_of_node_;
   PayloadSlab frames_;
+  NotificationSender sender_;
   LsnControlCounters counters_;
 };
 

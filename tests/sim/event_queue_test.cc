@@ -96,3 +96,22 @@ TEST(EventQueue, MatchesAReferenceUnderRandomLoad) {
 
 }  // namespace
 }  // namespace arfabric::sim
+
+namespace arfabric::sim {
+namespace {
+
+TEST(PendingTimer, OnlyAnEarlierDeadlineNeedsAnEventAndLateOnesAreIgnored) {
+  PendingTimer t;
+  EXPECT_TRUE(t.arm(us(10)));
+  EXPECT_FALSE(t.arm(us(20)));   // the pending event at 10 us covers it
+  EXPECT_TRUE(t.arm(us(5)));     // earlier: a new event
+  EXPECT_FALSE(t.fire(us(10)));  // superseded by the one at 5 us
+  EXPECT_TRUE(t.fire(us(5)));
+  EXPECT_EQ(t.at(), Time::max());
+  EXPECT_FALSE(t.fire(us(5)));       // fired once only
+  EXPECT_TRUE(t.arm(us(20)));        // nothing pending: any deadline arms
+  EXPECT_FALSE(t.arm(Time::max()));  // "no deadline" never needs an event
+}
+
+}  // namespace
+}  // namespace arfabric::sim
