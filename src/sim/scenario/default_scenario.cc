@@ -16,7 +16,7 @@ name: default
 description: >-
   clos3 16 spines x 32 leaves x 8 hosts at 400G; ring all-reduce of 32MB
   across 256 hosts; spine3-leaf5 fails at 500us, spine7-leaf12 degrades to
-  half capacity at 1ms; all five modes.
+  half capacity at 1ms; all five modes, IBCS signals on.
 seed: 1
 stop_at: 50ms
 modes: [ecmp, fare, fare+lsn, fare+arn, fare+lsn+arn]
@@ -38,6 +38,9 @@ switches:
   hw_notification_delay: 1us
   bgp: {update_processing: 200us, mrai: 0s, fib_programming: 10ms}
   lsn: {period: 100us}
+  # IBCS: every data packet carries the CSIG available-bandwidth signal
+  # (MIN over the path, 31 buckets of 400G / 31); receivers echo it.
+  ibcs: {signal: abw}
   arn: {queue_high: 256KB, queue_low: 64KB, repeat_interval: 100us,
         hold_time: 500us}
 

@@ -51,6 +51,9 @@ TEST(DefaultScenario, IsIssueFivesFabric) {
   EXPECT_EQ(s->events[1].new_rate, gbps(200));
   EXPECT_NE(s->events[0].link, s->events[1].link);
   EXPECT_LT(s->events[1].at, s->stop_at);
+  // The fifth draft: IBCS signals ride on every data packet.
+  ASSERT_TRUE(s->switches.ibcs);
+  EXPECT_EQ(s->switches.ibcs->signal, IbcsSignal::abw);
 }
 
 TEST(DefaultScenario, ShippedFileIsTheEmbeddedText) {
