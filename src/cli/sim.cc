@@ -34,6 +34,10 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "write results.json, timeseries.csv, goodput.svg and "
                   "control-<mode>.pcap into this directory (created if "
                   "missing; docs/OUTPUT.md)");
+  sim->add_flag("--timing", options.timing,
+                "after the table, where each mode's wall time went: set-up, "
+                "BGP warm-up, workload start, event loop (with its "
+                "packet-hops per second)");
 }
 
 namespace {
@@ -103,6 +107,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     std::expected<sim::ModeResult, std::string> result =
         std::unexpected(std::string());
     double wall = 0;
+    sim::RunTiming timing;
   };
   std::vector<std::promise<Outcome>> promises(modes.size());
   std::vector<std::future<Outcome>> outcomes;
@@ -119,6 +124,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       };
       const auto started = std::chrono::steady_clock::now();
       Outcome o;
+      runs[i].timing = &o.timing;
       o.result = sim::run_mode(*scenario, modes[i], runs[i]);
       o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                              started)
@@ -136,6 +142,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
 
   std::vector<sim::ModeResult> results;
+  std::vector<sim::RunTiming> timings;  // of the modes in `results`
   std::vector<sim::output::ModeNotRun> not_run;
   out << "scenario " << scenario->name << ": " << scenario->topology.summary()
       << "\n";
@@ -183,6 +190,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         r->lsn_frames + r->arn_messages, o.wall);
     out.flush();
     results.push_back(std::move(*r));
+    timings.push_back(o.timing);
   }
   threads.clear();  // joins
   if (scenario->switches.ibcs && !results.empty()) {
@@ -199,6 +207,20 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
           sim::mode_name(r.mode), c.rewritten, c.unchanged, c.fail_open,
           c.scrubbed, d.delivered,
           d.delivered ? static_cast<double>(d.sum) / d.delivered : 0.0);
+    }
+  }
+  if (options.timing && !results.empty()) {
+    out << fmt::format(
+        "wall time (s):\n{:<14}{:>8}{:>9}{:>8}{:>12}{:>14}{:>14}\n", "mode",
+        "set-up", "warm-up", "start", "event loop", "packet-hops", "hops/s");
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const sim::RunTiming& t = timings[i];
+      out << fmt::format(
+          "{:<14}{:>8.2f}{:>9.2f}{:>8.2f}{:>12.2f}{:>14}{:>12.2f} M\n",
+          sim::mode_name(results[i].mode), t.setup, t.warm_up, t.start,
+          t.events, t.packet_hops,
+          t.events > 0 ? static_cast<double>(t.packet_hops) / t.events / 1e6
+                       : 0.0);
     }
   }
   if (output_error) {

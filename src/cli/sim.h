@@ -20,6 +20,8 @@ struct SimOptions {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Draw the progress bar on `err` (set when stderr is a terminal).
   bool progress = false;
+  // --timing: after the table, where each mode's wall time went.
+  bool timing = false;
 };
 
 void add_sim_command(CLI::App& app, SimOptions& options);

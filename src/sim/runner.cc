@@ -1,6 +1,7 @@
 #include "sim/runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -110,6 +111,17 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                                                 const RunOptions& options) {
   const Topology& topo = scenario.topology;
   const SwitchParams& sp = scenario.switches;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point phase_start = Clock::now();
+  // Adds the wall time since the last call to `phase` (when timing).
+  auto end_phase = [&](double RunTiming::*phase) {
+    const Clock::time_point now = Clock::now();
+    if (options.timing != nullptr) {
+      options.timing->*phase +=
+          std::chrono::duration<double>(now - phase_start).count();
+    }
+    phase_start = now;
+  };
 
   NetworkSpec spec;
   for (const NodeSpec& n : topo.nodes) {
@@ -244,6 +256,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
 
   // Warm-up: BGP sessions and routes, until every session is up and no
   // FIB has changed for two programming delays.
+  end_phase(&RunTiming::setup);
   Time t0{};
   if (bgp != nullptr) {
     bgp->start(Time{});
@@ -253,6 +266,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     }
   }
 
+  end_phase(&RunTiming::warm_up);
   ModeResult result;
   result.mode = mode;
   result.warm_up = t0;
@@ -466,6 +480,8 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     }
   };
 
+  end_phase(&RunTiming::start);
+  const std::uint64_t hops_before_loop = net.counters().packet_hops;
   while (true) {
     Time next = events.empty() ? Time::max() : events.top().at;
     if (next_workload < workload_starts.size()) {
@@ -518,6 +534,10 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                               ? ring->completion
                               : std::max(result.completion, ring->completion);
     }
+  }
+  end_phase(&RunTiming::events);
+  if (options.timing != nullptr) {
+    options.timing->packet_hops = net.counters().packet_hops - hops_before_loop;
   }
   if (!result.finished) result.completion = Time::max();
   result.simulated = events.now() - t0;

@@ -74,6 +74,16 @@ struct ModeResult {
   std::vector<TimeSample> samples;
 };
 
+// Where a run's wall-clock time went (not part of the results: it depends
+// on the machine). Seconds.
+struct RunTiming {
+  double setup = 0;               // network, FIBs, BGP speakers
+  double warm_up = 0;             // BGP converging before the workload
+  double start = 0;               // LSN/ARN engines, IBCS, flows set up
+  double events = 0;              // the event loop of the workload
+  std::uint64_t packet_hops = 0;  // during the event loop
+};
+
 struct RunOptions {
   // Shown every control packet a switch sends (e.g. the pcap writer).
   ControlTap* tap = nullptr;
@@ -82,6 +92,8 @@ struct RunOptions {
   // Called with the run's progress in [0, 1] once per sample interval
   // (simulated time), e.g. for a progress bar.
   std::function<void(double fraction)> progress;
+  // Filled with the run's wall-clock phases when set.
+  RunTiming* timing = nullptr;
 };
 
 // Errors: a mode or workload kind not supported yet; a topology the

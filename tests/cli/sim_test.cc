@@ -106,6 +106,34 @@ TEST(SimCommand, IbcsTablePrintsWhenTheScenarioEnablesIt) {
   EXPECT_EQ(plain_out.str().find("IBCS"), std::string::npos);
 }
 
+TEST(SimCommand, TimingShowsWhereTheWallTimeWent) {
+  SimOptions o = tiny("");
+  o.modes = {"fare"};
+  o.timing = true;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
+  const std::string text = out.str();
+  const auto at = text.find("wall time (s):\nmode ");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::istringstream row(text.substr(text.find("\nfare ", at) + 1));
+  std::string mode;
+  double setup = -1, warm_up = -1, start = -1, loop = -1, rate = -1;
+  std::uint64_t hops = 0;
+  row >> mode >> setup >> warm_up >> start >> loop >> hops >> rate;
+  EXPECT_EQ(mode, "fare");
+  EXPECT_GE(setup, 0);
+  EXPECT_GE(warm_up, 0);
+  EXPECT_GE(start, 0);
+  EXPECT_GE(loop, 0);
+  EXPECT_GT(hops, 1000u);  // the collective's packets
+  EXPECT_GT(rate, 0);
+  // Off by default.
+  o.timing = false;
+  std::ostringstream quiet, quiet_err;
+  EXPECT_EQ(run_sim(o, quiet, quiet_err), 0);
+  EXPECT_EQ(quiet.str().find("wall time"), std::string::npos);
+}
+
 TEST(SimCommand, OutIntoAFileFailsBeforeRunningAndNamesIt) {
   const std::string file = testing::temp_path("sim-out-file");
   fs::remove_all(file);
