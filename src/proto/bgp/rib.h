@@ -106,76 +106,100 @@ class NextHopSet {
 
 // The paths to one destination, in no particular order. Most destinations
 // have one (a single peer announces them): it is kept inline, and only a
-// second path moves them to the heap -- 32 bytes per destination instead of
-// a vector and its heap block (56). Paths always carry attributes (a
-// nullptr `attributes` marks the inline slot free).
+// second path moves them to a heap vector -- 24 bytes per destination
+// instead of a vector and its heap block (56). Paths always carry
+// attributes: with the inline slot's `attributes` nullptr, its two 32-bit
+// integers (peer, path_id) hold the heap vector's address (0: no paths).
 class PathList {
  public:
-  PathList() = default;
-  PathList(const PathList& o)
-      : one_(o.one_),
-        many_(o.many_ ? std::make_unique<std::vector<Path>>(*o.many_)
-                      : nullptr) {}
-  PathList& operator=(const PathList& o) {
-    if (this != &o) *this = PathList(o);
+  PathList() { set_many(nullptr); }
+  PathList(const PathList& o) : one_(o.one_) {
+    if (const std::vector<Path>* m = o.many()) {
+      set_many(new std::vector<Path>(*m));
+    }
+  }
+  PathList(PathList&& o) noexcept : one_(std::move(o.one_)) {
+    o.set_many(nullptr);
+  }
+  PathList& operator=(PathList o) noexcept {
+    std::swap(one_, o.one_);
     return *this;
   }
-  PathList(PathList&&) noexcept = default;
-  PathList& operator=(PathList&&) noexcept = default;
+  ~PathList() { delete many(); }
 
-  Path* begin() { return many_ ? many_->data() : &one_; }
+  Path* begin() { return many() ? many()->data() : &one_; }
   Path* end() { return begin() + size(); }
-  const Path* begin() const { return many_ ? many_->data() : &one_; }
+  const Path* begin() const { return many() ? many()->data() : &one_; }
   const Path* end() const { return begin() + size(); }
   std::size_t size() const {
-    return many_ ? many_->size() : (one_.attributes ? 1 : 0);
+    if (one_.attributes) return 1;
+    const std::vector<Path>* m = many();
+    return m ? m->size() : 0;
   }
   bool empty() const { return size() == 0; }
   const Path& operator[](std::size_t i) const { return begin()[i]; }
 
   void push_back(Path path) {
-    if (!many_) {
+    std::vector<Path>* m = many();
+    if (!m) {
       if (!one_.attributes) {
         one_ = std::move(path);
         return;
       }
-      many_ = std::make_unique<std::vector<Path>>();
-      many_->reserve(2);
-      many_->push_back(std::move(one_));
-      one_ = Path{};
+      m = new std::vector<Path>();
+      m->reserve(2);
+      m->push_back(std::move(one_));
+      set_many(m);
     }
-    many_->push_back(std::move(path));
+    m->push_back(std::move(path));
   }
   // `at` must point into this list.
   void erase(const Path* at) {
-    if (!many_) {
-      one_ = Path{};
+    std::vector<Path>* m = many();
+    if (!m) {
+      set_many(nullptr);
       return;
     }
-    many_->erase(many_->begin() + (at - many_->data()));
-    settle();
+    m->erase(m->begin() + (at - m->data()));
+    settle(m);
   }
   // Removes the paths matching `pred`; returns how many.
   template <typename Pred>
   std::size_t erase_if(Pred&& pred) {
-    if (!many_) {
+    std::vector<Path>* m = many();
+    if (!m) {
       if (!one_.attributes || !pred(std::as_const(one_))) return 0;
-      one_ = Path{};
+      set_many(nullptr);
       return 1;
     }
-    const std::size_t n = std::erase_if(*many_, pred);
-    settle();
+    const std::size_t n = std::erase_if(*m, pred);
+    settle(m);
     return n;
   }
 
  private:
-  // Back inline when one path is left, none allocated when none is.
-  void settle() {
-    if (many_->size() == 1) one_ = std::move(many_->front());
-    if (many_->size() <= 1) many_.reset();
+  std::vector<Path>* many() const {
+    if (one_.attributes) return nullptr;
+    return reinterpret_cast<std::vector<Path>*>(
+        static_cast<std::uintptr_t>(one_.path_id) << 32 | one_.peer);
+  }
+  // Empties the inline slot and stores `m` (nullptr: no paths) in it.
+  void set_many(std::vector<Path>* m) {
+    static_assert(sizeof(std::uintptr_t) == 8);
+    const auto bits = reinterpret_cast<std::uintptr_t>(m);
+    one_.attributes.reset();
+    one_.peer = static_cast<PeerId>(bits);
+    one_.path_id = static_cast<std::uint32_t>(bits >> 32);
+  }
+  // Back inline when one path is left, nothing allocated when none is.
+  void settle(std::vector<Path>* m) {
+    if (m->size() > 1) return;
+    Path last = m->empty() ? Path{} : std::move(m->front());
+    delete m;
+    set_many(nullptr);
+    if (last.attributes) one_ = std::move(last);
   }
   Path one_;
-  std::unique_ptr<std::vector<Path>> many_;
 };
 
 struct RibEntry {
