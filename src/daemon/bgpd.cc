@@ -254,11 +254,8 @@ void Bgpd::pump() {
                 }
               },
               [&](bgp::FibUpdate& f) {
-                fib_->apply_with(f, [&](bgp::PeerId peer) -> std::string {
-                  return peer < peers_.size() && peers_[peer].config
-                             ? peers_[peer].config->interface
-                             : std::string();
-                });
+                fib_->apply_with(
+                    f, [&](bgp::PeerId peer) { return interface_of(peer); });
               },
               [&](bgp::PeerStatus& s) {
                 const std::string name = speaker_->config().peers[s.peer].name;
@@ -501,12 +498,36 @@ std::vector<PeerView> Bgpd::peer_views() const {
   return v;
 }
 
+std::string Bgpd::interface_of(bgp::PeerId peer) const {
+  return peer < peers_.size() && peers_[peer].config ? peers_[peer].config->interface : std::string();
+}
+
+std::vector<FibRoute> Bgpd::fib_routes() const {
+  if (fib_->programs_kernel()) return fib_->routes();
+  // Not programming the kernel, the Fib keeps nothing: the RIB's installed
+  // sets are the routes.
+  std::vector<std::pair<bgp::Destination, FibRoute>> routes;
+  speaker_->rib().for_each([&](std::uint32_t, const bgp::RibEntry& e) {
+    if (e.installed.empty()) return;
+    std::vector<std::string> devices;
+    for (const auto& h : e.installed) devices.push_back(interface_of(h.peer));
+    routes.emplace_back(e.destination,
+                        fib_view(e.destination, e.installed, devices));
+  });
+  std::sort(routes.begin(), routes.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<FibRoute> out;
+  out.reserve(routes.size());
+  for (auto& [d, r] : routes) out.push_back(std::move(r));
+  return out;
+}
+
 std::string Bgpd::control_answer(const std::string& request) {
   if (request == "neighbors") {
     return neighbors_json(*speaker_, peer_views()).dump();
   }
   if (request == "rib") return rib_json(*speaker_, peer_views()).dump();
-  if (request == "fib") return fib_json(fib_->routes()).dump();
+  if (request == "fib") return fib_json(fib_routes()).dump();
   if (request == "reload") {
     auto r = reload();
     return nlohmann::json{{"reloaded", bool(r)},

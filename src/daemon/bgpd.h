@@ -107,6 +107,11 @@ class Bgpd {
   // The peer closed or the socket failed: the engine hears on_closed.
   void lost(proto::bgp::ConnectionId id, const std::string& why);
   void poll_interfaces();
+  // The device toward `peer` ("" when none is configured).
+  std::string interface_of(proto::bgp::PeerId peer) const;
+  // The FIB as bgpctl shows it: as programmed, or from the RIB when the
+  // kernel is not programmed.
+  std::vector<FibRoute> fib_routes() const;
   std::string control_answer(const std::string& request);
   std::vector<PeerView> peer_views() const;
   void shutdown();

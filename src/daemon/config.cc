@@ -697,6 +697,9 @@ bgp::SpeakerConfig speaker_config(const DaemonConfig& config,
   }
   sc.networks = config.prefixes;
   sc.multihomed = config.multihomed;
+  // Not programming the kernel, nothing reads FibUpdates: bgpctl shows the
+  // RIB's installed sets instead (fib.h).
+  sc.fib_updates = config.fib_install;
   sc.rib.maximum_paths = config.maximum_paths;
   sc.rib.multipath_relax = config.multipath_relax;
   sc.rib.fare_enabled = config.fare_enabled;

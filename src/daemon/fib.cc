@@ -108,8 +108,33 @@ void Fib::remove(Installed& route) {
   route.view.programmed = false;
 }
 
+FibRoute fib_view(const bgp::Destination& destination,
+                  const std::vector<bgp::NextHopWeight>& next_hops,
+                  const std::vector<std::string>& devices) {
+  FibRoute view;
+  view.prefix = bgp::format_destination(destination);
+  std::vector<BitsPerSecond> fare;
+  for (const auto& h : next_hops) fare.push_back(h.weight);
+  const std::vector<std::uint16_t> weights = kernel_weights(fare);
+  for (std::size_t i = 0; i < next_hops.size(); ++i) {
+    const auto& h = next_hops[i];
+    FibMember m;
+    // An IPv6 next hop may carry global + link-local: the global is used.
+    Bytes gw = h.next_hop.size() == 32
+                   ? Bytes(h.next_hop.begin(), h.next_hop.begin() + 16)
+                   : h.next_hop;
+    m.gateway = gateway_text(gw);
+    m.interface = i < devices.size() ? devices[i] : "";
+    m.kernel_weight = weights[i];
+    m.fare_weight = h.weight;
+    view.members.push_back(std::move(m));
+  }
+  return view;
+}
+
 void Fib::apply(const bgp::FibUpdate& update,
                 const std::vector<std::string>& devices) {
+  if (!kernel_) return;
   const bgp::Destination& d = update.destination;
   auto old = routes_.find(d);
   if (update.next_hops.empty()) {
@@ -123,29 +148,10 @@ void Fib::apply(const bgp::FibUpdate& update,
   next.destination = d;
   next.update = update;
   next.devices = devices;
-  next.view.prefix = bgp::format_destination(d);
-  std::vector<BitsPerSecond> fare;
-  for (const auto& h : update.next_hops) fare.push_back(h.weight);
-  const std::vector<std::uint16_t> weights = kernel_weights(fare);
-  bool complete = true;
-  for (std::size_t i = 0; i < update.next_hops.size(); ++i) {
-    const auto& h = update.next_hops[i];
-    FibMember m;
-    // An IPv6 next hop may carry global + link-local: the global is used.
-    Bytes gw = h.next_hop.size() == 32
-                   ? Bytes(h.next_hop.begin(), h.next_hop.begin() + 16)
-                   : h.next_hop;
-    m.gateway = gateway_text(gw);
-    m.interface = i < devices.size() ? devices[i] : "";
-    m.kernel_weight = weights[i];
-    m.fare_weight = h.weight;
-    if (m.interface.empty()) complete = false;
-    next.view.members.push_back(std::move(m));
-  }
-  if (!kernel_) {
-    routes_[d] = std::move(next);
-    return;
-  }
+  next.view = fib_view(d, update.next_hops, devices);
+  const bool complete =
+      std::none_of(next.view.members.begin(), next.view.members.end(),
+                   [](const FibMember& m) { return m.interface.empty(); });
   if (!complete) {
     next.view.error = "a next hop's peer has no interface configured";
     if (old != routes_.end()) remove(old->second);

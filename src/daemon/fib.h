@@ -11,8 +11,9 @@
 // When any step fails, what this change created is deleted again and the
 // old route stays as it was; the route is reported with the error.
 //
-// Without a kernel (fib.install false, or tests), routes are only recorded
-// for bgpctl.
+// Without a kernel (fib.install false) nothing is kept here: the engine's
+// RIB already holds every installed set, and bgpd shows the FIB from there
+// (fib_view), so a million routes do not cost a second copy.
 #pragma once
 
 #include <cstdint>
@@ -36,17 +37,28 @@ namespace arfabric::daemon {
 std::vector<std::uint16_t> kernel_weights(
     const std::vector<BitsPerSecond>& fare_weights);
 
+// How `next_hops` to `destination` look as kernel routes (prefix, gateways,
+// devices, weights scaled by kernel_weights), before any programming:
+// nexthop ids 0, programmed false. `devices[i]` is the device toward
+// next_hops[i] ("" when unknown).
+FibRoute fib_view(const proto::bgp::Destination& destination,
+                  const std::vector<proto::bgp::NextHopWeight>& next_hops,
+                  const std::vector<std::string>& devices);
+
 class Fib {
  public:
-  // `kernel` nullptr: record only.
+  // `kernel` nullptr: nothing is programmed or kept (see above).
   Fib(Logger& log, std::unique_ptr<sysdep::Rtnetlink> kernel,
       std::uint8_t protocol);
+
+  bool programs_kernel() const { return kernel_ != nullptr; }
 
   // `interface_of(peer)` names the device toward a peer ("" when unknown:
   // the route is recorded but cannot be programmed).
   template <typename InterfaceOf>
   void apply_with(const proto::bgp::FibUpdate& update,
                   InterfaceOf&& interface_of) {
+    if (!kernel_) return;
     std::vector<std::string> devices;
     for (const auto& h : update.next_hops)
       devices.push_back(interface_of(h.peer));
@@ -60,6 +72,8 @@ class Fib {
   void refresh(const std::string& interface);
   // Deletes every route, group and nexthop this FIB programmed (exit).
   void remove_all();
+  // The routes asked for (programmed or with their error); empty without a
+  // kernel.
   std::vector<FibRoute> routes() const;
   std::size_t size() const { return routes_.size(); }
 

@@ -253,6 +253,15 @@ TEST_F(FrrInterop, EstablishesExchangesRoutesAndCarriesPathBandwidth) {
   EXPECT_EQ(path["link_bandwidth"]["bytes_per_second"], 312500000.0);
   EXPECT_EQ(path["link_bandwidth"]["asn"], 65100);
   EXPECT_EQ(path.value("next_hop", ""), "10.0.1.2");
+  // fib.install is false: bgpctl fib shows the RIB's installed set, not
+  // programmed, with the kernel weight it would get.
+  const json fib = bgpctl(a_socket_, "fib");
+  const json* route = find_by(fib, "prefix", "10.2.0.0/24");
+  ASSERT_NE(route, nullptr) << fib.dump(2);
+  EXPECT_FALSE(route->value("programmed", true));
+  ASSERT_EQ((*route)["members"].size(), 1u) << route->dump(2);
+  EXPECT_EQ((*route)["members"][0].value("gateway", ""), "10.0.1.2");
+  EXPECT_EQ((*route)["members"][0].value("kernel_weight", 0), 256);
   ASSERT_TRUE(eventually([&] {
     return !rib_entry(a_socket_, "2001:db8:2::/48").is_null();
   })) << lab_.dump_logs();

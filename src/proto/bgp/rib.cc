@@ -1,6 +1,8 @@
 #include "proto/bgp/rib.h"
 
 #include <algorithm>
+#include <cstring>
+#include <span>
 
 namespace arfabric::proto::bgp {
 
@@ -13,9 +15,97 @@ void Rib::set_peer(PeerId peer, const RibPeer& info) {
   peers_[peer] = info;
 }
 
+namespace {
+
+// The address as two words (bits past the length are zero), mixed with
+// MurmurHash3's 64-bit finaliser: linear probing needs every key bit to
+// reach the top bits, or runs of sequential prefixes cluster.
+std::uint64_t hash_of(const Destination& d) {
+  std::uint64_t hi, lo;
+  std::memcpy(&hi, d.address.data(), 8);
+  std::memcpy(&lo, d.address.data() + 8, 8);
+  std::uint64_t h = hi ^ (lo * 0x9e3779b97f4a7c15ull) ^
+                    ((std::uint64_t{d.afi} << 8 | d.length) << 48);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+// 1..255 from the low bits (the slot comes from the high ones).
+std::uint8_t tag_of(std::uint64_t h) {
+  const auto t = static_cast<std::uint8_t>(h);
+  return t == 0 ? 1 : t;
+}
+
+}  // namespace
+
+Rib::Probe Rib::probe(const Destination& d) const {
+  const std::uint64_t h = hash_of(d);
+  const std::uint8_t tag = tag_of(h);
+  const std::size_t mask = index_tags_.size() - 1;
+  std::size_t i = static_cast<std::size_t>(h >> (64 - index_bits_));
+  // Most probes stop at a tag (a byte array, few cache lines); an entry is
+  // read only when its tag matches.
+  for (;; i = (i + 1) & mask) {
+    const std::uint8_t t = index_tags_[i];
+    if (t == 0) return Probe{kNoEntry, i, tag};
+    if (t == tag && entries_[index_[i] - 1].destination == d) {
+      return Probe{index_[i] - 1, i, tag};
+    }
+  }
+}
+
+std::uint32_t Rib::lookup(const Destination& d) const {
+  return index_tags_.empty() ? kNoEntry : probe(d).entry;
+}
+
+void Rib::index_grow() {
+  index_bits_ = std::max(index_bits_ + 1, 4u);
+  index_tags_.assign(std::size_t{1} << index_bits_, 0);
+  index_.assign(std::size_t{1} << index_bits_, 0);
+  // Rebuilt from the entries in storage order (sequential reads) rather
+  // than from the old slots (a random read per entry).
+  for (std::uint32_t e = 0; e < entries_.size(); ++e) {
+    if (!entries_[e].in_use) continue;
+    const Probe p = probe(entries_[e].destination);
+    index_tags_[p.slot] = p.tag;
+    index_[p.slot] = e + 1;
+  }
+}
+
+void Rib::index_erase(const Destination& d) {
+  if (index_tags_.empty()) return;
+  const Probe p = probe(d);
+  if (p.entry == kNoEntry) return;
+  // Backward-shift deletion: move later members of the probe run into the
+  // hole when their home does not lie cyclically in (hole, their slot], so
+  // that lookups never need tombstones.
+  const std::size_t mask = index_tags_.size() - 1;
+  std::size_t hole = p.slot;
+  for (std::size_t j = (hole + 1) & mask; index_tags_[j] != 0;
+       j = (j + 1) & mask) {
+    const std::size_t home = static_cast<std::size_t>(
+        hash_of(entries_[index_[j] - 1].destination) >> (64 - index_bits_));
+    if (((j - home) & mask) >= ((j - hole) & mask)) {
+      index_tags_[hole] = index_tags_[j];
+      index_[hole] = index_[j];
+      hole = j;
+    }
+  }
+  index_tags_[hole] = 0;
+  index_[hole] = 0;
+  --index_count_;
+}
+
 std::uint32_t Rib::slot_for(const Destination& d) {
-  auto [it, inserted] = by_destination_.try_emplace(d, 0);
-  if (!inserted) return it->second;
+  // Grow first (load at most 1/2), so that the probe's free slot stays
+  // valid for the insertion: one probe finds or places.
+  if ((index_count_ + 1) * 2 > index_tags_.size()) index_grow();
+  const Probe p = probe(d);
+  if (p.entry != kNoEntry) return p.entry;
   std::uint32_t index;
   if (!free_.empty()) {
     index = free_.back();
@@ -28,12 +118,14 @@ std::uint32_t Rib::slot_for(const Destination& d) {
   e = RibEntry{};
   e.destination = d;
   e.in_use = true;
-  it->second = index;
+  index_tags_[p.slot] = p.tag;
+  index_[p.slot] = index + 1;
+  ++index_count_;
   return index;
 }
 
 void Rib::release(std::uint32_t index) {
-  by_destination_.erase(entries_[index].destination);
+  index_erase(entries_[index].destination);
   entries_[index] = RibEntry{};
   free_.push_back(index);
 }
@@ -61,26 +153,26 @@ void Rib::add_path(const Destination& d, Path path) {
 
 void Rib::remove_path(const Destination& d, PeerId peer,
                       std::uint32_t path_id) {
-  auto found = by_destination_.find(d);
-  if (found == by_destination_.end()) return;
-  RibEntry& e = entries_[found->second];
+  const std::uint32_t found = lookup(d);
+  if (found == kNoEntry) return;
+  RibEntry& e = entries_[found];
   auto it = std::find_if(e.paths.begin(), e.paths.end(), [&](const Path& p) {
     return p.peer == peer && p.path_id == path_id;
   });
   if (it == e.paths.end()) return;
   e.paths.erase(it);
   --path_count_;
-  mark_dirty(found->second);
+  mark_dirty(found);
 }
 
 void Rib::flush_peer(PeerId peer, std::optional<std::uint16_t> afi) {
   for (std::uint32_t i = 0; i < entries_.size(); ++i) {
     RibEntry& e = entries_[i];
     if (!e.in_use || (afi && e.destination.afi != *afi)) continue;
-    const std::size_t before = e.paths.size();
-    std::erase_if(e.paths, [peer](const Path& p) { return p.peer == peer; });
-    if (e.paths.size() != before) {
-      path_count_ -= before - e.paths.size();
+    const std::size_t removed =
+        e.paths.erase_if([peer](const Path& p) { return p.peer == peer; });
+    if (removed != 0) {
+      path_count_ -= removed;
       mark_dirty(i);
     }
   }
@@ -99,14 +191,12 @@ void Rib::mark_peer_dirty(PeerId peer) {
 
 void Rib::set_multihomed_leaves(const Destination& d, std::uint32_t leaves) {
   multihomed_[d] = leaves;
-  if (auto it = by_destination_.find(d); it != by_destination_.end()) {
-    mark_dirty(it->second);
-  }
+  if (const std::uint32_t i = lookup(d); i != kNoEntry) mark_dirty(i);
 }
 
 const RibEntry* Rib::find(const Destination& d) const {
-  auto it = by_destination_.find(d);
-  return it == by_destination_.end() ? nullptr : &entries_[it->second];
+  const std::uint32_t i = lookup(d);
+  return i == kNoEntry ? nullptr : &entries_[i];
 }
 
 std::vector<DecisionChange> Rib::decide() {
@@ -273,21 +363,25 @@ bool same_export(const AttributesRef& a, const AttributesRef& b) {
 DecisionChange Rib::run_decision(std::uint32_t index) {
   RibEntry& e = entries_[index];
   DecisionChange change{index, false, false};
-  std::vector<NextHopWeight> installed;
+  // Built in scratch (next hop buffers keep their capacity), then shared.
+  std::vector<NextHopWeight>& installed = scratch_.installed;
+  std::size_t installed_count = 0;
   AttributesRef exported;
   fare::FallbackReason reason = fare::FallbackReason::none;
   bool local_best = false;
 
   if (!e.paths.empty()) {
-    // Best path first, then the multipath set in preference order.
-    std::vector<const Path*> order;
-    order.reserve(e.paths.size());
+    // Best path first, then the multipath set in preference order. The
+    // vectors are members so that a million decisions do not allocate.
+    std::vector<const Path*>& order = scratch_.order;
+    order.clear();
     for (const Path& p : e.paths) order.push_back(&p);
     std::sort(order.begin(), order.end(),
               [this](const Path* a, const Path* b) { return better(*a, *b); });
     const Path& best = *order.front();
     local_best = best.peer == kLocalPeer;
-    std::vector<const Path*> selected{&best};
+    std::vector<const Path*>& selected = scratch_.selected;
+    selected.assign(1, &best);
     if (!local_best) {
       for (std::size_t i = 1;
            i < order.size() && selected.size() < config_.maximum_paths; ++i) {
@@ -298,32 +392,40 @@ DecisionChange Rib::run_decision(std::uint32_t index) {
     if (local_best) {
       if (config_.fare_enabled) fare_export = fare::originate(config_.fare);
     } else {
-      std::vector<fare::Candidate> candidates;
-      candidates.reserve(selected.size());
+      std::vector<fare::Candidate>& candidates = scratch_.candidates;
+      candidates.clear();
       for (const Path* p : selected) {
         const RibPeer& peer = peers_[p->peer];
         candidates.push_back(fare::Candidate{
             peer.link_bandwidth, peer.role, p->attributes->path_bandwidth,
             p->attributes->path_bandwidth_non_transitive});
       }
-      fare::ImportResult weights;
+      fare::ImportResult& weights = scratch_.weights;
+      weights.weighted = false;
       if (config_.fare_enabled) {
-        auto mh = multihomed_.find(e.destination);
-        weights = fare::import_weights(
-            config_.fare, candidates, mh == multihomed_.end() ? 1 : mh->second);
+        std::uint32_t leaves = 1;
+        if (!multihomed_.empty()) {
+          auto mh = multihomed_.find(e.destination);
+          if (mh != multihomed_.end()) leaves = mh->second;
+        }
+        fare::import_weights(config_.fare, candidates, leaves, weights);
         reason = weights.reason;
         fare_export = fare::readvertise(config_.fare, candidates, weights,
                                         config_.maximum_paths > 1);
       }
-      installed.reserve(selected.size());
+      installed_count = selected.size();
+      if (installed.size() < installed_count) installed.resize(installed_count);
       for (std::size_t i = 0; i < selected.size(); ++i) {
         const BitsPerSecond w =
             config_.fare_enabled && weights.weighted ? weights.weights[i] : 1;
-        installed.push_back(NextHopWeight{
-            selected[i]->peer, selected[i]->attributes->next_hop, w});
+        NextHopWeight& h = installed[i];
+        h.peer = selected[i]->peer;
+        const Bytes& nh = selected[i]->attributes->next_hop;
+        h.next_hop.assign(nh.begin(), nh.end());
+        h.weight = w;
       }
       // Deterministic order for the FIB: by peer, then next hop.
-      std::sort(installed.begin(), installed.end(),
+      std::sort(installed.begin(), installed.begin() + installed_count,
                 [](const NextHopWeight& a, const NextHopWeight& b) {
                   return a.peer != b.peer ? a.peer < b.peer
                                           : a.next_hop < b.next_hop;
@@ -333,9 +435,23 @@ DecisionChange Rib::run_decision(std::uint32_t index) {
   }
   // A local route installs nothing, so switching between "no route" and
   // "local" is not a FIB change.
-  change.installed_changed = installed != e.installed;
+  const std::span<const NextHopWeight> now(installed.data(), installed_count);
+  auto equal = [&now](const NextHopSet& set) {
+    return std::equal(now.begin(), now.end(), set.begin(), set.end());
+  };
+  change.installed_changed = !equal(e.installed);
+  if (change.installed_changed) {
+    if (installed_count == 0) {
+      e.installed = NextHopSet{};
+    } else {
+      if (!equal(installed_memo_)) {
+        installed_memo_ =
+            NextHopSet{std::vector<NextHopWeight>(now.begin(), now.end())};
+      }
+      e.installed = installed_memo_;
+    }
+  }
   change.exported_changed = !same_export(exported, e.exported);
-  e.installed = std::move(installed);
   e.local_best = local_best;
   e.fare_reason = reason;
   // Keep the old object when equal so that Adj-RIB-Out grouping by pointer

@@ -5,7 +5,7 @@
 // One entry per destination holds every path received for it (the union of
 // the Adj-RIBs-In, as BIRD keeps them) plus the result of the last decision:
 // the multipath set with its weights (what the FIB gets) and the attributes
-// to export (what Adj-RIB-Out sends). Entries live in a vector addressed by a
+// to export (what Adj-RIB-Out sends). Entries live in a deque addressed by a
 // dense index so that per-peer Adj-RIB-Out state can be a bit per entry.
 //
 // Changes are made with add_path / remove_path / flush_peer, which only mark
@@ -14,9 +14,12 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -53,16 +56,162 @@ struct NextHopWeight {
   bool operator==(const NextHopWeight&) const = default;
 };
 
+// An installed multipath set: immutable, and shared by every destination
+// whose set is equal (all prefixes of one received UPDATE, usually), so an
+// entry holds one 8-byte pointer instead of a vector and a copy of each next
+// hop. Reads like a const std::vector<NextHopWeight> and converts to one.
+// The count of holders is not atomic: a set never leaves its Rib, and a Rib
+// is used by one thread.
+class NextHopSet {
+ public:
+  NextHopSet() = default;
+  explicit NextHopSet(std::vector<NextHopWeight> members)
+      : node_(members.empty() ? nullptr : new Node{1, std::move(members)}) {}
+  NextHopSet(const NextHopSet& o) : node_(o.node_) {
+    if (node_) ++node_->holders;
+  }
+  NextHopSet(NextHopSet&& o) noexcept
+      : node_(std::exchange(o.node_, nullptr)) {}
+  NextHopSet& operator=(NextHopSet o) noexcept {
+    std::swap(node_, o.node_);
+    return *this;
+  }
+  ~NextHopSet() {
+    if (node_ && --node_->holders == 0) delete node_;
+  }
+
+  const std::vector<NextHopWeight>& members() const {
+    static const std::vector<NextHopWeight> kNone;
+    return node_ ? node_->members : kNone;
+  }
+  operator const std::vector<NextHopWeight>&() const { return members(); }
+  auto begin() const { return members().begin(); }
+  auto end() const { return members().end(); }
+  std::size_t size() const { return node_ ? node_->members.size() : 0; }
+  bool empty() const { return !node_; }
+  const NextHopWeight& operator[](std::size_t i) const {
+    return node_->members[i];
+  }
+  bool operator==(const NextHopSet& o) const {
+    return node_ == o.node_ || members() == o.members();
+  }
+
+ private:
+  struct Node {
+    std::size_t holders;
+    std::vector<NextHopWeight> members;
+  };
+  Node* node_ = nullptr;
+};
+
+// The paths to one destination, in no particular order. Most destinations
+// have one (a single peer announces them): it is kept inline, and only a
+// second path moves them to a heap vector -- 24 bytes per destination
+// instead of a vector and its heap block (56). Paths always carry
+// attributes: with the inline slot's `attributes` nullptr, its two 32-bit
+// integers (peer, path_id) hold the heap vector's address (0: no paths).
+class PathList {
+ public:
+  PathList() { set_many(nullptr); }
+  PathList(const PathList& o) : one_(o.one_) {
+    if (const std::vector<Path>* m = o.many()) {
+      set_many(new std::vector<Path>(*m));
+    }
+  }
+  PathList(PathList&& o) noexcept : one_(std::move(o.one_)) {
+    o.set_many(nullptr);
+  }
+  PathList& operator=(PathList o) noexcept {
+    std::swap(one_, o.one_);
+    return *this;
+  }
+  ~PathList() { delete many(); }
+
+  Path* begin() { return many() ? many()->data() : &one_; }
+  Path* end() { return begin() + size(); }
+  const Path* begin() const { return many() ? many()->data() : &one_; }
+  const Path* end() const { return begin() + size(); }
+  std::size_t size() const {
+    if (one_.attributes) return 1;
+    const std::vector<Path>* m = many();
+    return m ? m->size() : 0;
+  }
+  bool empty() const { return size() == 0; }
+  const Path& operator[](std::size_t i) const { return begin()[i]; }
+
+  void push_back(Path path) {
+    std::vector<Path>* m = many();
+    if (!m) {
+      if (!one_.attributes) {
+        one_ = std::move(path);
+        return;
+      }
+      m = new std::vector<Path>();
+      m->reserve(2);
+      m->push_back(std::move(one_));
+      set_many(m);
+    }
+    m->push_back(std::move(path));
+  }
+  // `at` must point into this list.
+  void erase(const Path* at) {
+    std::vector<Path>* m = many();
+    if (!m) {
+      set_many(nullptr);
+      return;
+    }
+    m->erase(m->begin() + (at - m->data()));
+    settle(m);
+  }
+  // Removes the paths matching `pred`; returns how many.
+  template <typename Pred>
+  std::size_t erase_if(Pred&& pred) {
+    std::vector<Path>* m = many();
+    if (!m) {
+      if (!one_.attributes || !pred(std::as_const(one_))) return 0;
+      set_many(nullptr);
+      return 1;
+    }
+    const std::size_t n = std::erase_if(*m, pred);
+    settle(m);
+    return n;
+  }
+
+ private:
+  std::vector<Path>* many() const {
+    if (one_.attributes) return nullptr;
+    return reinterpret_cast<std::vector<Path>*>(
+        static_cast<std::uintptr_t>(one_.path_id) << 32 | one_.peer);
+  }
+  // Empties the inline slot and stores `m` (nullptr: no paths) in it.
+  void set_many(std::vector<Path>* m) {
+    static_assert(sizeof(std::uintptr_t) == 8);
+    const auto bits = reinterpret_cast<std::uintptr_t>(m);
+    one_.attributes.reset();
+    one_.peer = static_cast<PeerId>(bits);
+    one_.path_id = static_cast<std::uint32_t>(bits >> 32);
+  }
+  // Back inline when one path is left, nothing allocated when none is.
+  void settle(std::vector<Path>* m) {
+    if (m->size() > 1) return;
+    Path last = m->empty() ? Path{} : std::move(m->front());
+    delete m;
+    set_many(nullptr);
+    if (last.attributes) one_ = std::move(last);
+  }
+  Path one_;
+};
+
 struct RibEntry {
-  Destination destination;
-  std::vector<Path> paths;  // unordered; at most one per (peer, path_id)
-  // The last decision.
-  std::vector<NextHopWeight> installed;  // empty: no route (or local only)
-  bool local_best = false;               // an originated path won
-  AttributesRef exported;                // nullptr: nothing to advertise
+  Destination destination;  // 19 bytes: the flags below fill its padding
+  bool local_best = false;  // the last decision: an originated path won
   fare::FallbackReason fare_reason = fare::FallbackReason::none;
   bool dirty = false;
   bool in_use = false;
+  PathList paths;  // at most one per (peer, path_id)
+  // The last decision.
+  NextHopSet installed;    // empty: no route (or local only)
+  AttributesRef exported;  // nullptr: nothing to advertise
 };
 
 struct DecisionChange {
@@ -82,6 +231,7 @@ class Rib {
   const RibPeer& peer(PeerId id) const { return peers_[id]; }
 
   // Adds or replaces the path (peer, path_id) to `d`; marks it dirty.
+  // `path.attributes` must not be nullptr (the decision reads them).
   void add_path(const Destination& d, Path path);
   // Removes the path if present; marks the entry dirty when it was.
   void remove_path(const Destination& d, PeerId peer, std::uint32_t path_id);
@@ -99,7 +249,7 @@ class Rib {
   // marked, and returns those whose installed set or export changed.
   std::vector<DecisionChange> decide();
 
-  std::size_t size() const { return by_destination_.size(); }
+  std::size_t size() const { return index_count_; }
   std::size_t path_count() const { return path_count_; }
   const RibEntry* find(const Destination& d) const;
   const RibEntry& entry(std::uint32_t index) const { return entries_[index]; }
@@ -125,6 +275,19 @@ class Rib {
 
  private:
   std::uint32_t slot_for(const Destination& d);
+  // Where `d` is in the index: its entry (or kNoEntry) and slot (or the
+  // free slot that ends its probe run), and its tag. The index must not be
+  // empty.
+  struct Probe {
+    std::uint32_t entry;
+    std::size_t slot;
+    std::uint8_t tag;
+  };
+  Probe probe(const Destination& d) const;
+  // The index of the entry for `d`, or kNoEntry.
+  std::uint32_t lookup(const Destination& d) const;
+  void index_erase(const Destination& d);
+  void index_grow();
   void mark_dirty(std::uint32_t index);
   DecisionChange run_decision(std::uint32_t index);
   // True when `a` is preferred over `b` (RFC 4271 section 9.1.2.2).
@@ -136,10 +299,20 @@ class Rib {
 
   RibConfig config_;
   std::vector<RibPeer> peers_;
-  std::vector<RibEntry> entries_;
+  // A deque, not a vector: growing never copies the table, so a million
+  // entries never exist twice at once (a vector's doubling was the peak of
+  // the daemon's memory).
+  std::deque<RibEntry> entries_;
   std::vector<std::uint32_t> free_;
-  std::unordered_map<Destination, std::uint32_t, DestinationHash>
-      by_destination_;
+  // Destination -> entry index: open addressing with linear probing; per
+  // slot a 1-byte hash tag (0: empty) and the entry index + 1, the key
+  // itself read from the entry. A node-based map cost ~60 bytes and a cache
+  // miss per destination; this costs ~10 bytes (load at most 1/2).
+  static constexpr std::uint32_t kNoEntry = 0xffffffff;
+  std::vector<std::uint8_t> index_tags_;
+  std::vector<std::uint32_t> index_;
+  std::size_t index_count_ = 0;
+  unsigned index_bits_ = 0;
   std::unordered_map<Destination, std::uint32_t, DestinationHash> multihomed_;
   std::vector<std::uint32_t> dirty_;
   std::size_t path_count_ = 0;
@@ -151,6 +324,15 @@ class Rib {
     std::optional<wire::fare::PathBandwidth> transitive, non_transitive;
     AttributesRef result;
   } memo_;
+  // run_decision's working vectors, kept for their capacity.
+  struct DecisionScratch {
+    std::vector<const Path*> order, selected;
+    std::vector<fare::Candidate> candidates;
+    fare::ImportResult weights;
+    std::vector<NextHopWeight> installed;
+  } scratch_;
+  // The last installed set made: the next destination's is usually equal.
+  NextHopSet installed_memo_;
 };
 
 }  // namespace arfabric::proto::bgp

@@ -515,7 +515,7 @@ void Speaker::settle(Time now) {
   const std::vector<DecisionChange> changes = rib_.decide();
   for (const DecisionChange& c : changes) {
     const RibEntry& e = rib_.entry(c.index);
-    if (c.installed_changed) {
+    if (c.installed_changed && config_.fib_updates) {
       outputs_.push_back(FibUpdate{e.destination, e.installed, e.fare_reason});
     }
     if (c.exported_changed) {

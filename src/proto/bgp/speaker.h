@@ -54,6 +54,9 @@ struct SpeakerConfig {
   // draft-xu-idr-fare section 4.1: prefixes multi-homed to several leaves.
   std::vector<std::pair<Destination, std::uint32_t>> multihomed;
   RibConfig rib;  // local_as is taken from above
+  // false: no FibUpdate outputs, for a host with no FIB to program (it can
+  // read the installed sets from rib()); saves a copy per route change.
+  bool fib_updates = true;
 };
 
 using SpeakerConfigError = ConfigError;

@@ -319,5 +319,100 @@ TEST(Rib, EntriesAreReleasedWhenUnused) {
   EXPECT_EQ(rib.find(d), nullptr);
 }
 
+// The destination index (open addressing, backward-shift deletion): after
+// many inserts and releases in an interleaved order, every remaining
+// destination is found at its own entry and no released one is.
+TEST(Rib, IndexFindsEveryDestinationAfterInterleavedReleases) {
+  Rib rib = four_spines();
+  auto nth = [](std::uint32_t i) {
+    Destination d;
+    d.length = 24;
+    d.address[0] = static_cast<std::uint8_t>(11 + (i >> 16));
+    d.address[1] = static_cast<std::uint8_t>(i >> 8);
+    d.address[2] = static_cast<std::uint8_t>(i);
+    return d;
+  };
+  constexpr std::uint32_t kCount = 20000;
+  const AttributesRef a = make({65100, 65001}, 50.0);
+  for (std::uint32_t i = 0; i < kCount; ++i) {
+    rib.add_path(nth(i), Path{0, 0, a});
+  }
+  rib.add_path(dest("2001:db8::/32"), Path{0, 0, a});
+  rib.decide();
+  // Release two of every three, so that deletions land inside probe runs.
+  for (std::uint32_t i = 0; i < kCount; ++i) {
+    if (i % 3 != 0) rib.remove_path(nth(i), 0, 0);
+  }
+  for (const DecisionChange& c : rib.decide()) {
+    rib.collect(c.index, [](std::uint32_t) { return false; });
+  }
+  EXPECT_EQ(rib.size(), kCount / 3 + 1 + 1);
+  for (std::uint32_t i = 0; i < kCount; ++i) {
+    const RibEntry* e = rib.find(nth(i));
+    if (i % 3 != 0) {
+      EXPECT_EQ(e, nullptr) << i;
+    } else {
+      ASSERT_NE(e, nullptr) << i;
+      EXPECT_EQ(e->destination, nth(i));
+    }
+  }
+  ASSERT_NE(rib.find(dest("2001:db8::/32")), nullptr);
+  // Released slots are reused and found again.
+  for (std::uint32_t i = 1; i < kCount; i += 3) {
+    rib.add_path(nth(i), Path{1, 0, a});
+  }
+  rib.decide();
+  for (std::uint32_t i = 1; i < kCount; i += 3) {
+    ASSERT_NE(rib.find(nth(i)), nullptr) << i;
+    EXPECT_EQ(rib.find(nth(i))->paths.begin()->peer, 1u);
+  }
+}
+
+TEST(PathList, KeepsOnePathInlineAndMovesBetweenInlineAndHeap) {
+  const AttributesRef a = make({65100, 65001});
+  PathList l;
+  EXPECT_TRUE(l.empty());
+  l.push_back(Path{0, 0, a});
+  ASSERT_EQ(l.size(), 1u);
+  l.push_back(Path{1, 0, a});
+  l.push_back(Path{2, 7, a});
+  ASSERT_EQ(l.size(), 3u);
+  PathList copy = l;
+  l.erase(l.begin() + 1);
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l.begin()[0].peer, 0u);
+  EXPECT_EQ(l.begin()[1].path_id, 7u);
+  EXPECT_EQ(l.erase_if([](const Path& p) { return p.peer == 0; }), 1u);
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l.begin()->peer, 2u);
+  EXPECT_EQ(l.erase_if([](const Path& p) { return p.peer == 0; }), 0u);
+  l.erase(l.begin());
+  EXPECT_TRUE(l.empty());
+  EXPECT_EQ(l.begin(), l.end());
+  EXPECT_EQ(copy.size(), 3u);  // the copy is deep
+}
+
+TEST(Rib, EqualInstalledSetsAreSharedAndStillCompareByValue) {
+  Rib rib = four_spines();
+  const AttributesRef a = make({65100, 65001}, 50.0);
+  const Destination d1 = dest("10.1.0.0/24"), d2 = dest("10.2.0.0/24");
+  rib.add_path(d1, Path{0, 0, a});
+  rib.add_path(d1, Path{1, 0, a});
+  rib.add_path(d2, Path{0, 0, a});
+  rib.add_path(d2, Path{1, 0, a});
+  rib.decide();
+  const NextHopSet& s1 = rib.find(d1)->installed;
+  const NextHopSet& s2 = rib.find(d2)->installed;
+  ASSERT_EQ(s1.size(), 2u);
+  EXPECT_EQ(&s1.members(), &s2.members());
+  // A different set for d2 only: d1 keeps its own.
+  rib.remove_path(d2, 1, 0);
+  ASSERT_EQ(rib.decide().size(), 1u);
+  EXPECT_EQ(rib.find(d1)->installed.size(), 2u);
+  ASSERT_EQ(rib.find(d2)->installed.size(), 1u);
+  EXPECT_EQ(rib.find(d2)->installed[0].peer, 0u);
+  EXPECT_FALSE(rib.find(d1)->installed == rib.find(d2)->installed);
+}
+
 }  // namespace
 }  // namespace arfabric::proto::bgp
