@@ -35,10 +35,13 @@ std::expected<void, ConfigError> validate(const ArnConfig& c) {
     return bad("refill_interval", "must be positive");
   if (c.bucket_capacity == 0) return bad("bucket_capacity", "must be positive");
   if (c.hold_time <= Time()) return bad("hold_time", "must be positive");
-  for (std::size_t i = 0; i < c.destinations.size(); ++i)
-    if (c.destinations[i].length > 32)
+  for (std::size_t i = 0; i < c.destinations.size(); ++i) {
+    const Destination& d = c.destinations[i];
+    const unsigned max = d.prefix.ipv6 ? 128 : 32;
+    if (d.length > max)
       return bad("destinations[" + std::to_string(i) + "].length",
-                 "over 32 bits");
+                 "over " + std::to_string(max) + " bits");
+  }
   if (c.max_entries == 0) return bad("max_entries", "must be positive");
   return {};
 }

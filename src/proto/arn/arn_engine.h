@@ -16,8 +16,8 @@
 // repetition, or the receivers' hold timer, recovers.
 //
 // Receiving side (§3.2, §4.1, receiver.cc): on_message() parses the
-// configured transport, maps the 5-tuple's destination to a NodeId
-// (longest-prefix match in config.destinations) and the arrival port to
+// configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
+// NodeId (longest-prefix match in config.destinations) and the arrival port to
 // "the path through the reporter", and emits for (arrival port, node):
 // a VetoChange for a failure, a CongestionChange (level from the Metric)
 // for congestion — congestion deprioritises, it never removes a path. The
@@ -45,6 +45,7 @@
 #include "proto/arn/arn_config.h"
 #include "proto/arn/detector.h"
 #include "proto/fib/forwarding_types.h"
+#include "proto/fib/prefix_table.h"
 #include "wire/arn/arn_message.h"
 
 namespace arfabric::proto::arn {
@@ -155,7 +156,6 @@ class ArnEngine {
                        bool exclude, Time now);
 
   // receiver.cc
-  std::optional<NodeId> lookup(const wire::Ipv4Address& address) const;
   bool can_reroute(NodeId destination, PortId arrival) const;
   void revoke(Entry& e);
   Entry* find(std::uint32_t path_id, NodeId destination);
@@ -168,6 +168,7 @@ class ArnEngine {
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
   std::vector<Entry> entries_;
+  fib::PrefixTable destinations_;  // config_.destinations, IPv4 and IPv6
   std::vector<std::pair<NodeId, std::vector<PortId>>> next_hops_;
   ByteWriter scratch_;
   Outputs outputs_;

@@ -22,26 +22,6 @@ void ArnEngine::set_next_hops(NodeId destination,
                           std::vector<PortId>(ports.begin(), ports.end()));
 }
 
-std::optional<NodeId> ArnEngine::lookup(const wire::Ipv4Address& a) const {
-  const std::uint32_t addr = std::uint32_t{a[0]} << 24 |
-                             std::uint32_t{a[1]} << 16 |
-                             std::uint32_t{a[2]} << 8 | a[3];
-  std::optional<NodeId> best;
-  int best_length = -1;
-  for (const Destination& d : config_.destinations) {
-    const std::uint32_t p = std::uint32_t{d.prefix[0]} << 24 |
-                            std::uint32_t{d.prefix[1]} << 16 |
-                            std::uint32_t{d.prefix[2]} << 8 | d.prefix[3];
-    const std::uint32_t mask =
-        d.length == 0 ? 0 : ~std::uint32_t{0} << (32 - d.length);
-    if ((addr & mask) == (p & mask) && d.length > best_length) {
-      best = d.node;
-      best_length = d.length;
-    }
-  }
-  return best;
-}
-
 // Another port toward `destination` that no failure we hold vetoes.
 bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
   for (const auto& [node, ports] : next_hops_) {
@@ -100,15 +80,15 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     msg = std::move(f->message);
   }
   if (!msg.path_id || !msg.flow ||
-      msg.flow->family != wire::arn::AddressFamily::ipv4 ||
       !(msg.flow->mask & wire::arn::kMaskDestination) ||
       path_id_node(*msg.path_id) == config_.node_id) {
     ++counters_.ignored;
     return;
   }
-  wire::Ipv4Address address;
-  std::copy_n(msg.flow->destination.begin(), 4, address.begin());
-  const auto node = lookup(address);
+  // IPv4 addresses use the first 4 bytes (the parser zeroes the rest).
+  const auto node =
+      destinations_.lookup(msg.flow->family == wire::arn::AddressFamily::ipv6,
+                           msg.flow->destination);
   if (!node) {
     ++counters_.unknown_destination;
     return;

@@ -1,6 +1,7 @@
 // ARN engine, sending side: detection inputs, the notify decision,
 // repetition, eliminations and per-target rate limiting (draft §3.1).
 #include <algorithm>
+#include <string>
 
 #include "proto/arn/arn_engine.h"
 #include "wire/arn/arn_transport.h"
@@ -12,7 +13,24 @@ using wire::arn::ArnType;
 
 std::expected<ArnEngine, ConfigError> ArnEngine::create(ArnConfig config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
-  return ArnEngine(std::move(config));
+  ArnEngine engine(std::move(config));
+  const auto& dests = engine.config_.destinations;
+  for (std::size_t i = 0; i < dests.size(); ++i) {
+    // The table wants host bits clear; a node's own address with its
+    // prefix length is a natural way to configure it, so mask them here.
+    fib::Prefix p{.ipv6 = dests[i].prefix.ipv6, .length = dests[i].length};
+    for (unsigned bit = 0; bit < dests[i].length; ++bit)
+      p.address[bit / 8] |= dests[i].prefix.bytes[bit / 8] & (0x80 >> bit % 8);
+    const std::size_t before = engine.destinations_.size();
+    auto ok = engine.destinations_.add(p, dests[i].node);
+    const std::string at = "destinations[" + std::to_string(i) + "]";
+    if (!ok)
+      return std::unexpected(
+          ConfigError{at + "." + ok.error().field, ok.error().reason});
+    if (engine.destinations_.size() == before)
+      return std::unexpected(ConfigError{at + ".prefix", "listed twice"});
+  }
+  return engine;
 }
 
 ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
@@ -123,12 +141,14 @@ void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
     msg.metric = detection ? detectors_[m].metric() : 0;
   }
   msg.path_id = path_id(config_.node_id, mp.port);
-  wire::arn::FiveTuple flow;
-  flow.mask = wire::arn::kMaskDestination;
   // Never back through the affected port: behind it is the failed link,
   // or (congestion) the node the traffic is going to, not an upstream.
-  for (const wire::Ipv4Address& a : mp.affected) {
-    std::copy(a.begin(), a.end(), flow.destination.begin());
+  for (const IpAddress& a : mp.affected) {
+    wire::arn::FiveTuple flow;
+    flow.family = a.ipv6 ? wire::arn::AddressFamily::ipv6
+                         : wire::arn::AddressFamily::ipv4;
+    flow.mask = wire::arn::kMaskDestination;
+    flow.destination = a.bytes;
     msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
   }

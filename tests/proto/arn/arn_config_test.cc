@@ -46,6 +46,10 @@ TEST(ArnConfig, NamesTheBadField) {
   b = c;
   b.destinations = {{.length = 33}};
   expect_bad(b, "destinations[0].length");
+  b = c;  // IPv6 prefixes go to 128 bits, not beyond
+  b.destinations = {{.prefix = IpAddress::v6({}), .length = 128},
+                    {.prefix = IpAddress::v6({}), .length = 129}};
+  expect_bad(b, "destinations[1].length");
   b = c;
   b.max_entries = 0;
   expect_bad(b, "max_entries");

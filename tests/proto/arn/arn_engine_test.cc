@@ -68,7 +68,8 @@ TEST(Dragonfly, Figure2CongestionMovesTrafficUntilElimination) {
   n1.port_count = 4;  // 0 node2, 1 node3, 2 node4, 3 group2
   n1.router_address = {10, 1, 0, 1};
   n1.monitored = {{.port = 3,
-                   .affected = {{10, 2, 0, 1}, {10, 2, 0, 2}},
+                   .affected = {wire::Ipv4Address{10, 2, 0, 1},
+                                wire::Ipv4Address{10, 2, 0, 2}},
                    .queue_high_bytes = 100'000,
                    .queue_low_bytes = 20'000}};
   n1.targets = {{0, {10, 1, 0, 2}}, {1, {10, 1, 0, 3}}, {2, {10, 1, 0, 4}}};
@@ -78,7 +79,8 @@ TEST(Dragonfly, Figure2CongestionMovesTrafficUntilElimination) {
   n2.node_id = 2;
   n2.port_count = 2;  // 0 node1, 1 node4 (toward group3)
   n2.router_address = {10, 1, 0, 2};
-  n2.destinations = {{{10, 2, 0, 1}, 32, kG2a}, {{10, 2, 0, 2}, 32, kG2b}};
+  n2.destinations = {{wire::Ipv4Address{10, 2, 0, 1}, 32, kG2a},
+                     {wire::Ipv4Address{10, 2, 0, 2}, 32, kG2b}};
   ArnEngine node2 = make(n2);
   const PortId hops[] = {0, 1};
   node2.set_next_hops(kG2a, hops);

@@ -69,7 +69,9 @@ TEST(Sender, RepeatsWhileTheConditionLastsThenEliminates) {
 
 TEST(Sender, TokenBucketLimitsEachTarget) {
   ArnConfig c = spine1_config();
-  c.monitored[0].affected = {{10, 0, 2, 1}, {10, 0, 3, 1}, {10, 0, 4, 1}};
+  c.monitored[0].affected = {wire::Ipv4Address{10, 0, 2, 1},
+                             wire::Ipv4Address{10, 0, 3, 1},
+                             wire::Ipv4Address{10, 0, 4, 1}};
   c.bucket_capacity = 2;
   c.refill_interval = us(50);
   c.repeat_interval = us(100);
@@ -82,6 +84,39 @@ TEST(Sender, TokenBucketLimitsEachTarget) {
   EXPECT_EQ(spine1.drain().transmits.size(), 2u);
   EXPECT_EQ(spine1.counters().rate_limited, 2u);
   EXPECT_EQ(spine1.counters().sent, 4u);
+}
+
+// An IPv6 destination behind the port travels with Opcode 2 (IPv6) and
+// reaches a receiver whose table has the IPv6 prefix, next to an IPv4 one.
+TEST(Sender, Ipv6AffectedDestinationsEndToEnd) {
+  const IpAddress leaf2_v6 = IpAddress::v6(
+      {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1});
+  ArnConfig s = spine1_config();
+  s.monitored[0].affected = {leaf2_v6, kLeaf2Addr};
+  ArnEngine spine1 = make(s);
+  ArnConfig l = leaf1_config();
+  l.destinations = {{.prefix = leaf2_v6, .length = 64, .node = kLeaf2},
+                    {.prefix = kLeaf2Addr, .length = 24, .node = kLeaf2 + 1}};
+  ArnEngine leaf1 = make(l);
+  spine1.link_state(1, false, us(0));
+  Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 2u);
+  const auto m = parse_udp(out.transmits[0]);
+  ASSERT_TRUE(m.flow);
+  EXPECT_EQ(m.flow->family, wire::arn::AddressFamily::ipv6);
+  EXPECT_EQ(m.flow->mask, wire::arn::kMaskDestination);
+  EXPECT_EQ(m.flow->destination, leaf2_v6.bytes);
+  EXPECT_EQ(parse_udp(out.transmits[1]).flow->family,
+            wire::arn::AddressFamily::ipv4);
+  for (const Transmit& t : out.transmits) leaf1.on_message(0, t.bytes, us(1));
+  EXPECT_EQ(leaf1.drain().vetoes,
+            (std::vector<VetoChange>{{0, kLeaf2, VetoSource::arn, true},
+                                     {0, kLeaf2 + 1, VetoSource::arn, true}}));
+  spine1.link_state(1, true, us(5));
+  EXPECT_EQ(deliver(spine1, 0, leaf1, 0, us(6)), 2u);
+  EXPECT_EQ(leaf1.drain().vetoes,
+            (std::vector<VetoChange>{{0, kLeaf2, VetoSource::arn, false},
+                                     {0, kLeaf2 + 1, VetoSource::arn, false}}));
 }
 
 TEST(Sender, CongestionMetricAndUnmonitoredPorts) {
