@@ -51,6 +51,15 @@ TEST(ArnConfig, NamesTheBadField) {
                     {.prefix = IpAddress::v6({}), .length = 129}};
   expect_bad(b, "destinations[1].length");
   b = c;
+  b.monitored[0].flows.resize(2);
+  b.monitored[0].flows[1].mask = wire::arn::kMaskSource;  // no Destination
+  expect_bad(b, "monitored[0].flows[1].mask");
+  b.monitored[0].flows[1].mask = 0x3f;
+  expect_bad(b, "monitored[0].flows[1].mask");
+  b.monitored[0].flows[1].mask = wire::arn::kMaskAll;
+  b.monitored[0].flows[1].family = static_cast<wire::arn::AddressFamily>(3);
+  expect_bad(b, "monitored[0].flows[1].family");
+  b = c;
   b.max_entries = 0;
   expect_bad(b, "max_entries");
 }

@@ -133,5 +133,55 @@ TEST(Sender, CongestionMetricAndUnmonitoredPorts) {
   EXPECT_EQ(m.metric, 192);
 }
 
+// Flow objects: announced with the port's conditions, wildcards zeroed;
+// set_flows() replaces them and eliminates dropped ones at once.
+TEST(SenderFlow, FlowObjectsAreAnnouncedAndReplaced) {
+  wire::arn::FiveTuple a;
+  a.mask = wire::arn::kMaskDestination | wire::arn::kMaskSourcePort;
+  a.destination = {10, 0, 2, 9};
+  a.source_port = 5000;
+  a.destination_port = 77;  // a wildcard: sent as zero
+  wire::arn::FiveTuple b = a;
+  b.source_port = 5001;
+  ArnConfig c = spine1_config();
+  c.monitored[0].affected.clear();
+  c.monitored[0].flows = {a};
+  ArnEngine spine1 = make(c);
+  spine1.observe(1, 1 << 20, 0.0, us(0));  // congested
+  Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  auto m = parse_udp(out.transmits[0]);
+  EXPECT_EQ(m.type, ArnType::congestion_detected);
+  ASSERT_TRUE(m.flow);
+  EXPECT_EQ(m.flow->mask, a.mask);
+  EXPECT_EQ(m.flow->source_port, 5000);
+  EXPECT_EQ(m.flow->destination_port, 0);
+  // The host's top flows change: a is eliminated now, b is announced from
+  // the next repetition on.
+  const wire::arn::FiveTuple next[] = {b};
+  ASSERT_TRUE(spine1.set_flows(1, next, us(10)));
+  out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  m = parse_udp(out.transmits[0]);
+  EXPECT_EQ(m.type, ArnType::congestion_eliminated);
+  EXPECT_EQ(m.flow->source_port, 5000);
+  spine1.on_timer(us(100));
+  out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  m = parse_udp(out.transmits[0]);
+  EXPECT_EQ(m.type, ArnType::congestion_detected);
+  EXPECT_EQ(m.flow->source_port, 5001);
+  // Errors leave the flows as they were.
+  EXPECT_EQ(spine1.set_flows(0, next, us(101)).error().field, "port");
+  wire::arn::FiveTuple no_dst = b;
+  no_dst.mask = wire::arn::kMaskSourcePort;
+  const wire::arn::FiveTuple bad[] = {b, no_dst};
+  EXPECT_EQ(spine1.set_flows(1, bad, us(101)).error().field, "flows[1].mask");
+  spine1.on_timer(us(200));
+  out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(parse_udp(out.transmits[0]).flow->source_port, 5001);
+}
+
 }  // namespace
 }  // namespace arfabric::proto::arn
