@@ -16,8 +16,10 @@ using namespace arfabric::proto::fib;
 
 constexpr NodeId kDests = 256;
 
-Fib make_fib() {
-  auto f = Fib::create({.max_destinations = kDests, .table_size = 4096});
+Fib make_fib(std::uint32_t max_flow_overrides = 1024) {
+  auto f = Fib::create({.max_destinations = kDests,
+                        .table_size = 4096,
+                        .max_flow_overrides = max_flow_overrides});
   std::vector<WeightedMember> m;
   for (PortId p = 0; p < 256; ++p) m.push_back({p, 1u + p % 4});
   for (NodeId d = 0; d < kDests; ++d) (void)f->set_route(d, m, Time());
@@ -101,8 +103,8 @@ BENCHMARK(BM_ApplyVetoChange);
 // (per-source flow overrides; 1/64 of the flows match one).
 // range(1) = 1 calls the old form (no key) on the same packets.
 void BM_SelectWithKey(benchmark::State& state) {
-  Fib f = make_fib();
   const auto n = static_cast<int>(state.range(0));
+  Fib f = make_fib(static_cast<std::uint32_t>(n) * kDests);
   const bool old_form = state.range(1) != 0;
   const auto keys = flows(4096);
   std::vector<std::uint64_t> h(keys.size());

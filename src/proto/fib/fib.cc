@@ -315,7 +315,7 @@ std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
     return std::nullopt;
   }
   Dest& d = dests_[dest];
-  if (!d.overrides.empty()) [[unlikely]]
+  if (d.has_overrides) [[unlikely]]
     ++counters_.flow_key_missing;
   return select_plain(d, dest, flow_hash, now, mode);
 }
@@ -328,7 +328,7 @@ std::optional<PortId> Fib::select(NodeId dest, const FlowKey& key,
     return std::nullopt;
   }
   Dest& d = dests_[dest];
-  if (d.overrides.empty()) [[likely]]
+  if (!d.has_overrides) [[likely]]
     return select_plain(d, dest, flow_hash, now, mode);
   return select_overridden(d, dest, key, flow_hash, now, mode);
 }
@@ -342,6 +342,7 @@ constexpr std::uint32_t kFlowDraws = 32;
 constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 constexpr std::uint64_t kAcceptSalt = 0xA5A5'5A5A'C3C3'3C3Cull;
 constexpr std::uint64_t kScanSalt = 0x0F0F'F0F0'1234'8765ull;
+constexpr std::uint8_t kUnknownLevel = 0xff;  // FlowAdjust::base_level
 
 }  // namespace
 
@@ -350,55 +351,67 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
                                              std::uint64_t flow_hash, Time now,
                                              SelectMode mode) {
   adjust_.clear();
-  for (const FlowOverride& o : d.overrides) {
-    if (!o.match.matches(key)) continue;
-    auto it =
-        std::find_if(adjust_.begin(), adjust_.end(),
-                     [&](const FlowAdjust& a) { return a.port == o.port; });
-    if (it == adjust_.end()) {
-      adjust_.push_back({o.port, o.vetoed, o.level, 0});
-    } else {
-      it->vetoed = it->vetoed || o.vetoed;
-      it->level = std::max(it->level, o.level);
+  std::uint32_t begin = 0;
+  for (const auto& [fields, end] : d.override_groups) {
+    FlowMatch probe{fields, key};
+    const std::uint64_t h = fib::flow_hash(probe.normalise().key, fields);
+    auto i = std::lower_bound(d.override_hashes.begin() + begin,
+                              d.override_hashes.begin() + end, h);
+    for (; i != d.override_hashes.begin() + end && *i == h; ++i) {
+      const FlowOverride& o =
+          d.overrides[static_cast<std::size_t>(i - d.override_hashes.begin())];
+      if (!o.match.matches(key)) continue;  // a hash collision
+      auto it =
+          std::find_if(adjust_.begin(), adjust_.end(),
+                       [&](const FlowAdjust& a) { return a.port == o.port; });
+      if (it == adjust_.end()) {
+        adjust_.push_back({o.port, o.vetoed, o.level, kUnknownLevel});
+      } else {
+        it->vetoed = it->vetoed || o.vetoed;
+        it->level = std::max(it->level, o.level);
+      }
     }
+    begin = end;
   }
   const std::optional<PortId> first =
       select_plain(d, dest, flow_hash, now, mode);
   // No route / drop: an override can only take paths away.
   if (adjust_.empty() || !first) return first;
   ++counters_.flow_matched;
-  for (FlowAdjust& a : adjust_) {
-    auto p = std::lower_bound(
-        d.ports.begin(), d.ports.end(), a.port,
-        [](const PortState& s, PortId q) { return s.port < q; });
-    a.base_level = p != d.ports.end() && p->port == a.port ? level(*p) : 0;
-  }
-  auto find = [&](PortId port) -> const FlowAdjust* {
-    for (const FlowAdjust& a : adjust_)
+  auto find = [&](PortId port) -> FlowAdjust* {
+    for (FlowAdjust& a : adjust_)
       if (a.port == port) return &a;
     return nullptr;
   };
-  // Whether this flow may use `port`; `r` is the draw's acceptance hash.
-  auto accept = [&](PortId port, std::uint64_t r) {
-    const FlowAdjust* a = find(port);
+  // Whether this flow may use `port`; `h` is the draw's hash. The port's
+  // own level is looked up only for a congestion override, when needed.
+  auto accept = [&](PortId port, std::uint64_t h) {
+    FlowAdjust* a = find(port);
     if (a == nullptr) return true;
     if (a->vetoed) return false;
-    const std::uint8_t l = std::max(a->base_level, a->level);
-    if (l == a->base_level) return true;
+    if (a->level == 0) return true;
+    if (a->base_level == kUnknownLevel) {
+      auto p = std::lower_bound(
+          d.ports.begin(), d.ports.end(), port,
+          [](const PortState& s, PortId q) { return s.port < q; });
+      a->base_level = p != d.ports.end() && p->port == port ? level(*p) : 0;
+    }
+    if (a->level <= a->base_level) return true;
     if (config_.congestion_policy == CongestionPolicy::tier) return false;
-    return r % config_.congestion_multiplier[a->base_level] <
-           config_.congestion_multiplier[l];
+    return mix64(h ^ kAcceptSalt) %
+               config_.congestion_multiplier[a->base_level] <
+           config_.congestion_multiplier[a->level];
   };
   // Spraying has no flow to keep together: vary the draws per packet.
   const std::uint64_t seed = mode == SelectMode::per_packet
                                  ? mix64(flow_hash + d.spray_next)
                                  : flow_hash;
-  if (accept(*first, mix64(seed ^ kAcceptSalt))) return first;
+  if (accept(*first, seed)) return first;
   const MemberTable& t = *d.table;
   for (std::uint32_t k = 1; k <= kFlowDraws; ++k) {
     const std::uint64_t h = mix64(seed + k * kGolden);
     const PortId port = t.at(t.index_for(h));
-    if (accept(port, mix64(h ^ kAcceptSalt))) {
+    if (accept(port, h)) {
       ++counters_.flow_moved;
       return port;
     }
@@ -476,9 +489,9 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
   if (it != list.end()) {
     ++counters_.flow_override_changes;
     if (remove) {
-      *it = list.back();
-      list.pop_back();
+      list.erase(it);
       --flow_override_count_;
+      index_overrides(dests_[c.destination]);
     } else {
       it->vetoed = c.vetoed;
       it->level = c.level;
@@ -498,9 +511,36 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
   ++counters_.flow_override_changes;
   list.push_back({match, c.port, c.source, c.vetoed, c.level});
   ++flow_override_count_;
+  index_overrides(dests_[c.destination]);
   // select() must not allocate: room for every override of one destination.
   if (adjust_.capacity() < list.size()) adjust_.reserve(list.size() * 2);
   return {};
+}
+
+void Fib::index_overrides(Dest& d) {
+  const std::size_t n = d.overrides.size();
+  d.has_overrides = n > 0;
+  std::vector<std::pair<std::uint64_t, FlowOverride>> keyed;
+  keyed.reserve(n);
+  for (const FlowOverride& o : d.overrides)
+    keyed.emplace_back(flow_hash(o.match.key, o.match.fields), o);
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.second.match.fields != b.second.match.fields
+               ? a.second.match.fields < b.second.match.fields
+               : a.first < b.first;
+  });
+  d.overrides.clear();
+  d.override_hashes.clear();
+  d.override_groups.clear();
+  for (const auto& [h, o] : keyed) {
+    if (d.override_groups.empty() ||
+        d.override_groups.back().first != o.match.fields)
+      d.override_groups.emplace_back(o.match.fields, 0);
+    d.overrides.push_back(o);
+    d.override_hashes.push_back(h);
+    d.override_groups.back().second =
+        static_cast<std::uint32_t>(d.overrides.size());
+  }
 }
 
 std::span<const FlowOverride> Fib::flow_overrides(NodeId dest) const {

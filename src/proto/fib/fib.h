@@ -55,6 +55,7 @@
 #include <queue>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -166,9 +167,10 @@ class Fib {
                                SelectMode mode);
   // The same, consulting the destination's per-flow overrides with `key`
   // (the fields `flow_hash` was computed from). Without overrides for
-  // `dest` it costs what the form above costs. Allocation-free; a matching
-  // packet costs O(overrides of dest) plus a bounded number of redraws
-  // (a table scan only when nearly every entry is vetoed for the flow).
+  // `dest` it costs what the form above costs. Allocation-free; otherwise
+  // a packet costs one hash and one binary search per distinct field set
+  // among dest's overrides, and a matching one a bounded number of
+  // redraws (a table scan only when nearly every entry is vetoed for it).
   std::optional<PortId> select(NodeId dest, const FlowKey& key,
                                std::uint64_t flow_hash, Time now,
                                SelectMode mode);
@@ -219,10 +221,19 @@ class Fib {
   struct Dest {
     std::vector<PortState> ports;  // sorted by port
     GroupState state = GroupState::no_route;
+    // !overrides.empty(), next to `state` so that select() reads no other
+    // cache line for it.
+    bool has_overrides = false;
     std::uint32_t spray_next = 0;
-    std::vector<FlowOverride> overrides;  // usually empty
     std::optional<MemberTable> table;
     std::vector<WeightedMember> active;  // what `table` was built from
+    // Per-flow overrides, sorted by (match.fields, hash of the match key);
+    // override_hashes[i] is overrides[i]'s hash; override_groups holds
+    // (fields, end index) per distinct field set. A lookup costs one hash
+    // and one binary search per distinct field set, not a scan.
+    std::vector<FlowOverride> overrides;
+    std::vector<std::uint64_t> override_hashes;
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> override_groups;
   };
   struct Deadline {
     Time at;
@@ -242,6 +253,7 @@ class Fib {
   std::uint8_t level(const PortState& p) const;
   void release_latch(PortState& p, bool by_reinstall);
   void rebuild(NodeId dest);
+  static void index_overrides(Dest& d);
   std::optional<PortId> select_plain(Dest& d, NodeId dest,
                                      std::uint64_t flow_hash, Time now,
                                      SelectMode mode);
@@ -254,7 +266,8 @@ class Fib {
     PortId port;
     bool vetoed;
     std::uint8_t level;       // the flow's congestion level for the port
-    std::uint8_t base_level;  // the port's level for the destination
+    std::uint8_t base_level;  // the port's level for the destination, or
+                              // 0xff until select_overridden needs it
   };
 
   FibConfig config_;

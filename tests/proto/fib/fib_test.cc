@@ -513,6 +513,42 @@ TEST(FibFlowOverride, VetoMovesExactlyTheMatchingFlows) {
   EXPECT_EQ(hits(f, 1), hits(reference, 1));
 }
 
+// Overrides with different field sets on one destination: each packet
+// looks up every field set, and a flow matching several gets all their
+// vetoes (the lookup is by hash per field set, then verified).
+TEST(FibFlowOverride, SeveralFieldSetsOverlap) {
+  Fib f = make({.max_destinations = 1, .table_size = 256});
+  ASSERT_TRUE(f.set_route(0, equal(1, 4), Time()));
+  FlowMatch from7;
+  from7.fields = kMatchSource;
+  from7.key.source = {10, 0, 0, 7};
+  ASSERT_TRUE(f.apply(flow_veto(0, rocev2(), 1, true)));
+  ASSERT_TRUE(f.apply(flow_veto(0, from7, 2, true)));
+  for (std::uint8_t i = 0; i < 100; ++i) {  // unrelated overrides
+    FlowMatch other = from7;
+    other.key.source[2] = static_cast<std::uint8_t>(i + 1);
+    ASSERT_TRUE(f.apply(flow_veto(0, other, 3, true)));
+  }
+  std::mt19937_64 rng(9);
+  std::map<int, std::map<PortId, int>> seen;  // by which overrides match
+  for (int i = 0; i < 20'000; ++i) {
+    FlowKey k = random_key(rng);
+    if (i % 2) k.source = {10, 0, 0, 7};
+    const int kind = (rocev2().matches(k) ? 1 : 0) + (from7.matches(k) ? 2 : 0);
+    ++seen[kind]
+          [*f.select(0, k, flow_hash(k, 2), Time(), SelectMode::per_flow)];
+  }
+  EXPECT_EQ(seen[0].size(), 4u);  // no override: all four ports
+  EXPECT_EQ(seen[1].count(1), 0u);
+  EXPECT_EQ(seen[1].size(), 3u);
+  EXPECT_EQ(seen[2].count(2), 0u);
+  EXPECT_EQ(seen[2].size(), 3u);
+  EXPECT_EQ(seen[3].count(1) + seen[3].count(2), 0u);  // both vetoes
+  EXPECT_GT(seen[3][3], 0);
+  EXPECT_GT(seen[3][4], 0);
+  EXPECT_EQ(f.flow_override_count(), 102u);
+}
+
 TEST(FibFlowOverride, CongestionLevelScalesTheFlowsShare) {
   // Four equal members, multipliers {4,3,2,1}: at level 3 for matching
   // flows, port 2 keeps 1/(4+4+4+1) = 1/13 of them.
