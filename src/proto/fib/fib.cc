@@ -273,9 +273,8 @@ void Fib::rebuild(NodeId dest) {
 
 // The per-destination selection (no overrides). Kept separate so both
 // select() forms share it; the compiler inlines it into each.
-inline std::optional<PortId> Fib::select_plain(Dest& d, NodeId dest,
-                                               std::uint64_t flow_hash,
-                                               Time now, SelectMode mode) {
+[[gnu::always_inline]] inline std::optional<PortId> Fib::select_plain(
+    Dest& d, NodeId dest, std::uint64_t flow_hash, Time now, SelectMode mode) {
   switch (d.state) {
     case GroupState::no_route:
       ++counters_.no_route;
@@ -343,6 +342,9 @@ constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 constexpr std::uint64_t kAcceptSalt = 0xA5A5'5A5A'C3C3'3C3Cull;
 constexpr std::uint64_t kScanSalt = 0x0F0F'F0F0'1234'8765ull;
 constexpr std::uint8_t kUnknownLevel = 0xff;  // FlowAdjust::base_level
+// Field-set groups this small are verified one by one: cheaper than
+// hashing the key.
+constexpr std::uint32_t kLinearGroup = 8;
 
 }  // namespace
 
@@ -353,14 +355,19 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
   adjust_.clear();
   std::uint32_t begin = 0;
   for (const auto& [fields, end] : d.override_groups) {
-    FlowMatch probe{fields, key};
-    const std::uint64_t h = fib::flow_hash(probe.normalise().key, fields);
-    auto i = std::lower_bound(d.override_hashes.begin() + begin,
-                              d.override_hashes.begin() + end, h);
-    for (; i != d.override_hashes.begin() + end && *i == h; ++i) {
-      const FlowOverride& o =
-          d.overrides[static_cast<std::size_t>(i - d.override_hashes.begin())];
-      if (!o.match.matches(key)) continue;  // a hash collision
+    std::uint32_t i = begin, stop = end;
+    if (end - begin > kLinearGroup) {  // hash the masked key, then search
+      FlowMatch probe{fields, key};
+      const std::uint64_t h = fib::flow_hash(probe.normalise().key, fields);
+      const auto first = d.override_hashes.begin();
+      i = static_cast<std::uint32_t>(
+          std::lower_bound(first + begin, first + end, h) - first);
+      stop = static_cast<std::uint32_t>(
+          std::upper_bound(first + i, first + end, h) - first);
+    }
+    for (; i < stop; ++i) {
+      const FlowOverride& o = d.overrides[i];
+      if (!o.match.matches(key)) continue;  // another key, or a collision
       auto it =
           std::find_if(adjust_.begin(), adjust_.end(),
                        [&](const FlowAdjust& a) { return a.port == o.port; });

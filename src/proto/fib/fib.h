@@ -257,10 +257,10 @@ class Fib {
   std::optional<PortId> select_plain(Dest& d, NodeId dest,
                                      std::uint64_t flow_hash, Time now,
                                      SelectMode mode);
-  std::optional<PortId> select_overridden(Dest& d, NodeId dest,
-                                          const FlowKey& key,
-                                          std::uint64_t flow_hash, Time now,
-                                          SelectMode mode);
+  // Out of line: inlined, its frame would slow the common path.
+  [[gnu::noinline]] std::optional<PortId> select_overridden(
+      Dest& d, NodeId dest, const FlowKey& key, std::uint64_t flow_hash,
+      Time now, SelectMode mode);
   // A matching flow's view of one port (select_overridden scratch).
   struct FlowAdjust {
     PortId port;
