@@ -16,8 +16,10 @@ using namespace arfabric::proto::fib;
 
 constexpr NodeId kDests = 256;
 
-Fib make_fib() {
-  auto f = Fib::create({.max_destinations = kDests, .table_size = 4096});
+Fib make_fib(std::uint32_t max_flow_overrides = 1024) {
+  auto f = Fib::create({.max_destinations = kDests,
+                        .table_size = 4096,
+                        .max_flow_overrides = max_flow_overrides});
   std::vector<WeightedMember> m;
   for (PortId p = 0; p < 256; ++p) m.push_back({p, 1u + p % 4});
   for (NodeId d = 0; d < kDests; ++d) (void)f->set_route(d, m, Time());
@@ -92,5 +94,73 @@ void BM_ApplyVetoChange(benchmark::State& state) {
   state.SetItemsProcessed(2 * state.iterations());
 }
 BENCHMARK(BM_ApplyVetoChange);
+
+// The FlowKey form of select() (per-flow mode) over the same 4096 flows
+// as BM_HashAndSelectPerFlow, hashes precomputed. range(0): overrides on
+// every destination: 0 (the common case, must cost what the old form
+// costs), 1 (an aggregate matching every flow: RoCEv2 = UDP to 4791,
+// vetoing one of 256 members, so 1/256 of the packets redraw), 64
+// (per-source flow overrides; 1/64 of the flows match one).
+// range(1) = 1 calls the old form (no key) on the same packets.
+void BM_SelectWithKey(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  Fib f = make_fib(static_cast<std::uint32_t>(n) * kDests);
+  const bool old_form = state.range(1) != 0;
+  const auto keys = flows(4096);
+  std::vector<std::uint64_t> h(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) h[i] = flow_hash(keys[i], 1);
+  for (NodeId d = 0; d < kDests; ++d) {
+    for (int k = 0; k < n; ++k) {
+      FlowOverrideChange c;
+      c.destination = d;
+      c.match.fields = kMatchProtocol | kMatchDestinationPort;
+      c.match.key.protocol = 17;
+      c.match.key.destination_port = 4791;
+      if (n > 1) {  // one source each, 64 apart: 1/64 of the flows
+        c.match.fields |= kMatchSource;
+        c.match.key.source = keys[static_cast<std::size_t>(k) * 64].source;
+      }
+      c.port = static_cast<PortId>(3 + k);
+      c.vetoed = true;
+      if (!f.apply(c)) state.SkipWithError("apply");
+    }
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const std::size_t j = i++ & 4095;
+    const FlowKey& k = keys[j];
+    auto p =
+        old_form
+            ? f.select(k.destination[2], h[j], Time(), SelectMode::per_flow)
+            : f.select(k.destination[2], k, h[j], Time(), SelectMode::per_flow);
+    benchmark::DoNotOptimize(p);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["matched"] = static_cast<double>(f.counters().flow_matched);
+}
+BENCHMARK(BM_SelectWithKey)
+    ->Args({0, 1})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({64, 0})
+    ->ArgNames({"overrides", "old_form"});
+
+// One FlowOverrideChange set and removed (two records per iteration).
+void BM_ApplyFlowOverride(benchmark::State& state) {
+  Fib f = make_fib();
+  FlowOverrideChange c;
+  c.destination = 5;
+  c.match.fields = kMatchAll;
+  c.match.key = flows(1)[0];
+  c.port = 3;
+  for (auto _ : state) {
+    c.vetoed = true;
+    (void)f.apply(c);
+    c.vetoed = false;
+    (void)f.apply(c);
+  }
+  state.SetItemsProcessed(2 * state.iterations());
+}
+BENCHMARK(BM_ApplyFlowOverride);
 
 }  // namespace

@@ -16,8 +16,8 @@
 // repetition, or the receivers' hold timer, recovers.
 //
 // Receiving side (§3.2, §4.1, receiver.cc): on_message() parses the
-// configured transport, maps the 5-tuple's destination to a NodeId
-// (longest-prefix match in config.destinations) and the arrival port to
+// configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
+// NodeId (longest-prefix match in config.destinations) and the arrival port to
 // "the path through the reporter", and emits for (arrival port, node):
 // a VetoChange for a failure, a CongestionChange (level from the Metric)
 // for congestion — congestion deprioritises, it never removes a path. The
@@ -28,9 +28,21 @@
 // set_next_hops, minus ports we hold vetoed), it propagates the message
 // unchanged to its own targets (§3.2 last paragraph).
 //
+// Flow objects (§4.1 "identifiers of flows"): a monitored port may carry
+// 5-tuples (MonitoredPort::flows, or set_flows() at run time, e.g. the top
+// flows of a congested port); each is notified like a destination. A
+// received 5-tuple with Mask bits besides Destination is a flow or an
+// aggregate: the receiver maps its Destination to a NodeId as above and
+// emits a FlowOverrideChange{node, match = the 5-tuple under its Mask,
+// arrival port, vetoed, level} instead, so that its Fib moves only the
+// matching traffic. Such a condition is identified by (Path ID, 5-tuple);
+// elimination and hold_time revoke it the same way. Two reporters' flow
+// conditions for the same (match, port) are merged (veto if either vetoes,
+// the higher level), so one's revocation does not undo the other's.
+//
 // Sans-I/O: time is an argument, outputs are records drained by the host,
-// which applies VetoChange/CongestionChange (source = VetoSource::arn) to
-// its Fib and puts Transmit bytes on the wire.
+// which applies VetoChange/CongestionChange/FlowOverrideChange (source =
+// VetoSource::arn) to its Fib and puts Transmit bytes on the wire.
 #pragma once
 
 #include <array>
@@ -45,6 +57,7 @@
 #include "proto/arn/arn_config.h"
 #include "proto/arn/detector.h"
 #include "proto/fib/forwarding_types.h"
+#include "proto/fib/prefix_table.h"
 #include "wire/arn/arn_message.h"
 
 namespace arfabric::proto::arn {
@@ -61,10 +74,12 @@ struct Outputs {
   std::vector<Transmit> transmits;
   std::vector<VetoChange> vetoes;
   std::vector<CongestionChange> congestion;
+  std::vector<FlowOverrideChange> flows;  // for Fib::apply
   void clear() {
     transmits.clear();
     vetoes.clear();
     congestion.clear();
+    flows.clear();
   }
 };
 
@@ -78,6 +93,7 @@ struct Counters {
   std::uint64_t received = 0;
   std::uint64_t malformed = 0;            // transport or ARN parse error
   std::uint64_t ignored = 0;              // no Path ID / destination, or ours
+  std::uint64_t flow_objects = 0;         // messages about a flow object
   std::uint64_t unknown_destination = 0;  // no prefix matched
   std::uint64_t refreshed = 0;            // repeats of a known condition
   std::uint64_t revoked = 0;              // by elimination
@@ -100,6 +116,14 @@ class ArnEngine {
   // here. Turning it off while a suppressed condition lasts starts
   // notifying at once. Unmonitored port: ignored, false.
   bool set_local_alternatives(PortId port, bool available, Time now);
+  // Replaces the flow objects of a monitored port (MonitoredPort::flows).
+  // While a condition of the port is being notified, each flow dropped from
+  // the list gets one elimination at once (so receivers need not wait for
+  // hold_time) and new flows are announced from the next repetition.
+  // Errors: "port" not monitored; "flows[j].family" / "flows[j].mask" as
+  // validate(); nothing changes then.
+  std::expected<void, ConfigError> set_flows(
+      PortId port, std::span<const wire::arn::FiveTuple> flows, Time now);
 
   // --- Receiving (§3.2). The ports through which `destination` is routed
   // here (replaces the previous set); used to decide propagation.
@@ -132,8 +156,9 @@ class ArnEngine {
   };
   struct Entry {
     bool used = false;
-    bool active = false;  // false: revoked, kept until expiry to match
-                          // repeated eliminations
+    bool is_flow = false;  // a flow object: `match` identifies it
+    bool active = false;   // false: revoked, kept until expiry to match
+                           // repeated eliminations
     bool vetoed = false;
     bool propagated = false;
     std::uint8_t level = 0;
@@ -142,6 +167,7 @@ class ArnEngine {
     PortId port = 0;
     Time expires;
     Time last_propagated;
+    FlowMatch match{};
   };
 
   explicit ArnEngine(ArnConfig config);
@@ -150,15 +176,18 @@ class ArnEngine {
   void handle(std::size_t monitor, Event event, Time now);
   void tick(std::size_t monitor, Kind kind, Time now);
   void notify(std::size_t monitor, Kind kind, bool detection, Time now);
+  wire::arn::ArnMessage message(std::size_t monitor, Kind kind,
+                                bool detection) const;
   bool take_token(std::size_t target, Time now);
   void send_to_targets(const wire::arn::ArnMessage& message, PortId except_port,
                        bool exclude, Time now);
 
   // receiver.cc
-  std::optional<NodeId> lookup(const wire::Ipv4Address& address) const;
   bool can_reroute(NodeId destination, PortId arrival) const;
   void revoke(Entry& e);
-  Entry* find(std::uint32_t path_id, NodeId destination);
+  void emit_flow(const Entry& e);
+  Entry* find(std::uint32_t path_id, NodeId destination,
+              const FlowMatch* match);
   Entry* allocate();
 
   ArnConfig config_;
@@ -168,6 +197,7 @@ class ArnEngine {
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
   std::vector<Entry> entries_;
+  fib::PrefixTable destinations_;  // config_.destinations, IPv4 and IPv6
   std::vector<std::pair<NodeId, std::vector<PortId>>> next_hops_;
   ByteWriter scratch_;
   Outputs outputs_;

@@ -1,5 +1,6 @@
 // ARN engine, receiving side: the affected object to (port, destination)
-// records, revocation, and propagation (draft §3.2, §4.1).
+// or (port, destination, flow match) records, revocation, and propagation
+// (draft §3.2, §4.1).
 #include <algorithm>
 
 #include "proto/arn/arn_engine.h"
@@ -22,27 +23,8 @@ void ArnEngine::set_next_hops(NodeId destination,
                           std::vector<PortId>(ports.begin(), ports.end()));
 }
 
-std::optional<NodeId> ArnEngine::lookup(const wire::Ipv4Address& a) const {
-  const std::uint32_t addr = std::uint32_t{a[0]} << 24 |
-                             std::uint32_t{a[1]} << 16 |
-                             std::uint32_t{a[2]} << 8 | a[3];
-  std::optional<NodeId> best;
-  int best_length = -1;
-  for (const Destination& d : config_.destinations) {
-    const std::uint32_t p = std::uint32_t{d.prefix[0]} << 24 |
-                            std::uint32_t{d.prefix[1]} << 16 |
-                            std::uint32_t{d.prefix[2]} << 8 | d.prefix[3];
-    const std::uint32_t mask =
-        d.length == 0 ? 0 : ~std::uint32_t{0} << (32 - d.length);
-    if ((addr & mask) == (p & mask) && d.length > best_length) {
-      best = d.node;
-      best_length = d.length;
-    }
-  }
-  return best;
-}
-
-// Another port toward `destination` that no failure we hold vetoes.
+// Another port toward `destination` that no failure we hold vetoes (for
+// the whole destination; a flow veto leaves the port to other traffic).
 bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
   for (const auto& [node, ports] : next_hops_) {
     if (node != destination) continue;
@@ -50,8 +32,8 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
       if (p == arrival) continue;
       const bool vetoed =
           std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) {
-            return e.used && e.active && e.vetoed && e.port == p &&
-                   e.destination == destination;
+            return e.used && e.active && e.vetoed && !e.is_flow &&
+                   e.port == p && e.destination == destination;
           });
       if (!vetoed) return true;
     }
@@ -59,9 +41,15 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
   return false;
 }
 
-ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination) {
-  for (Entry& e : entries_)
-    if (e.used && e.path_id == id && e.destination == destination) return &e;
+// `match` null: the destination object of `destination`; else that flow.
+ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
+                                  const FlowMatch* match) {
+  for (Entry& e : entries_) {
+    if (!e.used || e.path_id != id || e.destination != destination ||
+        e.is_flow != (match != nullptr))
+      continue;
+    if (match == nullptr || e.match == *match) return &e;
+  }
   return nullptr;
 }
 
@@ -71,14 +59,35 @@ ArnEngine::Entry* ArnEngine::allocate() {
   return nullptr;
 }
 
+// The Fib holds one override per (destination, match, port): give it the
+// merged state of every condition we hold for that key.
+void ArnEngine::emit_flow(const Entry& e) {
+  FlowOverrideChange c{e.destination,   e.match, e.port,
+                       VetoSource::arn, false,   0};
+  for (const Entry& o : entries_) {
+    if (!o.used || !o.is_flow || o.destination != e.destination ||
+        o.port != e.port || !(o.match == e.match))
+      continue;
+    c.vetoed = c.vetoed || o.vetoed;
+    c.level = std::max(c.level, o.level);
+  }
+  outputs_.flows.push_back(c);
+}
+
 void ArnEngine::revoke(Entry& e) {
-  if (e.vetoed)
-    outputs_.vetoes.push_back({e.port, e.destination, VetoSource::arn, false});
-  if (e.level > 0)
-    outputs_.congestion.push_back({e.port, e.destination, VetoSource::arn, 0});
+  const bool had = e.vetoed || e.level > 0;
+  if (!e.is_flow) {
+    if (e.vetoed)
+      outputs_.vetoes.push_back(
+          {e.port, e.destination, VetoSource::arn, false});
+    if (e.level > 0)
+      outputs_.congestion.push_back(
+          {e.port, e.destination, VetoSource::arn, 0});
+  }
   e.vetoed = false;
   e.level = 0;
   e.active = false;
+  if (e.is_flow && had) emit_flow(e);
 }
 
 void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
@@ -100,21 +109,35 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     msg = std::move(f->message);
   }
   if (!msg.path_id || !msg.flow ||
-      msg.flow->family != wire::arn::AddressFamily::ipv4 ||
       !(msg.flow->mask & wire::arn::kMaskDestination) ||
       path_id_node(*msg.path_id) == config_.node_id) {
     ++counters_.ignored;
     return;
   }
-  wire::Ipv4Address address;
-  std::copy_n(msg.flow->destination.begin(), 4, address.begin());
-  const auto node = lookup(address);
+  const wire::arn::FiveTuple& tuple = *msg.flow;
+  // IPv4 addresses use the first 4 bytes (the parser zeroes the rest).
+  const auto node = destinations_.lookup(
+      tuple.family == wire::arn::AddressFamily::ipv6, tuple.destination);
   if (!node) {
     ++counters_.unknown_destination;
     return;
   }
+  // More Mask bits than Destination: a flow or an aggregate (§4.1).
+  std::optional<FlowMatch> match;
+  if (tuple.mask != wire::arn::kMaskDestination) {
+    ++counters_.flow_objects;
+    match.emplace();
+    match->fields = tuple.mask;  // the kMatch* bits are the Mask bits
+    match->key.protocol = tuple.protocol;
+    match->key.source = tuple.source;
+    match->key.destination = tuple.destination;
+    match->key.source_port = tuple.source_port;
+    match->key.destination_port = tuple.destination_port;
+    match->normalise();
+  }
+  const FlowMatch* m = match ? &*match : nullptr;
 
-  Entry* e = find(*msg.path_id, *node);
+  Entry* e = find(*msg.path_id, *node, m);
   const bool failure = msg.type == ArnType::failure_detected ||
                        msg.type == ArnType::failure_eliminated;
   if (!wire::arn::is_detection(msg.type)) {
@@ -124,12 +147,15 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
       return;
     }
     if (failure) {
-      outputs_.vetoes.push_back({e->port, *node, VetoSource::arn, false});
       e->vetoed = false;
+      if (!m)
+        outputs_.vetoes.push_back({e->port, *node, VetoSource::arn, false});
     } else {
-      outputs_.congestion.push_back({e->port, *node, VetoSource::arn, 0});
       e->level = 0;
+      if (!m)
+        outputs_.congestion.push_back({e->port, *node, VetoSource::arn, 0});
     }
+    if (m) emit_flow(*e);
     e->active = e->vetoed || e->level > 0;
     e->expires = now + config_.hold_time;
     ++counters_.revoked;
@@ -150,23 +176,30 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     }
     *e = Entry{};
     e->used = true;
+    e->is_flow = m != nullptr;
+    if (m) e->match = *m;
     e->path_id = *msg.path_id;
     e->destination = *node;
     e->port = arrival;
   }
   e->active = true;
   e->expires = now + config_.hold_time;
+  bool changed = false;
   if (failure && !e->vetoed) {
     e->vetoed = true;
-    outputs_.vetoes.push_back({e->port, *node, VetoSource::arn, true});
+    changed = true;
+    if (!m) outputs_.vetoes.push_back({e->port, *node, VetoSource::arn, true});
   }
   if (!failure) {
     const std::uint8_t level = congestion_level(msg.metric);
     if (level != e->level) {
       e->level = level;
-      outputs_.congestion.push_back({e->port, *node, VetoSource::arn, level});
+      changed = true;
+      if (!m)
+        outputs_.congestion.push_back({e->port, *node, VetoSource::arn, level});
     }
   }
+  if (m && changed) emit_flow(*e);
   if (!config_.propagate || can_reroute(*node, arrival)) return;
   if (e->propagated && now - e->last_propagated < config_.repeat_interval)
     return;  // a loop or a burst of copies must not multiply messages

@@ -1,6 +1,7 @@
 // ARN engine, sending side: detection inputs, the notify decision,
 // repetition, eliminations and per-target rate limiting (draft §3.1).
 #include <algorithm>
+#include <string>
 
 #include "proto/arn/arn_engine.h"
 #include "wire/arn/arn_transport.h"
@@ -10,14 +11,53 @@ namespace arfabric::proto::arn {
 using wire::arn::ArnMessage;
 using wire::arn::ArnType;
 
+namespace {
+
+// Wildcard fields are sent as zero (docs/PROTOCOLS.md, ARN 5-tuple
+// layout), so that every copy of a flow object names it identically.
+wire::arn::FiveTuple normalised(wire::arn::FiveTuple f) {
+  using namespace wire::arn;
+  if (!(f.mask & kMaskProtocol)) f.protocol = 0;
+  if (!(f.mask & kMaskSource)) f.source = {};
+  if (!(f.mask & kMaskDestination)) f.destination = {};
+  if (!(f.mask & kMaskSourcePort)) f.source_port = 0;
+  if (!(f.mask & kMaskDestinationPort)) f.destination_port = 0;
+  if (f.family == AddressFamily::ipv4) {
+    std::fill(f.source.begin() + 4, f.source.end(), 0);
+    std::fill(f.destination.begin() + 4, f.destination.end(), 0);
+  }
+  f.reserved = 0;
+  return f;
+}
+
+}  // namespace
+
 std::expected<ArnEngine, ConfigError> ArnEngine::create(ArnConfig config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
-  return ArnEngine(std::move(config));
+  ArnEngine engine(std::move(config));
+  const auto& dests = engine.config_.destinations;
+  for (std::size_t i = 0; i < dests.size(); ++i) {
+    // The table wants host bits clear; a node's own address with its
+    // prefix length is a natural way to configure it, so mask them here.
+    fib::Prefix p{.ipv6 = dests[i].prefix.ipv6, .length = dests[i].length};
+    for (unsigned bit = 0; bit < dests[i].length; ++bit)
+      p.address[bit / 8] |= dests[i].prefix.bytes[bit / 8] & (0x80 >> bit % 8);
+    const std::size_t before = engine.destinations_.size();
+    auto ok = engine.destinations_.add(p, dests[i].node);
+    const std::string at = "destinations[" + std::to_string(i) + "]";
+    if (!ok)
+      return std::unexpected(
+          ConfigError{at + "." + ok.error().field, ok.error().reason});
+    if (engine.destinations_.size() == before)
+      return std::unexpected(ConfigError{at + ".prefix", "listed twice"});
+  }
+  return engine;
 }
 
 ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
   monitor_of_port_.assign(config_.port_count, -1);
   for (std::size_t i = 0; i < config_.monitored.size(); ++i) {
+    for (auto& f : config_.monitored[i].flows) f = normalised(f);
     monitor_of_port_[config_.monitored[i].port] = static_cast<int>(i);
     detectors_.emplace_back(config_.monitored[i]);
   }
@@ -110,8 +150,8 @@ void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
   }
 }
 
-void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
-  const MonitoredPort& mp = config_.monitored[m];
+wire::arn::ArnMessage ArnEngine::message(std::size_t m, Kind kind,
+                                         bool detection) const {
   ArnMessage msg;
   if (kind == kFailure) {
     msg.type =
@@ -122,16 +162,56 @@ void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
                          : ArnType::congestion_eliminated;
     msg.metric = detection ? detectors_[m].metric() : 0;
   }
-  msg.path_id = path_id(config_.node_id, mp.port);
-  wire::arn::FiveTuple flow;
-  flow.mask = wire::arn::kMaskDestination;
+  msg.path_id = path_id(config_.node_id, config_.monitored[m].port);
+  return msg;
+}
+
+void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
+  const MonitoredPort& mp = config_.monitored[m];
+  ArnMessage msg = message(m, kind, detection);
   // Never back through the affected port: behind it is the failed link,
   // or (congestion) the node the traffic is going to, not an upstream.
-  for (const wire::Ipv4Address& a : mp.affected) {
-    std::copy(a.begin(), a.end(), flow.destination.begin());
+  for (const IpAddress& a : mp.affected) {
+    wire::arn::FiveTuple flow;
+    flow.family = a.ipv6 ? wire::arn::AddressFamily::ipv6
+                         : wire::arn::AddressFamily::ipv4;
+    flow.mask = wire::arn::kMaskDestination;
+    flow.destination = a.bytes;
     msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
   }
+  for (const wire::arn::FiveTuple& flow : mp.flows) {
+    msg.flow = flow;
+    send_to_targets(msg, mp.port, true, now);
+  }
+}
+
+std::expected<void, ConfigError> ArnEngine::set_flows(
+    PortId port, std::span<const wire::arn::FiveTuple> flows, Time now) {
+  if (port >= monitor_of_port_.size() || monitor_of_port_[port] < 0)
+    return std::unexpected(
+        ConfigError{"port", std::to_string(port) + " is not monitored"});
+  std::vector<wire::arn::FiveTuple> next;
+  next.reserve(flows.size());
+  for (std::size_t j = 0; j < flows.size(); ++j) {
+    if (auto ok = validate_flow(flows[j], "flows[" + std::to_string(j) + "]");
+        !ok)
+      return ok;
+    next.push_back(normalised(flows[j]));
+  }
+  const auto m = static_cast<std::size_t>(monitor_of_port_[port]);
+  MonitoredPort& mp = config_.monitored[m];
+  for (Kind k : {kCongestion, kFailure}) {
+    if (conditions_[m][k].phase != Phase::notifying) continue;
+    ArnMessage msg = message(m, k, false);
+    for (const wire::arn::FiveTuple& old : mp.flows) {
+      if (std::find(next.begin(), next.end(), old) != next.end()) continue;
+      msg.flow = old;
+      send_to_targets(msg, port, true, now);
+    }
+  }
+  mp.flows = std::move(next);
+  return {};
 }
 
 bool ArnEngine::take_token(std::size_t t, Time now) {

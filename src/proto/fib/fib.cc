@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "proto/fib/flow_hash.h"
+
 namespace arfabric::proto::fib {
 
 namespace {
@@ -269,13 +271,10 @@ void Fib::rebuild(NodeId dest) {
   counters_.entries_moved += d.table->assign(d.active);
 }
 
-std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
-                                  Time now, SelectMode mode) {
-  if (dest >= dests_.size()) {
-    ++counters_.no_route;
-    return std::nullopt;
-  }
-  Dest& d = dests_[dest];
+// The per-destination selection (no overrides). Kept separate so both
+// select() forms share it; the compiler inlines it into each.
+[[gnu::always_inline]] inline std::optional<PortId> Fib::select_plain(
+    Dest& d, NodeId dest, std::uint64_t flow_hash, Time now, SelectMode mode) {
   switch (d.state) {
     case GroupState::no_route:
       ++counters_.no_route;
@@ -306,6 +305,254 @@ std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
       return flowlets_.select(dest, flow_hash, now, t);
   }
   return std::nullopt;
+}
+
+std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
+                                  Time now, SelectMode mode) {
+  if (dest >= dests_.size()) {
+    ++counters_.no_route;
+    return std::nullopt;
+  }
+  Dest& d = dests_[dest];
+  if (d.has_overrides) [[unlikely]]
+    ++counters_.flow_key_missing;
+  return select_plain(d, dest, flow_hash, now, mode);
+}
+
+std::optional<PortId> Fib::select(NodeId dest, const FlowKey& key,
+                                  std::uint64_t flow_hash, Time now,
+                                  SelectMode mode) {
+  if (dest >= dests_.size()) {
+    ++counters_.no_route;
+    return std::nullopt;
+  }
+  Dest& d = dests_[dest];
+  if (!d.has_overrides) [[likely]]
+    return select_plain(d, dest, flow_hash, now, mode);
+  return select_overridden(d, dest, key, flow_hash, now, mode);
+}
+
+namespace {
+
+// Redraws before the scan; a flow reaches the scan only if at least this
+// many independent draws hit a refused port: probability (refused share)^32,
+// e.g. 3% when 90% of the entries are refused to it.
+constexpr std::uint32_t kFlowDraws = 32;
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+constexpr std::uint64_t kAcceptSalt = 0xA5A5'5A5A'C3C3'3C3Cull;
+constexpr std::uint64_t kScanSalt = 0x0F0F'F0F0'1234'8765ull;
+constexpr std::uint8_t kUnknownLevel = 0xff;  // FlowAdjust::base_level
+// Field-set groups this small are verified one by one: cheaper than
+// hashing the key.
+constexpr std::uint32_t kLinearGroup = 8;
+
+}  // namespace
+
+std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
+                                             const FlowKey& key,
+                                             std::uint64_t flow_hash, Time now,
+                                             SelectMode mode) {
+  adjust_.clear();
+  std::uint32_t begin = 0;
+  for (const auto& [fields, end] : d.override_groups) {
+    std::uint32_t i = begin, stop = end;
+    if (end - begin > kLinearGroup) {  // hash the masked key, then search
+      FlowMatch probe{fields, key};
+      const std::uint64_t h = fib::flow_hash(probe.normalise().key, fields);
+      const auto first = d.override_hashes.begin();
+      i = static_cast<std::uint32_t>(
+          std::lower_bound(first + begin, first + end, h) - first);
+      stop = static_cast<std::uint32_t>(
+          std::upper_bound(first + i, first + end, h) - first);
+    }
+    for (; i < stop; ++i) {
+      const FlowOverride& o = d.overrides[i];
+      if (!o.match.matches(key)) continue;  // another key, or a collision
+      auto it =
+          std::find_if(adjust_.begin(), adjust_.end(),
+                       [&](const FlowAdjust& a) { return a.port == o.port; });
+      if (it == adjust_.end()) {
+        adjust_.push_back({o.port, o.vetoed, o.level, kUnknownLevel});
+      } else {
+        it->vetoed = it->vetoed || o.vetoed;
+        it->level = std::max(it->level, o.level);
+      }
+    }
+    begin = end;
+  }
+  const std::optional<PortId> first =
+      select_plain(d, dest, flow_hash, now, mode);
+  // No route / drop: an override can only take paths away.
+  if (adjust_.empty() || !first) return first;
+  ++counters_.flow_matched;
+  auto find = [&](PortId port) -> FlowAdjust* {
+    for (FlowAdjust& a : adjust_)
+      if (a.port == port) return &a;
+    return nullptr;
+  };
+  // Whether this flow may use `port`; `h` is the draw's hash. The port's
+  // own level is looked up only for a congestion override, when needed.
+  auto accept = [&](PortId port, std::uint64_t h) {
+    FlowAdjust* a = find(port);
+    if (a == nullptr) return true;
+    if (a->vetoed) return false;
+    if (a->level == 0) return true;
+    if (a->base_level == kUnknownLevel) {
+      auto p = std::lower_bound(
+          d.ports.begin(), d.ports.end(), port,
+          [](const PortState& s, PortId q) { return s.port < q; });
+      a->base_level = p != d.ports.end() && p->port == port ? level(*p) : 0;
+    }
+    if (a->level <= a->base_level) return true;
+    if (config_.congestion_policy == CongestionPolicy::tier) return false;
+    return mix64(h ^ kAcceptSalt) %
+               config_.congestion_multiplier[a->base_level] <
+           config_.congestion_multiplier[a->level];
+  };
+  // Spraying has no flow to keep together: vary the draws per packet.
+  const std::uint64_t seed = mode == SelectMode::per_packet
+                                 ? mix64(flow_hash + d.spray_next)
+                                 : flow_hash;
+  if (accept(*first, seed)) return first;
+  const MemberTable& t = *d.table;
+  for (std::uint32_t k = 1; k <= kFlowDraws; ++k) {
+    const std::uint64_t h = mix64(seed + k * kGolden);
+    const PortId port = t.at(t.index_for(h));
+    if (accept(port, h)) {
+      ++counters_.flow_moved;
+      return port;
+    }
+  }
+  // Nearly everything refused: the first entry the flow is not vetoed on,
+  // from a start of its own; congestion is ignored here (it never removes
+  // the last path).
+  const std::uint32_t start = t.index_for(mix64(seed ^ kScanSalt));
+  for (std::uint32_t i = 0; i < t.size(); ++i) {
+    const PortId port = t.at((start + i) % t.size());
+    const FlowAdjust* a = find(port);
+    if (a == nullptr || !a->vetoed) {
+      ++counters_.flow_moved;
+      return port;
+    }
+  }
+  // Every member is vetoed for this flow: the destination's fallback rule.
+  ++counters_.flow_fallback;
+  switch (config_.fallback) {
+    case Fallback::keep_routing:
+      ++counters_.fallback_keep_routing;
+      return first;
+    case Fallback::backup:
+      if (d.state != GroupState::backup) {
+        std::uint64_t total = 0;
+        auto usable = [&](const PortState& p) {
+          const FlowAdjust* a = find(p.port);
+          return p.backup_weight > 0 && !is_vetoed(p) &&
+                 (a == nullptr || !a->vetoed);
+        };
+        for (const PortState& p : d.ports)
+          if (usable(p)) total += p.backup_weight;
+        if (total > 0) {
+          std::uint64_t r = mix64(seed ^ kScanSalt) % total;
+          for (const PortState& p : d.ports) {
+            if (!usable(p)) continue;
+            if (r < p.backup_weight) {
+              ++counters_.fallback_backup;
+              return p.port;
+            }
+            r -= p.backup_weight;
+          }
+        }
+      }
+      break;
+    case Fallback::drop:
+      break;
+  }
+  // select_plain counted a selection that did not happen.
+  --counters_.selections[static_cast<std::size_t>(mode)];
+  ++counters_.fallback_drop;
+  return std::nullopt;
+}
+
+std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
+  if (c.destination >= dests_.size())
+    return dest_error("flow_override", c.destination, config_.max_destinations);
+  if (static_cast<std::size_t>(c.source) >= kVetoSources)
+    return std::unexpected(
+        ConfigError{"flow_override.source", "unknown source"});
+  if (c.level > 3)
+    return std::unexpected(ConfigError{"flow_override.level",
+                                       std::to_string(c.level) + " exceeds 3"});
+  if (c.match.fields > kMatchAll)
+    return std::unexpected(
+        ConfigError{"flow_override.match.fields",
+                    std::to_string(c.match.fields) + " exceeds 5 bits"});
+  FlowMatch match = c.match;
+  match.normalise();
+  std::vector<FlowOverride>& list = dests_[c.destination].overrides;
+  const bool remove = !c.vetoed && c.level == 0;
+  auto it = std::find_if(list.begin(), list.end(), [&](const FlowOverride& o) {
+    return o.port == c.port && o.source == c.source && o.match == match;
+  });
+  if (it != list.end()) {
+    ++counters_.flow_override_changes;
+    if (remove) {
+      list.erase(it);
+      --flow_override_count_;
+      index_overrides(dests_[c.destination]);
+    } else {
+      it->vetoed = c.vetoed;
+      it->level = c.level;
+    }
+    return {};
+  }
+  if (remove) {
+    ++counters_.flow_override_changes;
+    return {};
+  }
+  if (flow_override_count_ >= config_.max_flow_overrides) {
+    ++counters_.flow_overrides_full;
+    return std::unexpected(ConfigError{
+        "flow_override", "table full (max_flow_overrides " +
+                             std::to_string(config_.max_flow_overrides) + ")"});
+  }
+  ++counters_.flow_override_changes;
+  list.push_back({match, c.port, c.source, c.vetoed, c.level});
+  ++flow_override_count_;
+  index_overrides(dests_[c.destination]);
+  // select() must not allocate: room for every override of one destination.
+  if (adjust_.capacity() < list.size()) adjust_.reserve(list.size() * 2);
+  return {};
+}
+
+void Fib::index_overrides(Dest& d) {
+  const std::size_t n = d.overrides.size();
+  d.has_overrides = n > 0;
+  std::vector<std::pair<std::uint64_t, FlowOverride>> keyed;
+  keyed.reserve(n);
+  for (const FlowOverride& o : d.overrides)
+    keyed.emplace_back(flow_hash(o.match.key, o.match.fields), o);
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.second.match.fields != b.second.match.fields
+               ? a.second.match.fields < b.second.match.fields
+               : a.first < b.first;
+  });
+  d.overrides.clear();
+  d.override_hashes.clear();
+  d.override_groups.clear();
+  for (const auto& [h, o] : keyed) {
+    if (d.override_groups.empty() ||
+        d.override_groups.back().first != o.match.fields)
+      d.override_groups.emplace_back(o.match.fields, 0);
+    d.overrides.push_back(o);
+    d.override_hashes.push_back(h);
+    d.override_groups.back().second =
+        static_cast<std::uint32_t>(d.overrides.size());
+  }
+}
+
+std::span<const FlowOverride> Fib::flow_overrides(NodeId dest) const {
+  if (dest >= dests_.size()) return {};
+  return dests_[dest].overrides;
 }
 
 std::expected<void, ConfigError> Fib::add_prefix(const Prefix& prefix,

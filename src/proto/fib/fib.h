@@ -27,6 +27,24 @@
 // Rebuilds touch only the affected destination's member table, and only
 // when its effective member set or weights changed. select() is O(1) and
 // allocation-free.
+//
+// Per-flow overrides (ARN flow-granular affected objects, draft-wh-rtgwg-
+// adaptive-routing-arn §4.1): apply(FlowOverrideChange) keeps, per
+// destination, a small list of (match, port, veto, congestion level). They
+// never touch the member table. select(dest, key, hash, ...) consults them
+// only when the destination has any; a packet whose key matches none, or a
+// destination without overrides, costs what select(dest, hash, ...) costs.
+// For a matching packet the normal pick stands if the flow may use it;
+// otherwise the packet redraws from the same table with hashes derived from
+// its flow hash (so a flow stays on one port) and accepts a port with
+// probability 0 (vetoed for this flow), multiplier[flow level] /
+// multiplier[port level] (CongestionPolicy::scale: exactly the
+// per-destination scaling with the flow's level), or 0 for a raised port
+// (tier). Rejection sampling keeps the split of the remaining members equal
+// to their weights, and a flow whose normal port is acceptable never moves.
+// When every member is vetoed for the flow, the configured Fallback applies
+// as for the destination (keep_routing: the normal pick; backup: the backup
+// group minus all vetoes; drop). Congestion alone never empties the set.
 #pragma once
 
 #include <array>
@@ -37,6 +55,7 @@
 #include <queue>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -64,6 +83,16 @@ enum class GroupState : std::uint8_t {
   drop,          // fallback: drop (or backup wanted but empty)
 };
 
+// One per-flow override as held by the Fib (FlowOverrideChange's state).
+struct FlowOverride {
+  FlowMatch match{};
+  PortId port = 0;
+  VetoSource source = VetoSource::arn;
+  bool vetoed = false;
+  std::uint8_t level = 0;
+  bool operator==(const FlowOverride&) const = default;
+};
+
 struct FibCounters {
   std::array<std::uint64_t, kSelectModes> selections{};  // returned a port
   std::uint64_t no_route = 0;  // select() for a destination without route
@@ -79,6 +108,14 @@ struct FibCounters {
   std::uint64_t congestion_changes = 0;
   std::uint64_t table_rebuilds = 0;
   std::uint64_t entries_moved = 0;
+  // Per-flow overrides.
+  std::uint64_t flow_override_changes = 0;  // FlowOverrideChange applied
+  std::uint64_t flow_overrides_full = 0;    // refused: max_flow_overrides
+  std::uint64_t flow_matched = 0;           // selections matching an override
+  std::uint64_t flow_moved = 0;             // ... moved off their normal pick
+  std::uint64_t flow_fallback = 0;          // ... with every member vetoed
+  std::uint64_t flow_key_missing = 0;       // select() without a FlowKey for a
+                                            // destination that has overrides
 };
 
 class Fib {
@@ -100,6 +137,13 @@ class Fib {
   // level out of range.
   std::expected<void, ConfigError> apply(const VetoChange& change, Time now);
   std::expected<void, ConfigError> apply(const CongestionChange& change);
+  // Sets (or, with vetoed = false and level = 0, removes) the override
+  // (destination, match, port, source); wildcard fields of the match are
+  // zeroed first. Errors: destination >= max_destinations; source or level
+  // out of range; match.fields beyond kMatchAll; "flow_override": adding
+  // one more than max_flow_overrides (counted flow_overrides_full; nothing
+  // changes). Removing an override that is not there is not an error.
+  std::expected<void, ConfigError> apply(const FlowOverrideChange& change);
 
   // Local loss of signal (the switch's own port): while a port is down it
   // leaves every group at once, the hardware fast failover that needs no
@@ -116,7 +160,19 @@ class Fib {
   // Data plane: the port for a packet to `dest`, or nullopt (no route or
   // fallback drop; both counted). `flow_hash` comes from flow_hash() over
   // the headers as received (before any mutation). O(1), allocation-free.
+  // Per-flow overrides are not consulted (there is no key to match); such
+  // calls for a destination that has overrides are counted
+  // (flow_key_missing).
   std::optional<PortId> select(NodeId dest, std::uint64_t flow_hash, Time now,
+                               SelectMode mode);
+  // The same, consulting the destination's per-flow overrides with `key`
+  // (the fields `flow_hash` was computed from). Without overrides for
+  // `dest` it costs what the form above costs. Allocation-free; otherwise
+  // a packet costs one hash and one binary search per distinct field set
+  // among dest's overrides, and a matching one a bounded number of
+  // redraws (a table scan only when nearly every entry is vetoed for it).
+  std::optional<PortId> select(NodeId dest, const FlowKey& key,
+                               std::uint64_t flow_hash, Time now,
                                SelectMode mode);
 
   // Prefixes -> destination nodes (prefix_table.h for costs and errors).
@@ -138,6 +194,9 @@ class Fib {
   // Whether the path via `port` toward `dest` is currently vetoed (any
   // source, LSN latch included).
   bool vetoed(NodeId dest, PortId port) const;
+  // The destination's per-flow overrides (any order); empty if none.
+  std::span<const FlowOverride> flow_overrides(NodeId dest) const;
+  std::size_t flow_override_count() const { return flow_override_count_; }
   const FibCounters& counters() const { return counters_; }
   const FlowletCounters& flowlet_counters() const {
     return flowlets_.counters();
@@ -162,9 +221,19 @@ class Fib {
   struct Dest {
     std::vector<PortState> ports;  // sorted by port
     GroupState state = GroupState::no_route;
+    // !overrides.empty(), next to `state` so that select() reads no other
+    // cache line for it.
+    bool has_overrides = false;
     std::uint32_t spray_next = 0;
     std::optional<MemberTable> table;
     std::vector<WeightedMember> active;  // what `table` was built from
+    // Per-flow overrides, sorted by (match.fields, hash of the match key);
+    // override_hashes[i] is overrides[i]'s hash; override_groups holds
+    // (fields, end index) per distinct field set. A lookup costs one hash
+    // and one binary search per distinct field set, not a scan.
+    std::vector<FlowOverride> overrides;
+    std::vector<std::uint64_t> override_hashes;
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> override_groups;
   };
   struct Deadline {
     Time at;
@@ -184,6 +253,22 @@ class Fib {
   std::uint8_t level(const PortState& p) const;
   void release_latch(PortState& p, bool by_reinstall);
   void rebuild(NodeId dest);
+  static void index_overrides(Dest& d);
+  std::optional<PortId> select_plain(Dest& d, NodeId dest,
+                                     std::uint64_t flow_hash, Time now,
+                                     SelectMode mode);
+  // Out of line: inlined, its frame would slow the common path.
+  [[gnu::noinline]] std::optional<PortId> select_overridden(
+      Dest& d, NodeId dest, const FlowKey& key, std::uint64_t flow_hash,
+      Time now, SelectMode mode);
+  // A matching flow's view of one port (select_overridden scratch).
+  struct FlowAdjust {
+    PortId port;
+    bool vetoed;
+    std::uint8_t level;       // the flow's congestion level for the port
+    std::uint8_t base_level;  // the port's level for the destination, or
+                              // 0xff until select_overridden needs it
+  };
 
   FibConfig config_;
   std::vector<Dest> dests_;
@@ -194,6 +279,8 @@ class Fib {
   std::vector<WeightedMember> scratch_;
   std::vector<PortId> sort_scratch_;
   std::vector<PortId> ports_down_;  // sorted; applied to new port states
+  std::vector<FlowAdjust> adjust_;  // capacity >= largest override list
+  std::size_t flow_override_count_ = 0;
   FibCounters counters_;
 };
 

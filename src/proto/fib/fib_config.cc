@@ -32,6 +32,9 @@ std::expected<void, ConfigError> validate(const FibConfig& c) {
     return bad("flowlet_table_size",
                std::to_string(c.flowlet_table_size) +
                    " is not a power of two in 1..16777216");
+  if (c.max_flow_overrides > (1u << 20))
+    return bad("max_flow_overrides",
+               std::to_string(c.max_flow_overrides) + " is above 1048576");
   return {};
 }
 

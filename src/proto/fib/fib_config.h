@@ -71,6 +71,9 @@ struct FibConfig {
   Time flowlet_gap = us(50);
   // Flowlet table slots (power of two), allocated once.
   std::uint32_t flowlet_table_size = 65536;
+  // Per-flow overrides (ARN flow-granular objects) held at once over all
+  // destinations; beyond it apply() refuses and counts (0: none accepted).
+  std::uint32_t max_flow_overrides = 1024;
 };
 
 // Checks each field; the error names the first bad one.

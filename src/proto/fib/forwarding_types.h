@@ -57,4 +57,58 @@ struct FlowKey {
   bool operator==(const FlowKey&) const = default;
 };
 
+// Which FlowKey fields a FlowMatch compares: the bit values of the ARN
+// 5-tuple Mask (draft-wh-rtgwg-adaptive-routing-arn §4.2.1), so a received
+// Mask is used as is.
+inline constexpr std::uint8_t kMatchProtocol = 0x10;
+inline constexpr std::uint8_t kMatchSource = 0x08;
+inline constexpr std::uint8_t kMatchDestination = 0x04;
+inline constexpr std::uint8_t kMatchSourcePort = 0x02;
+inline constexpr std::uint8_t kMatchDestinationPort = 0x01;
+inline constexpr std::uint8_t kMatchAll = 0x1f;
+
+// A flow (all fields significant) or an aggregate (some fields wildcards).
+// Addresses compare all 16 bytes: an IPv4 key or match has zeros after
+// the first 4, so it never equals an IPv6 address unless that address
+// ends in 12 zero bytes (the deprecated IPv4-compatible ::a.b.c.d).
+struct FlowMatch {
+  std::uint8_t fields = 0;  // kMatch* bits; the others are wildcards
+  FlowKey key{};            // wildcard fields are zero (normalise())
+
+  bool matches(const FlowKey& k) const {
+    return (!(fields & kMatchProtocol) || k.protocol == key.protocol) &&
+           (!(fields & kMatchDestinationPort) ||
+            k.destination_port == key.destination_port) &&
+           (!(fields & kMatchSourcePort) || k.source_port == key.source_port) &&
+           (!(fields & kMatchDestination) ||
+            k.destination == key.destination) &&
+           (!(fields & kMatchSource) || k.source == key.source);
+  }
+  // Zeroes the wildcard fields, so equal matches compare equal.
+  FlowMatch& normalise() {
+    if (!(fields & kMatchProtocol)) key.protocol = 0;
+    if (!(fields & kMatchSource)) key.source = {};
+    if (!(fields & kMatchDestination)) key.destination = {};
+    if (!(fields & kMatchSourcePort)) key.source_port = 0;
+    if (!(fields & kMatchDestinationPort)) key.destination_port = 0;
+    return *this;
+  }
+  bool operator==(const FlowMatch&) const = default;
+};
+
+// A per-flow override (ARN flow-granular affected object, §4.1): for
+// packets to `destination` whose FlowKey `match`es, the path through
+// `port` is vetoed (failure) and/or has congestion `level` 0..3. The record
+// gives the whole new state of the override keyed by (destination, match,
+// port, source); vetoed = false and level = 0 removes it.
+struct FlowOverrideChange {
+  NodeId destination = 0;
+  FlowMatch match{};
+  PortId port = 0;
+  VetoSource source = VetoSource::arn;
+  bool vetoed = false;
+  std::uint8_t level = 0;
+  bool operator==(const FlowOverrideChange&) const = default;
+};
+
 }  // namespace arfabric::proto

@@ -46,6 +46,19 @@ TEST(ArnConfig, NamesTheBadField) {
   b = c;
   b.destinations = {{.length = 33}};
   expect_bad(b, "destinations[0].length");
+  b = c;  // IPv6 prefixes go to 128 bits, not beyond
+  b.destinations = {{.prefix = IpAddress::v6({}), .length = 128},
+                    {.prefix = IpAddress::v6({}), .length = 129}};
+  expect_bad(b, "destinations[1].length");
+  b = c;
+  b.monitored[0].flows.resize(2);
+  b.monitored[0].flows[1].mask = wire::arn::kMaskSource;  // no Destination
+  expect_bad(b, "monitored[0].flows[1].mask");
+  b.monitored[0].flows[1].mask = 0x3f;
+  expect_bad(b, "monitored[0].flows[1].mask");
+  b.monitored[0].flows[1].mask = wire::arn::kMaskAll;
+  b.monitored[0].flows[1].family = static_cast<wire::arn::AddressFamily>(3);
+  expect_bad(b, "monitored[0].flows[1].family");
   b = c;
   b.max_entries = 0;
   expect_bad(b, "max_entries");

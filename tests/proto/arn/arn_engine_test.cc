@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "proto/arn/arn_fixtures.h"
+#include "proto/fib/fib.h"
+#include "proto/fib/flow_hash.h"
 
 namespace arfabric::proto::arn {
 namespace {
@@ -68,7 +72,8 @@ TEST(Dragonfly, Figure2CongestionMovesTrafficUntilElimination) {
   n1.port_count = 4;  // 0 node2, 1 node3, 2 node4, 3 group2
   n1.router_address = {10, 1, 0, 1};
   n1.monitored = {{.port = 3,
-                   .affected = {{10, 2, 0, 1}, {10, 2, 0, 2}},
+                   .affected = {wire::Ipv4Address{10, 2, 0, 1},
+                                wire::Ipv4Address{10, 2, 0, 2}},
                    .queue_high_bytes = 100'000,
                    .queue_low_bytes = 20'000}};
   n1.targets = {{0, {10, 1, 0, 2}}, {1, {10, 1, 0, 3}}, {2, {10, 1, 0, 4}}};
@@ -78,7 +83,8 @@ TEST(Dragonfly, Figure2CongestionMovesTrafficUntilElimination) {
   n2.node_id = 2;
   n2.port_count = 2;  // 0 node1, 1 node4 (toward group3)
   n2.router_address = {10, 1, 0, 2};
-  n2.destinations = {{{10, 2, 0, 1}, 32, kG2a}, {{10, 2, 0, 2}, 32, kG2b}};
+  n2.destinations = {{wire::Ipv4Address{10, 2, 0, 1}, 32, kG2a},
+                     {wire::Ipv4Address{10, 2, 0, 2}, 32, kG2b}};
   ArnEngine node2 = make(n2);
   const PortId hops[] = {0, 1};
   node2.set_next_hops(kG2a, hops);
@@ -139,6 +145,68 @@ TEST(SpineLeaf, RawEthernetTransport) {
   EXPECT_EQ(frame->source, s.mac);
   leaf1.on_message(0, out.transmits[0].bytes, us(1));
   EXPECT_EQ(leaf1.drain().vetoes.size(), 1u);
+}
+
+// Flow-granular failure, sender to receiver to Fib: spine1 announces only
+// RoCEv2 traffic to leaf2 (the host's choice of affected flows); leaf1
+// moves exactly that traffic off spine1; other traffic to leaf2 stays.
+TEST(SpineLeaf, FlowGranularNotificationMovesOnlyMatchingTraffic) {
+  wire::arn::FiveTuple roce;
+  roce.mask = wire::arn::kMaskProtocol | wire::arn::kMaskDestination |
+              wire::arn::kMaskDestinationPort;
+  roce.protocol = 17;
+  roce.destination = {10, 0, 2, 1};
+  roce.destination_port = 4791;
+  ArnConfig s = spine1_config();
+  s.monitored[0].affected.clear();
+  s.monitored[0].flows = {roce};
+  ArnEngine spine1 = make(s);
+  ArnEngine leaf1 = make(leaf1_config());
+  const PortId kToSpine1 = 0, kToSpine2 = 1;
+  const fib::FibConfig fc{.max_destinations = kLeaf2 + 1, .table_size = 256};
+  auto fib = fib::Fib::create(fc);
+  auto reference = fib::Fib::create(fc);
+  ASSERT_TRUE(fib && reference);
+  const fib::WeightedMember spines[] = {{kToSpine1, 1}, {kToSpine2, 1}};
+  ASSERT_TRUE(fib->set_route(kLeaf2, spines, Time()));
+  ASSERT_TRUE(reference->set_route(kLeaf2, spines, Time()));
+  auto apply_all = [&](const Outputs& out) {
+    EXPECT_TRUE(out.vetoes.empty());
+    for (const FlowOverrideChange& c : out.flows) ASSERT_TRUE(fib->apply(c));
+  };
+
+  spine1.link_state(1, false, us(0));
+  EXPECT_EQ(deliver(spine1, 0, leaf1, kToSpine1, us(1)), 1u);
+  const Outputs got = leaf1.drain();
+  ASSERT_EQ(got.flows.size(), 1u);
+  apply_all(got);
+  EXPECT_EQ(fib->flow_override_count(), 1u);
+  std::mt19937_64 rng(1);
+  int roce_flows = 0;
+  for (int i = 0; i < 4000; ++i) {
+    FlowKey k;
+    k.source = {10, 0, 1, static_cast<std::uint8_t>(rng())};
+    k.destination = {10, 0, 2, 1};
+    k.source_port = static_cast<std::uint16_t>(rng());
+    const bool is_roce = rng() % 2;
+    k.protocol = is_roce ? 17 : 6;
+    k.destination_port = is_roce ? 4791 : 443;
+    const auto h = fib::flow_hash(k, 0);
+    const auto p = fib->select(kLeaf2, k, h, us(2), fib::SelectMode::per_flow);
+    if (is_roce) {
+      ++roce_flows;
+      ASSERT_EQ(p, kToSpine2);
+    } else {
+      ASSERT_EQ(p,
+                reference->select(kLeaf2, h, us(2), fib::SelectMode::per_flow));
+    }
+  }
+  EXPECT_GT(roce_flows, 1000);
+  // The link returns: the elimination removes the override.
+  spine1.link_state(1, true, us(50));
+  EXPECT_EQ(deliver(spine1, 0, leaf1, kToSpine1, us(51)), 1u);
+  apply_all(leaf1.drain());
+  EXPECT_EQ(fib->flow_override_count(), 0u);
 }
 
 }  // namespace

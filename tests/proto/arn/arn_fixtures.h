@@ -35,8 +35,9 @@ inline ArnConfig leaf1_config() {
   c.node_id = 1;
   c.port_count = 3;
   c.router_address = kLeaf1Addr;
-  c.destinations = {{.prefix = {10, 0, 2, 0}, .length = 24, .node = kLeaf2},
-                    {.prefix = {10, 0, 0, 0}, .length = 16, .node = 999}};
+  c.destinations = {
+      {.prefix = wire::Ipv4Address{10, 0, 2, 0}, .length = 24, .node = kLeaf2},
+      {.prefix = wire::Ipv4Address{10, 0, 0, 0}, .length = 16, .node = 999}};
   return c;
 }
 

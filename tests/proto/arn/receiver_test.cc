@@ -9,20 +9,27 @@ namespace {
 using namespace testing;
 using wire::arn::ArnType;
 
-Bytes udp_message(ArnType type, std::uint8_t metric, std::uint32_t id,
-                  wire::Ipv4Address dst) {
+Bytes udp_tuple_message(ArnType type, std::uint8_t metric, std::uint32_t id,
+                        const wire::arn::FiveTuple& f) {
   wire::arn::ArnMessage m;
   m.type = type;
   m.metric = metric;
   m.path_id = id;
-  wire::arn::FiveTuple f;
-  f.mask = wire::arn::kMaskDestination;
-  std::copy(dst.begin(), dst.end(), f.destination.begin());
   m.flow = f;
   ByteWriter w;
   EXPECT_TRUE(
       wire::arn::serialize_ipv4_udp(m, {10, 255, 0, 1}, kLeaf1Addr, {}, w));
   return w.take();
+}
+
+Bytes udp_message(ArnType type, std::uint8_t metric, std::uint32_t id,
+                  IpAddress dst) {
+  wire::arn::FiveTuple f;
+  f.family = dst.ipv6 ? wire::arn::AddressFamily::ipv6
+                      : wire::arn::AddressFamily::ipv4;
+  f.mask = wire::arn::kMaskDestination;
+  f.destination = dst.bytes;
+  return udp_tuple_message(type, metric, id, f);
 }
 
 const std::uint32_t kId = path_id(101, 1);
@@ -62,9 +69,10 @@ TEST(Receiver, EliminationMustMatchPathIdAndDestination) {
                    udp_message(ArnType::congestion_eliminated, 0,
                                path_id(102, 1), kLeaf2Addr),
                    us(1));
-  leaf1.on_message(
-      0, udp_message(ArnType::congestion_eliminated, 0, kId, {10, 0, 9, 9}),
-      us(1));
+  leaf1.on_message(0,
+                   udp_message(ArnType::congestion_eliminated, 0, kId,
+                               wire::Ipv4Address{10, 0, 9, 9}),
+                   us(1));
   EXPECT_TRUE(leaf1.drain().congestion.empty());
   EXPECT_EQ(leaf1.counters().stale_elimination, 2u);
   // A worse level updates the record; the right elimination revokes.
@@ -84,15 +92,17 @@ TEST(Receiver, EliminationMustMatchPathIdAndDestination) {
 
 TEST(Receiver, PrefixLookupIsLongestMatch) {
   ArnEngine leaf1 = make(leaf1_config());
-  leaf1.on_message(
-      0, udp_message(ArnType::failure_detected, 255, kId, {10, 0, 7, 7}),
-      us(0));
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId,
+                               wire::Ipv4Address{10, 0, 7, 7}),
+                   us(0));
   Outputs out = leaf1.drain();
   ASSERT_EQ(out.vetoes.size(), 1u);
   EXPECT_EQ(out.vetoes[0].destination, 999u);  // only the /16 matches
-  leaf1.on_message(
-      0, udp_message(ArnType::failure_detected, 255, kId, {192, 0, 2, 1}),
-      us(0));
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId,
+                               wire::Ipv4Address{192, 0, 2, 1}),
+                   us(0));
   EXPECT_EQ(leaf1.counters().unknown_destination, 1u);
 }
 
@@ -162,6 +172,96 @@ TEST(Receiver, PropagatesWhenItCannotReroute) {
   EXPECT_EQ(leaf1.counters().propagated, 3u);
 }
 
+// 2001:db8:<a>:<b>::<host>
+IpAddress v6(std::uint8_t a, std::uint8_t b, std::uint8_t host) {
+  return IpAddress::v6(
+      {0x20, 0x01, 0x0d, 0xb8, 0, a, 0, b, 0, 0, 0, 0, 0, 0, 0, host});
+}
+
+// leaf1 with a mixed table: IPv4 10.0.2.0/24 and IPv6 2001:db8:0:2::/64
+// are both leaf2; 2001:db8::/32 is node 999 (the IPv6 twin of the /16).
+ArnConfig mixed_config() {
+  ArnConfig c = leaf1_config();
+  c.destinations.push_back(
+      {.prefix = v6(0, 2, 0), .length = 64, .node = kLeaf2});
+  c.destinations.push_back({.prefix = v6(0, 0, 0), .length = 32, .node = 999});
+  return c;
+}
+
+TEST(Receiver, Ipv6DestinationActsLikeIpv4) {
+  ArnEngine leaf1 = make(mixed_config());
+  // The same condition reported once per family gives the same records.
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(0));
+  const Outputs v4 = leaf1.drain();
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_eliminated, 0, kId, kLeaf2Addr), us(1));
+  const Outputs v4_end = leaf1.drain();
+  ArnEngine other = make(mixed_config());
+  other.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, v6(0, 2, 9)), us(0));
+  const Outputs v6_out = other.drain();
+  other.on_message(
+      0, udp_message(ArnType::failure_eliminated, 0, kId, v6(0, 2, 9)), us(1));
+  EXPECT_EQ(v6_out.vetoes,
+            (std::vector<VetoChange>{{0, kLeaf2, VetoSource::arn, true}}));
+  EXPECT_EQ(v6_out.vetoes, v4.vetoes);
+  EXPECT_EQ(other.drain().vetoes, v4_end.vetoes);
+  EXPECT_EQ(other.counters().revoked, 1u);
+  EXPECT_EQ(other.counters().ignored, 0u);
+  // Congestion and the hold timer alike.
+  other.on_message(
+      0, udp_message(ArnType::congestion_detected, 140, kId, v6(0, 2, 1)),
+      us(10));
+  EXPECT_EQ(other.drain().congestion,
+            (std::vector<CongestionChange>{{0, kLeaf2, VetoSource::arn, 2}}));
+  other.on_timer(us(10) + other.config().hold_time);
+  EXPECT_EQ(other.drain().congestion,
+            (std::vector<CongestionChange>{{0, kLeaf2, VetoSource::arn, 0}}));
+  EXPECT_EQ(other.counters().timed_out, 1u);
+}
+
+TEST(Receiver, MixedFamiliesLongestMatchAndNoMatch) {
+  ArnEngine leaf1 = make(mixed_config());
+  // 2001:db8:0:7::1 is only in the /32; 2001:db9::1 and 192.0.2.1 match
+  // nothing; an IPv4 address whose bytes equal an IPv6 prefix's first
+  // bytes must not match it (families are separate tables).
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, v6(0, 7, 1)), us(0));
+  EXPECT_EQ(leaf1.drain().vetoes,
+            (std::vector<VetoChange>{{0, 999, VetoSource::arn, true}}));
+  IpAddress other_net = v6(0, 2, 1);
+  other_net.bytes[3] = 0xb9;
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, other_net), us(0));
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId,
+                               wire::Ipv4Address{0x20, 0x01, 0x0d, 0xb8}),
+                   us(0));
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId,
+                               wire::Ipv4Address{192, 0, 2, 1}),
+                   us(0));
+  EXPECT_TRUE(leaf1.drain().vetoes.empty());
+  EXPECT_EQ(leaf1.counters().unknown_destination, 3u);
+  EXPECT_EQ(leaf1.counters().ignored, 0u);
+  EXPECT_EQ(leaf1.counters().received, 4u);
+}
+
+TEST(Receiver, DuplicateDestinationPrefixIsAConfigError) {
+  ArnConfig c = mixed_config();
+  // Same /64 written with host bits: the same prefix.
+  c.destinations.push_back({.prefix = v6(0, 2, 5), .length = 64, .node = 3});
+  auto e = ArnEngine::create(c);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().field, "destinations[4].prefix");
+  // The IPv4 /24 and an IPv6 prefix of the same bits are different.
+  ArnConfig d = leaf1_config();
+  IpAddress same_bits = IpAddress::v6({10, 0, 2, 0});
+  d.destinations.push_back({.prefix = same_bits, .length = 24, .node = 5});
+  EXPECT_TRUE(ArnEngine::create(d));
+}
+
 TEST(Receiver, TableFullIsCounted) {
   ArnConfig c = leaf1_config();
   c.max_entries = 1;
@@ -174,6 +274,202 @@ TEST(Receiver, TableFullIsCounted) {
       us(0));
   EXPECT_EQ(leaf1.drain().vetoes.size(), 1u);
   EXPECT_EQ(leaf1.counters().table_full, 1u);
+}
+
+// --- Flow objects (§4.1 "identifiers of flows").
+
+// RoCEv2 (UDP 4791) from 10.0.1.5 to leaf2's 10.0.2.9, any source port.
+wire::arn::FiveTuple roce_flow() {
+  wire::arn::FiveTuple f;
+  f.mask = wire::arn::kMaskProtocol | wire::arn::kMaskSource |
+           wire::arn::kMaskDestination | wire::arn::kMaskDestinationPort;
+  f.protocol = 17;
+  f.source = {10, 0, 1, 5};
+  f.destination = {10, 0, 2, 9};
+  f.destination_port = 4791;
+  return f;
+}
+
+FlowMatch roce_match() {
+  FlowMatch m;
+  m.fields =
+      kMatchProtocol | kMatchSource | kMatchDestination | kMatchDestinationPort;
+  m.key.protocol = 17;
+  m.key.source = {10, 0, 1, 5};
+  m.key.destination = {10, 0, 2, 9};
+  m.key.destination_port = 4791;
+  return m;
+}
+
+FlowOverrideChange flow_change(bool vetoed, std::uint8_t level,
+                               PortId port = 0) {
+  return {kLeaf2, roce_match(), port, VetoSource::arn, vetoed, level};
+}
+
+TEST(ReceiverFlow, FailureOfAFlowIsAFlowOverride) {
+  ArnEngine leaf1 = make(leaf1_config());
+  const Bytes det =
+      udp_tuple_message(ArnType::failure_detected, 255, kId, roce_flow());
+  leaf1.on_message(0, det, us(0));
+  Outputs out = leaf1.drain();
+  EXPECT_TRUE(out.vetoes.empty());  // the destination keeps the port
+  EXPECT_TRUE(out.congestion.empty());
+  EXPECT_EQ(out.flows, (std::vector<FlowOverrideChange>{flow_change(true, 0)}));
+  EXPECT_EQ(leaf1.counters().flow_objects, 1u);
+  leaf1.on_message(0, det, us(100));  // a repeat: refresh only
+  EXPECT_TRUE(leaf1.drain().flows.empty());
+  EXPECT_EQ(leaf1.counters().refreshed, 1u);
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_eliminated, 0, kId, roce_flow()),
+      us(200));
+  EXPECT_EQ(leaf1.drain().flows,
+            (std::vector<FlowOverrideChange>{flow_change(false, 0)}));
+  EXPECT_EQ(leaf1.counters().revoked, 1u);
+}
+
+TEST(ReceiverFlow, EliminationMustNameTheSameFiveTuple) {
+  ArnEngine leaf1 = make(leaf1_config());
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_detected, 255, kId, roce_flow()),
+      us(0));
+  // The destination object of the same Path ID is another condition.
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(0));
+  Outputs out = leaf1.drain();
+  EXPECT_EQ(out.flows.size(), 1u);
+  EXPECT_EQ(out.vetoes.size(), 1u);
+  wire::arn::FiveTuple other_port = roce_flow();
+  other_port.destination_port = 4792;
+  wire::arn::FiveTuple fewer_bits = roce_flow();
+  fewer_bits.mask &= static_cast<std::uint8_t>(~wire::arn::kMaskSource);
+  fewer_bits.source = {};
+  for (const auto& f : {other_port, fewer_bits})
+    leaf1.on_message(
+        0, udp_tuple_message(ArnType::failure_eliminated, 0, kId, f), us(1));
+  leaf1.on_message(0,
+                   udp_tuple_message(ArnType::failure_eliminated, 0,
+                                     path_id(102, 1), roce_flow()),
+                   us(1));
+  EXPECT_TRUE(leaf1.drain().flows.empty());
+  EXPECT_EQ(leaf1.counters().stale_elimination, 3u);
+  // Eliminating the destination object leaves the flow's override alone.
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_eliminated, 0, kId, kLeaf2Addr), us(2));
+  out = leaf1.drain();
+  EXPECT_EQ(out.vetoes.size(), 1u);
+  EXPECT_TRUE(out.flows.empty());
+  // A wildcard field sent non-zero still names the same flow (normalised).
+  wire::arn::FiveTuple noisy = roce_flow();
+  noisy.source_port = 999;  // Mask says wildcard
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_eliminated, 0, kId, noisy), us(3));
+  EXPECT_EQ(leaf1.drain().flows,
+            (std::vector<FlowOverrideChange>{flow_change(false, 0)}));
+}
+
+TEST(ReceiverFlow, CongestionLevelAndTimeout) {
+  ArnConfig c = leaf1_config();
+  c.hold_time = us(300);
+  ArnEngine leaf1 = make(c);
+  leaf1.on_message(
+      1, udp_tuple_message(ArnType::congestion_detected, 130, kId, roce_flow()),
+      us(0));
+  EXPECT_EQ(leaf1.drain().flows,
+            (std::vector<FlowOverrideChange>{flow_change(false, 2, 1)}));
+  leaf1.on_message(
+      1, udp_tuple_message(ArnType::congestion_detected, 200, kId, roce_flow()),
+      us(100));
+  EXPECT_EQ(leaf1.drain().flows,
+            (std::vector<FlowOverrideChange>{flow_change(false, 3, 1)}));
+  EXPECT_EQ(leaf1.next_deadline(), us(400));
+  leaf1.on_timer(us(399));
+  EXPECT_TRUE(leaf1.drain().flows.empty());
+  leaf1.on_timer(us(400));
+  EXPECT_EQ(leaf1.drain().flows,
+            (std::vector<FlowOverrideChange>{flow_change(false, 0, 1)}));
+  EXPECT_EQ(leaf1.counters().timed_out, 1u);
+}
+
+// Two reporters announce the same flow through the same port: the Fib has
+// one override for (flow, port), which must hold until both are gone.
+TEST(ReceiverFlow, ConditionsOfTwoReportersMerge) {
+  ArnEngine leaf1 = make(leaf1_config());
+  const std::uint32_t a = kId, b = path_id(102, 1);
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_detected, 255, a, roce_flow()),
+      us(0));
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::congestion_detected, 64, b, roce_flow()),
+      us(1));
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_eliminated, 0, a, roce_flow()),
+      us(2));
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::congestion_eliminated, 0, b, roce_flow()),
+      us(3));
+  EXPECT_EQ(leaf1.drain().flows,
+            (std::vector<FlowOverrideChange>{
+                flow_change(true, 0), flow_change(true, 1),
+                flow_change(false, 1), flow_change(false, 0)}));
+}
+
+TEST(ReceiverFlow, Ipv6FlowObject) {
+  ArnEngine leaf1 = make(mixed_config());
+  wire::arn::FiveTuple f;
+  f.family = wire::arn::AddressFamily::ipv6;
+  f.mask = wire::arn::kMaskAll;
+  f.protocol = 6;
+  f.source = v6(0, 1, 5).bytes;
+  f.destination = v6(0, 2, 9).bytes;
+  f.source_port = 40000;
+  f.destination_port = 443;
+  leaf1.on_message(0, udp_tuple_message(ArnType::failure_detected, 255, kId, f),
+                   us(0));
+  const Outputs out = leaf1.drain();
+  ASSERT_EQ(out.flows.size(), 1u);
+  const FlowOverrideChange& c = out.flows[0];
+  EXPECT_EQ(c.destination, kLeaf2);  // 2001:db8:0:2::/64
+  EXPECT_EQ(c.match.fields, kMatchAll);
+  EXPECT_EQ(c.match.key.source, f.source);
+  EXPECT_EQ(c.match.key.destination, f.destination);
+  EXPECT_EQ(c.match.key.source_port, 40000);
+  EXPECT_EQ(c.match.key.destination_port, 443);
+  EXPECT_EQ(c.match.key.protocol, 6);
+  EXPECT_TRUE(c.vetoed);
+  // A flow to no known prefix: counted like a destination.
+  f.destination = v6(0, 2, 9).bytes;
+  f.destination[0] = 0x30;
+  leaf1.on_message(0, udp_tuple_message(ArnType::failure_detected, 255, kId, f),
+                   us(0));
+  EXPECT_EQ(leaf1.counters().unknown_destination, 1u);
+}
+
+TEST(ReceiverFlow, TableFullMalformedAndIgnored) {
+  ArnConfig c = leaf1_config();
+  c.max_entries = 1;
+  ArnEngine leaf1 = make(c);
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_detected, 255, kId, roce_flow()),
+      us(0));
+  wire::arn::FiveTuple second = roce_flow();
+  second.source[3] = 6;
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_detected, 255, kId, second), us(0));
+  EXPECT_EQ(leaf1.drain().flows.size(), 1u);
+  EXPECT_EQ(leaf1.counters().table_full, 1u);
+  // Opcode 3 (neither IPv4 nor IPv6): a parse error, as before.
+  Bytes bad =
+      udp_tuple_message(ArnType::failure_detected, 255, kId, roce_flow());
+  bad[28 + 4] = static_cast<std::uint8_t>(3 << 4 | (bad[28 + 4] & 0x0f));
+  leaf1.on_message(0, bad, us(0));
+  EXPECT_EQ(leaf1.counters().malformed, 1u);
+  // A flow without Destination: no group to act on.
+  wire::arn::FiveTuple no_dst = roce_flow();
+  no_dst.mask &= static_cast<std::uint8_t>(~wire::arn::kMaskDestination);
+  leaf1.on_message(
+      0, udp_tuple_message(ArnType::failure_detected, 255, kId, no_dst), us(0));
+  EXPECT_EQ(leaf1.counters().ignored, 1u);
+  EXPECT_TRUE(leaf1.drain().flows.empty());
 }
 
 }  // namespace

@@ -389,5 +389,356 @@ TEST(Fib, LsnIllustrationSection4) {
   EXPECT_EQ(f.table(5)->count_of(kSpineA), 16u);
 }
 
+// --- Per-flow overrides (ARN flow-granular objects).
+
+FlowKey random_key(std::mt19937_64& rng, bool ipv6 = false) {
+  FlowKey k;
+  const std::size_t n = ipv6 ? 16 : 4;
+  for (std::size_t i = 0; i < n; ++i) {
+    k.source[i] = static_cast<std::uint8_t>(rng());
+    k.destination[i] = static_cast<std::uint8_t>(rng());
+  }
+  k.source_port = static_cast<std::uint16_t>(rng());
+  k.destination_port = rng() % 2 ? 4791 : 80;
+  k.protocol = rng() % 2 ? 17 : 6;
+  return k;
+}
+
+// RoCEv2 traffic: protocol 17, destination port 4791, any address or port.
+FlowMatch rocev2() {
+  FlowMatch m;
+  m.fields = kMatchProtocol | kMatchDestinationPort;
+  m.key.protocol = 17;
+  m.key.destination_port = 4791;
+  return m;
+}
+
+FlowOverrideChange flow_veto(NodeId dest, FlowMatch m, PortId port,
+                             bool vetoed) {
+  return {dest, m, port, VetoSource::arn, vetoed, 0};
+}
+
+TEST(FibFlowOverride, FieldsAndWildcards) {
+  FlowKey k;
+  k.source = {10, 0, 0, 7};
+  k.destination = {10, 5, 0, 1};
+  k.source_port = 1000;
+  k.destination_port = 4791;
+  k.protocol = 17;
+  // Each field alone: matches k, and stops matching when that field (and
+  // only it) differs; any other field may differ freely.
+  const std::uint8_t bits[] = {kMatchProtocol, kMatchSource, kMatchDestination,
+                               kMatchSourcePort, kMatchDestinationPort};
+  for (std::uint8_t bit : bits) {
+    FlowMatch m;
+    m.fields = bit;
+    m.key = k;
+    m.normalise();
+    EXPECT_TRUE(m.matches(k)) << int{bit};
+    for (std::uint8_t other : bits) {
+      FlowKey d = k;
+      if (other == kMatchProtocol) d.protocol = 6;
+      if (other == kMatchSource) d.source[3] = 8;
+      if (other == kMatchDestination) d.destination[0] = 11;
+      if (other == kMatchSourcePort) d.source_port = 1001;
+      if (other == kMatchDestinationPort) d.destination_port = 80;
+      EXPECT_EQ(m.matches(d), other != bit) << int{bit} << " " << int{other};
+    }
+  }
+  FlowMatch all;  // no fields: every flow
+  EXPECT_TRUE(all.matches(k));
+  // normalise() zeroes wildcards so equal aggregates compare equal.
+  FlowMatch a = rocev2(), b = rocev2();
+  b.key.source_port = 9;
+  EXPECT_EQ(a, b.normalise());
+  // An IPv4 key never matches an IPv6 address with the same first bytes.
+  FlowMatch v6;
+  v6.fields = kMatchDestination;
+  v6.key.destination = {10, 5, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9};
+  EXPECT_FALSE(v6.matches(k));
+}
+
+TEST(FibFlowOverride, VetoMovesExactlyTheMatchingFlows) {
+  const FibConfig c{.max_destinations = 2, .table_size = 4096};
+  Fib f = make(c), reference = make(c);
+  for (Fib* x : {&f, &reference}) {
+    ASSERT_TRUE(x->set_route(1, equal(1, 4), Time()));
+    ASSERT_TRUE(x->set_route(0, equal(1, 4), Time()));
+  }
+  ASSERT_TRUE(f.apply(flow_veto(1, rocev2(), 2, true)));
+  EXPECT_EQ(f.flow_override_count(), 1u);
+  EXPECT_FALSE(f.vetoed(1, 2));  // the destination keeps port 2
+  std::mt19937_64 rng(7);
+  std::map<PortId, double> matching, others;
+  std::uint64_t n_match = 0, n_moved = 0;
+  constexpr int kFlows = 60'000;
+  for (int i = 0; i < kFlows; ++i) {
+    const FlowKey k = random_key(rng);
+    const std::uint64_t h = flow_hash(k, 3);
+    const PortId p = *f.select(1, k, h, Time(), SelectMode::per_flow);
+    const PortId want = *reference.select(1, h, Time(), SelectMode::per_flow);
+    // Another destination is untouched by dest 1's override.
+    ASSERT_EQ(f.select(0, k, h, Time(), SelectMode::per_flow),
+              reference.select(0, h, Time(), SelectMode::per_flow));
+    if (rocev2().matches(k)) {
+      ++n_match;
+      ASSERT_NE(p, 2);
+      if (want != 2) {
+        ASSERT_EQ(p, want);  // a flow whose port is fine never moves
+      } else {
+        ++n_moved;
+      }
+      ++matching[p];
+    } else {
+      ASSERT_EQ(p, want);  // other flows: exactly their normal port
+      ++others[p];
+    }
+  }
+  EXPECT_EQ(f.counters().flow_matched, n_match);
+  EXPECT_EQ(f.counters().flow_moved, n_moved);
+  // Matching flows split over the other three by weight (1/3 each);
+  // others over all four (1/4 each); 4 sd per port.
+  const auto m = static_cast<double>(n_match);
+  const auto o = static_cast<double>(kFlows - n_match);
+  for (PortId p : {1, 3, 4}) {
+    EXPECT_NEAR(matching[p], m / 3, 4 * std::sqrt(m * 2 / 9)) << p;
+  }
+  for (PortId p : {1, 2, 3, 4}) {
+    EXPECT_NEAR(others[p], o / 4, 4 * std::sqrt(o * 3 / 16)) << p;
+  }
+  // Removal restores every flow.
+  ASSERT_TRUE(f.apply(flow_veto(1, rocev2(), 2, false)));
+  EXPECT_EQ(f.flow_override_count(), 0u);
+  EXPECT_TRUE(f.flow_overrides(1).empty());
+  EXPECT_EQ(hits(f, 1), hits(reference, 1));
+}
+
+// Overrides with different field sets on one destination: each packet
+// looks up every field set, and a flow matching several gets all their
+// vetoes (the lookup is by hash per field set, then verified).
+TEST(FibFlowOverride, SeveralFieldSetsOverlap) {
+  Fib f = make({.max_destinations = 1, .table_size = 256});
+  ASSERT_TRUE(f.set_route(0, equal(1, 4), Time()));
+  FlowMatch from7;
+  from7.fields = kMatchSource;
+  from7.key.source = {10, 0, 0, 7};
+  ASSERT_TRUE(f.apply(flow_veto(0, rocev2(), 1, true)));
+  ASSERT_TRUE(f.apply(flow_veto(0, from7, 2, true)));
+  for (std::uint8_t i = 0; i < 100; ++i) {  // unrelated overrides
+    FlowMatch other = from7;
+    other.key.source[2] = static_cast<std::uint8_t>(i + 1);
+    ASSERT_TRUE(f.apply(flow_veto(0, other, 3, true)));
+  }
+  std::mt19937_64 rng(9);
+  std::map<int, std::map<PortId, int>> seen;  // by which overrides match
+  for (int i = 0; i < 20'000; ++i) {
+    FlowKey k = random_key(rng);
+    if (i % 2) k.source = {10, 0, 0, 7};
+    const int kind = (rocev2().matches(k) ? 1 : 0) + (from7.matches(k) ? 2 : 0);
+    ++seen[kind]
+          [*f.select(0, k, flow_hash(k, 2), Time(), SelectMode::per_flow)];
+  }
+  EXPECT_EQ(seen[0].size(), 4u);  // no override: all four ports
+  EXPECT_EQ(seen[1].count(1), 0u);
+  EXPECT_EQ(seen[1].size(), 3u);
+  EXPECT_EQ(seen[2].count(2), 0u);
+  EXPECT_EQ(seen[2].size(), 3u);
+  EXPECT_EQ(seen[3].count(1) + seen[3].count(2), 0u);  // both vetoes
+  EXPECT_GT(seen[3][3], 0);
+  EXPECT_GT(seen[3][4], 0);
+  EXPECT_EQ(f.flow_override_count(), 102u);
+}
+
+TEST(FibFlowOverride, CongestionLevelScalesTheFlowsShare) {
+  // Four equal members, multipliers {4,3,2,1}: at level 3 for matching
+  // flows, port 2 keeps 1/(4+4+4+1) = 1/13 of them.
+  Fib f = make({.max_destinations = 1, .table_size = 4096});
+  ASSERT_TRUE(f.set_route(0, equal(1, 4), Time()));
+  ASSERT_TRUE(
+      f.apply(FlowOverrideChange{0, rocev2(), 2, VetoSource::arn, false, 3}));
+  std::mt19937_64 rng(11);
+  std::map<PortId, double> n;
+  double total = 0;
+  for (int i = 0; i < 80'000; ++i) {
+    FlowKey k = random_key(rng);
+    k.protocol = 17;
+    k.destination_port = 4791;
+    ++n[*f.select(0, k, flow_hash(k, 3), Time(), SelectMode::per_flow)];
+    ++total;
+  }
+  const std::map<PortId, double> share{
+      {1, 4.0 / 13}, {2, 1.0 / 13}, {3, 4.0 / 13}, {4, 4.0 / 13}};
+  for (const auto& [port, p] : share) {
+    EXPECT_NEAR(n[port], total * p, 4 * std::sqrt(total * p * (1 - p))) << port;
+  }
+  // The flow level only counts above the destination's own level: at
+  // destination level 3 already, the flow override changes nothing.
+  // (g repeats f's table history, so both tables hold the same entries.)
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::lsn, 3}));
+  Fib g = make({.max_destinations = 1, .table_size = 4096});
+  ASSERT_TRUE(g.set_route(0, equal(1, 4), Time()));
+  ASSERT_TRUE(g.apply(CongestionChange{2, 0, VetoSource::lsn, 3}));
+  for (int i = 0; i < 2000; ++i) {
+    FlowKey k = random_key(rng);
+    k.protocol = 17;
+    k.destination_port = 4791;
+    const auto h = flow_hash(k, 3);
+    ASSERT_EQ(f.select(0, k, h, Time(), SelectMode::per_flow),
+              g.select(0, h, Time(), SelectMode::per_flow));
+  }
+}
+
+TEST(FibFlowOverride, TierPolicyTakesTheRaisedPortAwayButNeverTheLast) {
+  Fib f = make({.max_destinations = 1,
+                .table_size = 64,
+                .congestion_policy = CongestionPolicy::tier});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  FlowMatch all;  // every flow
+  ASSERT_TRUE(
+      f.apply(FlowOverrideChange{0, all, 1, VetoSource::arn, false, 1}));
+  FlowKey k;
+  for (std::uint64_t h = 0; h < 64; ++h)
+    ASSERT_EQ(f.select(0, k, h, Time(), SelectMode::per_flow), PortId{2});
+  // Both raised: congestion alone never removes every path.
+  ASSERT_TRUE(
+      f.apply(FlowOverrideChange{0, all, 2, VetoSource::arn, false, 2}));
+  std::map<PortId, int> n;
+  for (std::uint64_t h = 0; h < 64; ++h)
+    ++n[*f.select(0, k, h, Time(), SelectMode::per_flow)];
+  EXPECT_EQ(n.size(), 2u);
+  EXPECT_EQ(f.counters().flow_fallback, 0u);
+}
+
+TEST(FibFlowOverride, EveryMemberVetoedForTheFlowFallsBack) {
+  FlowMatch all;
+  for (Fallback fb :
+       {Fallback::backup, Fallback::keep_routing, Fallback::drop}) {
+    Fib f = make({.max_destinations = 1, .table_size = 64, .fallback = fb});
+    ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+    ASSERT_TRUE(f.set_backup(0, Members{{7, 1}}));
+    ASSERT_TRUE(f.apply(flow_veto(0, all, 1, true)));
+    ASSERT_TRUE(f.apply(flow_veto(0, all, 2, true)));
+    FlowKey k;
+    const auto p = f.select(0, k, 5, Time(), SelectMode::per_flow);
+    EXPECT_EQ(f.counters().flow_fallback, 1u);
+    EXPECT_EQ(f.state(0), GroupState::effective);  // the destination is fine
+    switch (fb) {
+      case Fallback::backup:
+        EXPECT_EQ(p, PortId{7});
+        EXPECT_EQ(f.counters().fallback_backup, 1u);
+        // The backup vetoed for the flow too: drop.
+        ASSERT_TRUE(f.apply(flow_veto(0, all, 7, true)));
+        EXPECT_EQ(f.select(0, k, 5, Time(), SelectMode::per_flow),
+                  std::nullopt);
+        EXPECT_EQ(f.counters().fallback_drop, 1u);
+        EXPECT_EQ(f.counters().selections[0], 1u);
+        break;
+      case Fallback::keep_routing:
+        EXPECT_EQ(p, f.select(0, 5, Time(), SelectMode::per_flow));
+        EXPECT_EQ(f.counters().fallback_keep_routing, 1u);
+        break;
+      case Fallback::drop:
+        EXPECT_EQ(p, std::nullopt);
+        EXPECT_EQ(f.counters().fallback_drop, 1u);
+        EXPECT_EQ(f.counters().selections[0], 0u);
+        break;
+    }
+  }
+}
+
+TEST(FibFlowOverride, EveryModeAvoidsTheVetoedPort) {
+  Fib f = make({.max_destinations = 1, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 3), Time()));
+  ASSERT_TRUE(f.apply(flow_veto(0, rocev2(), 3, true)));
+  std::mt19937_64 rng(5);
+  std::map<PortId, int> sprayed;
+  for (int i = 0; i < 3000; ++i) {
+    FlowKey k = random_key(rng);
+    k.protocol = 17;
+    k.destination_port = 4791;
+    const auto h = flow_hash(k, 1);
+    for (SelectMode mode :
+         {SelectMode::per_flow, SelectMode::per_packet, SelectMode::flowlet}) {
+      const auto p = f.select(0, k, h, us(i), mode);
+      ASSERT_TRUE(p);
+      ASSERT_NE(*p, 3);
+      if (mode == SelectMode::per_packet) ++sprayed[*p];
+    }
+  }
+  // Spraying still spreads over both remaining members.
+  EXPECT_NEAR(sprayed[1], 1500, 200);
+  EXPECT_NEAR(sprayed[2], 1500, 200);
+}
+
+TEST(FibFlowOverride, Ipv6Flows) {
+  Fib f = make({.max_destinations = 1, .table_size = 256});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  std::mt19937_64 rng(3);
+  const FlowKey victim = random_key(rng, true);
+  FlowMatch m;
+  m.fields = kMatchAll;
+  m.key = victim;
+  // Veto the port the flow would use: it moves, and only it.
+  const auto h = flow_hash(victim, 0);
+  const PortId was = *f.select(0, h, Time(), SelectMode::per_flow);
+  ASSERT_TRUE(f.apply(flow_veto(0, m, was, true)));
+  EXPECT_NE(f.select(0, victim, h, Time(), SelectMode::per_flow), was);
+  FlowKey v4 = victim;  // same first bytes, IPv4: another flow
+  std::fill(v4.source.begin() + 4, v4.source.end(), 0);
+  std::fill(v4.destination.begin() + 4, v4.destination.end(), 0);
+  EXPECT_EQ(f.select(0, v4, h, Time(), SelectMode::per_flow), was);
+  EXPECT_EQ(f.counters().flow_matched, 1u);
+}
+
+TEST(FibFlowOverride, BoundedTableAndErrors) {
+  Fib f =
+      make({.max_destinations = 2, .table_size = 64, .max_flow_overrides = 2});
+  FlowMatch a = rocev2(), b = rocev2(), c = rocev2();
+  b.key.destination_port = 4792;
+  c.key.destination_port = 4793;
+  ASSERT_TRUE(f.apply(flow_veto(0, a, 1, true)));
+  ASSERT_TRUE(f.apply(flow_veto(1, b, 1, true)));
+  const auto full = f.apply(flow_veto(0, c, 1, true));
+  ASSERT_FALSE(full);
+  EXPECT_EQ(full.error().field, "flow_override");
+  EXPECT_EQ(f.counters().flow_overrides_full, 1u);
+  EXPECT_EQ(f.flow_override_count(), 2u);
+  // Updating one held, or removing one, is always possible.
+  ASSERT_TRUE(f.apply(FlowOverrideChange{0, a, 1, VetoSource::arn, true, 2}));
+  EXPECT_EQ(f.flow_overrides(0)[0].level, 2);
+  ASSERT_TRUE(f.apply(flow_veto(0, a, 1, false)));
+  ASSERT_TRUE(f.apply(flow_veto(0, c, 1, true)));
+  EXPECT_EQ(f.flow_override_count(), 2u);
+  // Removing what is not held: fine, nothing changes.
+  ASSERT_TRUE(f.apply(flow_veto(0, a, 1, false)));
+  EXPECT_EQ(f.flow_override_count(), 2u);
+  EXPECT_EQ(f.apply(flow_veto(2, a, 1, true)).error().field,
+            "flow_override.destination");
+  EXPECT_EQ(f.apply(FlowOverrideChange{0, a, 1, VetoSource::arn, false, 4})
+                .error()
+                .field,
+            "flow_override.level");
+  FlowMatch wide = a;
+  wide.fields = 0x20;
+  EXPECT_EQ(f.apply(flow_veto(0, wide, 1, true)).error().field,
+            "flow_override.match.fields");
+  EXPECT_EQ(f.flow_override_count(), 2u);
+}
+
+TEST(FibFlowOverride, SelectWithoutKeyIgnoresAndCountsOverrides) {
+  Fib f = make({.max_destinations = 2, .table_size = 64});
+  ASSERT_TRUE(f.set_route(0, equal(1, 2), Time()));
+  ASSERT_TRUE(f.set_route(1, equal(1, 2), Time()));
+  FlowMatch all;
+  ASSERT_TRUE(f.apply(flow_veto(0, all, 1, true)));
+  std::map<PortId, int> n;
+  for (std::uint64_t h = 0; h < 64; ++h)
+    ++n[*f.select(0, h, Time(), SelectMode::per_flow)];
+  EXPECT_EQ(n, (std::map<PortId, int>{{1, 32}, {2, 32}}));
+  EXPECT_EQ(f.counters().flow_key_missing, 64u);
+  (void)f.select(1, 0, Time(), SelectMode::per_flow);  // no overrides there
+  EXPECT_EQ(f.counters().flow_key_missing, 64u);
+}
+
 }  // namespace
 }  // namespace arfabric::proto::fib
