@@ -25,6 +25,7 @@ namespace {
 using nlohmann::json;
 
 const std::string kFrrBgpd = "/usr/lib/frr/bgpd";
+const std::string kFrrZebra = "/usr/lib/frr/zebra";
 const std::string kVtysh = "/usr/bin/vtysh";
 const std::string kGobgpd = "/usr/bin/gobgpd";
 const std::string kGobgp = "/usr/bin/gobgp";
@@ -442,10 +443,11 @@ TEST_F(GobgpInterop, HoldTimerExpiresOnAFrozenPeerAndRestartsReestablish) {
 // to l1's prefix 50G (via s1) : 100G (via FRR) = 128 : 256 in its kernel
 // nexthop group. Lowering l4-s2 to 25G by SIGHUP turns that into 256 : 128
 // within a second; taking l4-s1 down leaves the FRR path alone, bringing it
-// up restores both. (FRR runs without zebra here, so it forwards nothing:
-// traffic is checked in the all-arfabric fabric of bgpd_test.cc.)
+// up restores both. FRR runs with its zebra: while l4-s1 is down, l4 and l1
+// reach each other through the FRR spine alone.
 TEST(FrrSpineFabric, FarLeafKernelWeightsFollowFare) {
   ASSERT_TRUE(require(kFrrBgpd));
+  ASSERT_TRUE(require(kFrrZebra));
   NetnsLab lab;
   std::map<std::string, std::string> ns;
   for (const char* n : {"l1", "l2", "l3", "l4", "s1", "s2"}) {
@@ -486,6 +488,16 @@ TEST(FrrSpineFabric, FarLeafKernelWeightsFollowFare) {
            peer("s2", "10.2." + k + ".2", "65200", "10.2." + k + ".1",
                 dev[l + "s2"].first, s2_bandwidth, "spine");
   };
+  // An address inside each leaf's prefix, for traffic; spines forward.
+  for (int i : {1, 4}) {
+    const std::string k = std::to_string(i);
+    const auto added =
+        lab.exec(ns["l" + k], "ip addr add 172.16." + k + ".1/32 dev lo");
+    ASSERT_EQ(added.first, 0) << added.second;
+  }
+  for (const char* s : {"s1", "s2"}) {
+    lab.exec(ns[s], "sysctl -qw net.ipv4.ip_forward=1");
+  }
   std::map<std::string, std::string> config;
   std::map<std::string, std::size_t> proc;
   for (int i = 1; i <= 4; ++i) {
@@ -510,11 +522,28 @@ router bgp 65200
   }
   config["s1"] = lab.write("s1.yaml", s1).string();
   const auto frr_conf = lab.write("frr.conf", frr);
-  proc["s2"] = lab.start(
-      ns["s2"], "frr",
-      {kFrrBgpd, "-S", "-Z", "-p", "179", "-P", "0", "-f", frr_conf.string(),
-       "-i", (lab.dir() / "frr.pid").string(), "--vty_socket",
-       lab.dir().string(), "-u", "root", "-g", "root", "--log", "stdout"});
+  // FRR with its zebra, so that the FRR spine programs its kernel and
+  // forwards (scripts/setup puts root in FRR's vty group for zebra).
+  const std::string zserv = (lab.dir() / "zserv.api").string();
+  proc["zebra"] = lab.start(
+      ns["s2"], "zebra",
+      {kFrrZebra, "-z", zserv, "-P", "0", "-f",
+       lab.write("zebra.conf", "hostname s2\n").string(), "-i",
+       (lab.dir() / "zebra.pid").string(), "--vty_socket", lab.dir().string(),
+       "-u", "root", "-g", "root", "--log", "stdout"});
+  ASSERT_TRUE(eventually([&] { return std::filesystem::exists(zserv); }, 5))
+      << lab.dump_logs();
+  proc["s2"] = lab.start(ns["s2"], "frr",
+                         {kFrrBgpd,       "-S",
+                          "-z",           zserv,
+                          "-p",           "179",
+                          "-P",           "0",
+                          "-f",           frr_conf.string(),
+                          "-i",           (lab.dir() / "frr.pid").string(),
+                          "--vty_socket", lab.dir().string(),
+                          "-u",           "root",
+                          "-g",           "root",
+                          "--log",        "stdout"});
   for (const char* n : {"l1", "l2", "l3", "l4", "s1"}) {
     proc[n] = lab.start(ns[n], std::string("arfabric-") + n,
                         {ARFABRIC_BINARY, "bgpd", "-c", config[n]});
@@ -583,6 +612,17 @@ router bgp 65200
       },
       3))
       << ::testing::PrintToString(w) << lab.dump_logs();
+  // Now traffic between l4's and l1's prefixes can only cross the FRR
+  // spine, both ways (s1 lost its route to l4 with the link).
+  auto ping = [&] {
+    return lab.exec(ns["l4"], "ping -c1 -W1 -I 172.16.4.1 172.16.1.1").first ==
+           0;
+  };
+  EXPECT_TRUE(eventually(ping, 5))
+      << "s2:\n"
+      << lab.exec(ns["s2"], "ip route").second << "l4:\n"
+      << lab.exec(ns["l4"], "ip route").second << "l1:\n"
+      << lab.exec(ns["l1"], "ip route").second << lab.dump_logs();
   // The kernel drops the nexthop with its device at once; the daemon also
   // stops the session (no hold-timer wait).
   const std::string l4_socket = (lab.dir() / "l4.sock").string();
