@@ -83,6 +83,27 @@ TEST(Runner, IbcsSignalsReachEveryReceiverWithoutChangingTheRun) {
   EXPECT_EQ(signalled->dropped, plain->dropped);
 }
 
+TEST(Runner, FarePaysOffForADegradationThatLasts) {
+  // examples/scenarios/fare_pays.yaml: leaf1-spine0 at 25G from time 0, an
+  // all-to-all from 20 ms, once BGP has carried the new Path Bandwidth.
+  auto s = load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                              "/examples/scenarios/fare_pays.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto ecmp = run_mode(*s, Mode::ecmp);
+  auto fare = run_mode(*s, Mode::fare);
+  ASSERT_TRUE(ecmp && fare);
+  ASSERT_TRUE(ecmp->finished && fare->finished);
+  const Time start = s->workloads[0].start;
+  const Time ecmp_job = ecmp->completion - start;
+  const Time fare_job = fare->completion - start;
+  // Equal-cost ECMP sends half of leaf1's traffic over the 25G lane;
+  // FARE weighs the two uplinks 25:100 and finishes much sooner.
+  EXPECT_LT(fare_job.ps() * 3, ecmp_job.ps() * 2)
+      << "fare " << fare_job.seconds() << " s, ecmp " << ecmp_job.seconds()
+      << " s";
+  EXPECT_EQ(fare->payload_bytes, ecmp->payload_bytes);
+}
+
 TEST(Runner, SameScenarioSameResult) {
   const Scenario s = tiny();
   auto a = run_mode(s, Mode::fare);
