@@ -5,7 +5,6 @@ namespace arfabric::sim::transport {
 Receiver::Receiver(const TransportConfig& config, FlowId flow,
                    std::uint64_t bytes)
     : flow_(flow),
-      bytes_(bytes),
       packets_(static_cast<std::uint32_t>(packet_count(config, bytes))),
       bitmap_((static_cast<std::size_t>(packets_) + 63) / 64, 0) {
   if (packets_ == 0) completed_at_ = Time{};

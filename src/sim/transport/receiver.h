@@ -53,7 +53,6 @@ class Receiver {
   }
 
   FlowId flow_;
-  std::uint64_t bytes_;
   std::uint32_t packets_;
   std::vector<std::uint64_t> bitmap_;
   std::uint32_t cumulative_ = 0;

@@ -93,9 +93,15 @@ SysResult<void> Rtnetlink::request(std::vector<std::uint8_t> message,
       if (errno == EINTR) continue;
       return fail(what, errno);
     }
-    int len = static_cast<int>(n);
-    for (auto* h = reinterpret_cast<nlmsghdr*>(buf.data()); NLMSG_OK(h, len);
-         h = NLMSG_NEXT(h, len)) {
+    // NLMSG_OK/NLMSG_NEXT spelled out with one unsigned length (the macros
+    // compare int with __u32): a message must fit in what is left, and the
+    // next starts at its aligned end.
+    const auto received = static_cast<std::size_t>(n);
+    for (std::size_t at = 0, size = 0; at + sizeof(nlmsghdr) <= received;
+         at += NLMSG_ALIGN(size)) {
+      const auto* h = reinterpret_cast<const nlmsghdr*>(buf.data() + at);
+      size = h->nlmsg_len;
+      if (size < sizeof(nlmsghdr) || size > received - at) break;
       if (h->nlmsg_seq != seq) continue;  // a stale answer
       if (h->nlmsg_type == NLMSG_ERROR) {
         const auto* e = static_cast<const nlmsgerr*>(NLMSG_DATA(h));

@@ -179,8 +179,10 @@ class Pair {
   // Delivers every output until neither side has anything left.
   void pump() {
     for (int guard = 0; guard < 1000; ++guard) {
-      const bool more = drain(a_, b_, 1) | drain(b_, a_, 2);
-      if (!more) return;
+      // Both sides drain every round (no short-circuit).
+      const bool a_sent = drain(a_, b_, 1);
+      const bool b_sent = drain(b_, a_, 2);
+      if (!a_sent && !b_sent) return;
     }
     ADD_FAILURE() << "pump did not settle";
   }
