@@ -372,14 +372,24 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
       ASSIGN(c.multipath_relax, r.boolean(m["relax"], "multipath.relax"));
   }
   if (const YAML::Node f = root["fare"]) {
-    TRY(r.check_map(
-        f, "fare",
-        {"enabled", "sub_type", "multihoming", "super_spine_attach_link_ec",
-         "spine_lower_to_next_next_hop", "multihomed"}));
+    TRY(r.check_map(f, "fare",
+                    {"enabled", "sub_type", "transitivity", "multihoming",
+                     "super_spine_attach_link_ec",
+                     "spine_lower_to_next_next_hop", "multihomed"}));
     if (f["enabled"])
       ASSIGN(c.fare_enabled, r.boolean(f["enabled"], "fare.enabled"));
     if (f["sub_type"]) {
       ASSIGN(c.fare.sub_type, r.uint(f["sub_type"], "fare.sub_type", 0, 255));
+    }
+    if (const YAML::Node t = f["transitivity"]) {
+      std::string s;
+      ASSIGN(s, r.string(t, "fare.transitivity"));
+      if (s == "transitive" || s == "non-transitive") {
+        c.fare.path_bandwidth_transitive = s == "transitive";
+      } else {
+        return std::unexpected(r.error(t, "fare.transitivity",
+                                       "not transitive or non-transitive"));
+      }
     }
     if (const YAML::Node m = f["multihoming"]) {
       std::string s;
@@ -501,7 +511,10 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
     const std::string& field = v.error().field;
     std::string key = field;
     YAML::Node at = root;
-    if (field.starts_with("rib.fare.")) {
+    if (field == "rib.fare.path_bandwidth_transitive") {
+      key = "fare.transitivity";
+      if (root["fare"]) at = root["fare"]["transitivity"];
+    } else if (field.starts_with("rib.fare.")) {
       key = "fare." + field.substr(9);
       if (root["fare"]) at = root["fare"];
     } else if (field.starts_with("peers[")) {

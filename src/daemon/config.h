@@ -11,6 +11,7 @@
 //   prefixes: [10.1.0.0/24, "2001:db8:1::/64"]
 //   multipath: {maximum_paths: 64, relax: true}
 //   fare: {enabled: true, sub_type: 0xaa, multihoming: divide,
+//          transitivity: transitive,  # or non-transitive (3-stage only)
 //          super_spine_attach_link_ec: true,
 //          spine_lower_to_next_next_hop: false,
 //          multihomed: [{prefix: 10.9.0.0/24, leaves: 2}]}

@@ -132,6 +132,12 @@ INSTANTIATE_TEST_SUITE_P(
                 8, "peers[1].address", "same address"},
         BadCase{"sub-type 2 is a route target", kHead + "fare: {sub_type: 2}\n",
                 3, "fare.sub_type", "Route Target"},
+        BadCase{"transitivity", kHead + "fare: {transitivity: maybe}\n", 3,
+                "fare.transitivity", "not transitive or non-transitive"},
+        BadCase{"non-transitive super-spine",
+                kHead + "role: super-spine\nfare:\n  transitivity: "
+                        "non-transitive\n",
+                5, "fare.transitivity", "3-stage"},
         BadCase{"family",
                 kHead + kPeer +
                     "    link_bandwidth: 1G\n"
@@ -145,6 +151,15 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return n;
     });
+
+TEST(DaemonConfig, TransitivityChoosesThePathCommunityType) {
+  EXPECT_TRUE(parse_config(kGood, "good.yaml")->fare.path_bandwidth_transitive);
+  auto c =
+      parse_config(kHead + "fare: {transitivity: non-transitive}\n", "nt.yaml");
+  ASSERT_TRUE(c) << c.error().to_string();
+  EXPECT_FALSE(c->fare.path_bandwidth_transitive);
+  EXPECT_FALSE(speaker_config(*c, {}).rib.fare.path_bandwidth_transitive);
+}
 
 TEST(DaemonConfig, UnreadableFileIsAnError) {
   auto c = load_config("/nonexistent/bgpd.yaml");

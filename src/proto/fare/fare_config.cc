@@ -27,6 +27,19 @@ std::expected<void, ConfigError> validate(const FareConfig& config) {
                  "only a spine re-advertises routes learned from "
                  "super-spines (draft §4.2)");
   }
+  if (!config.path_bandwidth_transitive) {
+    if (config.role == Role::super_spine) {
+      return error("path_bandwidth_transitive",
+                   "a non-transitive path community is for 3-stage fabrics: "
+                   "a super-spine's non-transitive community is its link "
+                   "(draft §4.2)");
+    }
+    if (config.spine_lower_to_next_next_hop) {
+      return error("path_bandwidth_transitive",
+                   "spine_lower_to_next_next_hop needs the transitive "
+                   "community (draft §4.2)");
+    }
+  }
   return {};
 }
 

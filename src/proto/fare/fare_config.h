@@ -42,6 +42,14 @@ struct FareConfig {
   // §4.2 "COULD optionally update the value of the transitive ... if the
   // latter is smaller": only allowed when role == spine.
   bool spine_lower_to_next_next_hop = false;
+  // §3 "can be transitive or non-transitive": the type of the community
+  // carried hop by hop (originated, read and re-written by every node).
+  // true (the draft's examples): 0x01. false: 0x41, each node reading its
+  // neighbour's and writing its own, for fabrics whose operators want the
+  // community to stop at every AS boundary (RFC 4360 §2); only a 3-stage
+  // fabric (leaf, spine), since the 5-stage rules of §4.2 give the
+  // non-transitive community another meaning (a super-spine's link).
+  bool path_bandwidth_transitive = true;
 };
 
 // Errors: "role" or "multihoming" not one of the enumerators; "router_id" 0
@@ -49,7 +57,10 @@ struct FareConfig {
 // "sub_type" 0x02 or 0x03 (Route Target / Route Origin of the same
 // IPv4-Address-Specific type, RFC 4360 §4/§5: decoding would mistake them
 // for Path Bandwidth); "spine_lower_to_next_next_hop" set on a role other
-// than spine (only a spine re-advertises routes learned from super-spines).
+// than spine (only a spine re-advertises routes learned from super-spines);
+// "path_bandwidth_transitive" false with role super_spine or with
+// spine_lower_to_next_next_hop (the §4.2 rules need the transitive
+// community and a separate non-transitive one).
 std::expected<void, ConfigError> validate(const FareConfig& config);
 
 std::string_view role_name(Role role);

@@ -8,9 +8,11 @@ namespace {
 
 // §4.2: a spine weighs routes from super-spines by the non-transitive
 // community (the bandwidth of the super-spine's link toward the next-next
-// hop); every other pairing uses the transitive one (§4.1).
+// hop); every other pairing uses the transitive one (§4.1). With a
+// non-transitive path community (§3) every pairing reads that one.
 bool uses_non_transitive(const FareConfig& config, const Candidate& c) {
-  return config.role == Role::spine && c.peer_role == Role::super_spine;
+  return !config.path_bandwidth_transitive ||
+         (config.role == Role::spine && c.peer_role == Role::super_spine);
 }
 
 // min(link, divide(path, n)) without the 64-bit division (most of the cost
@@ -149,8 +151,21 @@ ImportResult import_weights(const FareConfig& config,
   return out;
 }
 
+namespace {
+
+// The path community `pb` in the field of its configured type (§3).
+ExportResult path_community(const FareConfig& config,
+                            wire::fare::PathBandwidth pb) {
+  if (config.path_bandwidth_transitive) return {pb, std::nullopt};
+  pb.transitive = false;
+  return {std::nullopt, pb};
+}
+
+}  // namespace
+
 ExportResult originate(const FareConfig& config) {
-  return {wire::fare::max_path_bandwidth(config.router_id, true), std::nullopt};
+  return path_community(config,
+                        wire::fare::max_path_bandwidth(config.router_id));
 }
 
 ExportResult readvertise(const FareConfig& config,
@@ -161,7 +176,7 @@ ExportResult readvertise(const FareConfig& config,
   const std::span<const Candidate> counted =
       multipath ? selected : selected.first(1);
 
-  if (config.role == Role::super_spine) {
+  if (config.role == Role::super_spine && config.path_bandwidth_transitive) {
     out.transitive = first_valid_transitive(counted);
     if (config.super_spine_attach_link_ec) {
       BitsPerSecond links = 0;
@@ -173,7 +188,7 @@ ExportResult readvertise(const FareConfig& config,
     return out;
   }
 
-  if (config.role == Role::spine &&
+  if (config.role == Role::spine && config.path_bandwidth_transitive &&
       selected.front().peer_role == Role::super_spine) {
     out.transitive = first_valid_transitive(counted);
     if (!config.spine_lower_to_next_next_hop || !out.transitive) return out;
@@ -189,8 +204,8 @@ ExportResult readvertise(const FareConfig& config,
 
   const auto total =
       total_path_bandwidth(config, selected, counted.size(), import);
-  if (total) out.transitive = to_path_bandwidth(config.router_id, *total);
-  return out;
+  if (!total) return out;
+  return path_community(config, to_path_bandwidth(config.router_id, *total));
 }
 
 std::string_view fallback_reason_name(FallbackReason reason) {

@@ -7,7 +7,9 @@
 // Per candidate route, its path bandwidth is
 //   - min(link, transitive EC)        from a leaf or a spine (§4.1, §4.2),
 //                                     at a leaf with the multi-homing rule;
-//   - min(link, non-transitive EC)    at a spine, from a super-spine (§4.2).
+//   - min(link, non-transitive EC)    at a spine, from a super-spine (§4.2),
+//                                     and everywhere when the configured
+//                                     path community is non-transitive (§3).
 // Weighted ECMP only when every candidate carries the community its rule
 // needs (§4.1 "SHOULD NOT be performed unless all equal-cost routes ...
 // carry", §4.2 "Otherwise, it would perform ECMP"); otherwise equal weights
@@ -42,7 +44,7 @@ struct Candidate {
 enum class FallbackReason : std::uint8_t {
   none,
   missing_path_bandwidth,  // a candidate has no transitive EC (§4.1)
-  missing_non_transitive,  // a super-spine route without one (§4.2)
+  missing_non_transitive,  // a route read by it without one (§3, §4.2)
   zero_total,              // every path bandwidth is 0 (all links down)
   no_candidates,           // empty span
   invalid_path_bandwidth,  // a transitive EC that is NaN or negative
@@ -81,13 +83,15 @@ void import_weights(const FareConfig& config,
 
 struct ExportResult {
   std::optional<wire::fare::PathBandwidth> transitive;  // nullopt: none
-  // Only ever one we attach (super-spine, §4.2), for direct eBGP neighbours;
-  // a received non-transitive community is never re-exported.
+  // Only ever one we attach, for direct eBGP neighbours: a super-spine's
+  // link (§4.2), or the path community when path_bandwidth_transitive is
+  // false (§3). A received non-transitive community is never re-exported.
   std::optional<wire::fare::PathBandwidth> non_transitive;
 };
 
 // The route this node originates (§4.1, §4.2: a leaf's own prefix): the
-// transitive community with the maximum value (65504 GB/s), our router ID.
+// transitive community (non-transitive when path_bandwidth_transitive is
+// false) with the maximum value (65504 GB/s), our router ID.
 // Any role may originate; the value is the same. No error case.
 ExportResult originate(const FareConfig& config);
 
@@ -106,6 +110,8 @@ ExportResult originate(const FareConfig& config);
 //     with spine_lower_to_next_next_hop and every counted route carrying a
 //     valid non-transitive community, replaced by the total of
 //     min(link, non-transitive) (our router ID) when that is smaller.
+// With path_bandwidth_transitive false (leaf and spine only): the first
+// rule for every route, reading and writing the non-transitive community.
 // Empty `selected`: nothing. No error case.
 ExportResult readvertise(const FareConfig& config,
                          std::span<const Candidate> selected,

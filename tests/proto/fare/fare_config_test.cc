@@ -59,6 +59,19 @@ TEST(FareConfig, LoweringOnlyOnASpine) {
   EXPECT_EQ(field_of(c), "spine_lower_to_next_next_hop");
 }
 
+TEST(FareConfig, NonTransitivePathCommunityOnlyIn3Stage) {
+  FareConfig c = good();
+  c.path_bandwidth_transitive = false;
+  EXPECT_TRUE(validate(c));
+  c.role = Role::spine;
+  EXPECT_TRUE(validate(c));
+  c.spine_lower_to_next_next_hop = true;
+  EXPECT_EQ(field_of(c), "path_bandwidth_transitive");
+  c.spine_lower_to_next_next_hop = false;
+  c.role = Role::super_spine;
+  EXPECT_EQ(field_of(c), "path_bandwidth_transitive");
+}
+
 TEST(FareConfig, Names) {
   EXPECT_EQ(role_name(Role::super_spine), "super_spine");
   EXPECT_EQ(role_name(static_cast<Role>(9)), "unknown");

@@ -413,6 +413,61 @@ TEST(FareExport, ImportOfOtherCandidatesIsNotTrusted) {
             t(gbps(600), kUs));
 }
 
+// --- a non-transitive path community (§3) -------------------------------
+
+FareConfig non_transitive_config(Role role) {
+  FareConfig c = config(role);
+  c.path_bandwidth_transitive = false;
+  return c;
+}
+
+TEST(FareNonTransitive, LeafOriginatesTheMaximumNonTransitive) {
+  const auto e = originate(non_transitive_config(Role::leaf));
+  EXPECT_FALSE(e.transitive);
+  EXPECT_EQ(e.non_transitive, (PathBandwidth{false, kUs, 0x7bff}));
+}
+
+TEST(FareNonTransitive, SpineReadsAndWritesTheNonTransitiveCommunity) {
+  // Leaves sent 0x41 communities: min(200G, max) + min(400G, 300G) = 500G.
+  const std::vector<Candidate> s = {
+      from(Role::leaf, gbps(200), std::nullopt, nt(gbps(800))),
+      from(Role::leaf, gbps(400), std::nullopt, nt(gbps(300)))};
+  const FareConfig c = non_transitive_config(Role::spine);
+  const auto r = import_weights(c, s);
+  EXPECT_TRUE(r.weighted);
+  EXPECT_EQ(r.weights, (V{gbps(200), gbps(300)}));
+  const auto e = readvertise(c, s, r, true);
+  EXPECT_FALSE(e.transitive);
+  EXPECT_EQ(e.non_transitive, nt(gbps(500), kUs));
+}
+
+TEST(FareNonTransitive, ATransitiveCommunityAloneIsNotRead) {
+  // A peer still sending 0x01: the configured community is missing, so
+  // equal weights (§4.1 "unless all ... carry") and nothing to pass on.
+  const std::vector<Candidate> s = {
+      from(Role::spine, gbps(400), t(gbps(400)), nt(gbps(400))),
+      from(Role::spine, gbps(400), t(gbps(200)))};
+  const FareConfig c = non_transitive_config(Role::leaf);
+  const auto r = import_weights(c, s);
+  EXPECT_FALSE(r.weighted);
+  EXPECT_EQ(r.reason, FallbackReason::missing_non_transitive);
+  EXPECT_EQ(r.offending_candidate, 1u);
+  const auto e = readvertise(c, s, r, true);
+  EXPECT_FALSE(e.transitive);
+  EXPECT_FALSE(e.non_transitive);
+}
+
+TEST(FareNonTransitive, SpineAppliesTheSameRuleToRoutesFromSuperSpines) {
+  // Without the §4.2 pass-through: min(link, non-transitive), summed.
+  const std::vector<Candidate> s = {
+      from(Role::super_spine, gbps(100), t(gbps(800)), nt(gbps(400))),
+      from(Role::super_spine, gbps(400), t(gbps(800)), nt(gbps(200)))};
+  const FareConfig c = non_transitive_config(Role::spine);
+  const auto r = import_weights(c, s);
+  EXPECT_EQ(r.weights, (V{gbps(100), gbps(200)}));
+  EXPECT_EQ(readvertise(c, s, r, true).non_transitive, nt(gbps(300), kUs));
+}
+
 TEST(FareExport, EmptySelectionSendsNothing) {
   const auto e = fare::readvertise(config(Role::spine), {}, {}, true);
   EXPECT_FALSE(e.transitive);
