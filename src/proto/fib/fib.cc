@@ -16,7 +16,78 @@ std::unexpected<ConfigError> dest_error(std::string_view what, NodeId dest,
       std::to_string(dest) + " is not below " + std::to_string(max)});
 }
 
+// Of a Fib::PortList (the fields that usually differ; equality decides).
+template <typename PortList>
+std::uint64_t hash_of_ports(const PortList& ports) {
+  std::uint64_t h = 0x5851F42D4C957F2Dull;
+  for (const auto& p : ports) {
+    const std::uint64_t flags =
+        std::uint64_t{p.arn_veto} | std::uint64_t{p.port_down} << 1 |
+        std::uint64_t{p.lsn_latched} << 2 |
+        std::uint64_t{p.lsn_reachable} << 3 |
+        std::uint64_t{p.reinstalled} << 4 | std::uint64_t{p.withdrawn} << 5;
+    h = mix64(h ^
+              (std::uint64_t{p.port} | std::uint64_t{p.routing_weight} << 16));
+    h = mix64(h ^ (std::uint64_t{p.backup_weight} | flags << 32 |
+                   std::uint64_t{p.congestion[0]} << 40 |
+                   std::uint64_t{p.congestion[1]} << 48));
+  }
+  return h;
+}
+
+std::uint64_t hash_of(std::uint64_t parent,
+                      std::span<const WeightedMember> members) {
+  std::uint64_t h = mix64(parent + 0x9E3779B97F4A7C15ull);
+  for (const WeightedMember& m : members) {
+    h = mix64(h ^ (std::uint64_t{m.port} | std::uint64_t{m.weight} << 16));
+  }
+  return h;
+}
+
 }  // namespace
+
+template <typename T, typename Same, typename Make>
+std::shared_ptr<const T> Fib::share(SharePool<T>& pool, std::uint64_t hash,
+                                    Same same, Make make) {
+  auto [it, last] = pool.live.equal_range(hash);
+  while (it != last) {
+    if (std::shared_ptr<const T> p = it->second.lock()) {
+      if (same(*p)) return p;
+      ++it;
+    } else {
+      it = pool.live.erase(it);
+    }
+  }
+  // Its own allocation (not make_shared), so that the object is freed with
+  // its last user even while the pool's weak reference lingers.
+  std::shared_ptr<const T> made(make());
+  pool.live.emplace(hash, made);
+  if (pool.live.size() >= pool.sweep_at) {
+    std::erase_if(pool.live,
+                  [](const auto& entry) { return entry.second.expired(); });
+    pool.sweep_at = std::max<std::size_t>(64, 2 * pool.live.size());
+  }
+  return made;
+}
+
+Fib::PortList& Fib::edit(NodeId dest) {
+  const auto ports = ports_of(dests_[dest]);
+  edit_.assign(ports.begin(), ports.end());
+  return edit_;
+}
+
+void Fib::commit(NodeId dest) {
+  Dest& d = dests_[dest];
+  if (edit_.empty()) {
+    d.ports.reset();
+    return;
+  }
+  if (d.ports && *d.ports == edit_) return;  // nothing changed
+  d.ports = share(
+      port_lists_, hash_of_ports(edit_),
+      [&](const PortList& l) { return l == edit_; },
+      [&] { return new PortList(edit_); });
+}
 
 std::expected<Fib, ConfigError> Fib::create(const FibConfig& config) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
@@ -50,12 +121,12 @@ std::expected<void, ConfigError> Fib::check_members(
   return {};
 }
 
-Fib::PortState& Fib::port_state(Dest& d, PortId port) {
+Fib::PortState& Fib::port_state(PortList& ports, PortId port) {
   auto it =
-      std::lower_bound(d.ports.begin(), d.ports.end(), port,
+      std::lower_bound(ports.begin(), ports.end(), port,
                        [](const PortState& s, PortId p) { return s.port < p; });
-  if (it == d.ports.end() || it->port != port) {
-    it = d.ports.insert(it, PortState{});
+  if (it == ports.end() || it->port != port) {
+    it = ports.insert(it, PortState{});
     it->port = port;
     it->port_down =
         std::binary_search(ports_down_.begin(), ports_down_.end(), port);
@@ -72,15 +143,28 @@ void Fib::set_port_up(PortId port, bool up) {
   } else {
     ports_down_.insert(it, port);
   }
+  // Destinations sharing a port list share its changed copy too: the last
+  // (old, new) pair is remembered (holding the old keeps its address from
+  // being reused meanwhile).
+  std::shared_ptr<const PortList> last_old, last_new;
   for (NodeId dest = 0; dest < dests_.size(); ++dest) {
     Dest& d = dests_[dest];
+    const auto ports = ports_of(d);
     auto p = std::lower_bound(
-        d.ports.begin(), d.ports.end(), port,
+        ports.begin(), ports.end(), port,
         [](const PortState& s, PortId q) { return s.port < q; });
-    if (p == d.ports.end() || p->port != port) continue;
+    if (p == ports.end() || p->port != port || p->port_down == !up) continue;
     const bool before = is_vetoed(*p);
-    p->port_down = !up;
-    if (before != is_vetoed(*p)) rebuild(dest);
+    const bool after = p->arn_veto || p->lsn_latched || !up;
+    if (d.ports == last_old) {
+      d.ports = last_new;
+    } else {
+      last_old = d.ports;
+      port_state(edit(dest), port).port_down = !up;
+      commit(dest);
+      last_new = d.ports;
+    }
+    if (before != after) rebuild(dest);
   }
 }
 
@@ -100,11 +184,11 @@ void Fib::release_latch(PortState& p, bool by_reinstall) {
 std::expected<void, ConfigError> Fib::set_route(
     NodeId dest, std::span<const WeightedMember> members, Time now) {
   if (auto ok = check_members("set_route", dest, members); !ok) return ok;
-  Dest& d = dests_[dest];
-  for (PortState& p : d.ports) p.routing_weight = 0;
+  PortList& ports = edit(dest);
+  for (PortState& p : ports) p.routing_weight = 0;
   for (const WeightedMember& m : members)
-    if (m.weight > 0) port_state(d, m.port).routing_weight = m.weight;
-  for (PortState& p : d.ports) {
+    if (m.weight > 0) port_state(ports, m.port).routing_weight = m.weight;
+  for (PortState& p : ports) {
     if (!p.lsn_latched) continue;
     if (p.routing_weight == 0) {
       p.withdrawn = true;
@@ -118,6 +202,7 @@ std::expected<void, ConfigError> Fib::set_route(
     p.reinstalled = true;
     if (p.lsn_reachable) release_latch(p, true);
   }
+  commit(dest);
   rebuild(dest);
   return {};
 }
@@ -129,10 +214,11 @@ std::expected<void, ConfigError> Fib::remove_route(NodeId dest, Time now) {
 std::expected<void, ConfigError> Fib::set_backup(
     NodeId dest, std::span<const WeightedMember> members) {
   if (auto ok = check_members("set_backup", dest, members); !ok) return ok;
-  Dest& d = dests_[dest];
-  for (PortState& p : d.ports) p.backup_weight = 0;
+  PortList& ports = edit(dest);
+  for (PortState& p : ports) p.backup_weight = 0;
   for (const WeightedMember& m : members)
-    if (m.weight > 0) port_state(d, m.port).backup_weight = m.weight;
+    if (m.weight > 0) port_state(ports, m.port).backup_weight = m.weight;
+  commit(dest);
   rebuild(dest);
   return {};
 }
@@ -143,7 +229,7 @@ std::expected<void, ConfigError> Fib::apply(const VetoChange& c, Time now) {
   if (static_cast<std::size_t>(c.source) >= kVetoSources)
     return std::unexpected(ConfigError{"veto.source", "unknown source"});
   ++counters_.veto_changes;
-  PortState& p = port_state(dests_[c.destination], c.port);
+  PortState& p = port_state(edit(c.destination), c.port);
   const bool before = is_vetoed(p);
   if (c.source == VetoSource::arn) {
     p.arn_veto = c.vetoed;
@@ -172,7 +258,9 @@ std::expected<void, ConfigError> Fib::apply(const VetoChange& c, Time now) {
       }
     }
   }
-  if (before != is_vetoed(p)) rebuild(c.destination);
+  const bool changed = before != is_vetoed(p);
+  commit(c.destination);
+  if (changed) rebuild(c.destination);
   return {};
 }
 
@@ -185,10 +273,12 @@ std::expected<void, ConfigError> Fib::apply(const CongestionChange& c) {
     return std::unexpected(ConfigError{"congestion.level",
                                        std::to_string(c.level) + " exceeds 3"});
   ++counters_.congestion_changes;
-  PortState& p = port_state(dests_[c.destination], c.port);
+  PortState& p = port_state(edit(c.destination), c.port);
   const std::uint8_t before = level(p);
   p.congestion[static_cast<std::size_t>(c.source)] = c.level;
-  if (level(p) != before) rebuild(c.destination);
+  const bool changed = level(p) != before;
+  commit(c.destination);
+  if (changed) rebuild(c.destination);
   return {};
 }
 
@@ -200,22 +290,25 @@ void Fib::on_timer(Time now) {
   while (!deadlines_.empty() && deadlines_.top().at <= now) {
     const Deadline due = deadlines_.top();
     deadlines_.pop();
-    PortState& p = port_state(dests_[due.dest], due.port);
+    PortState& p = port_state(edit(due.dest), due.port);
     if (!p.lsn_latched || !p.lsn_reachable || p.deadline != due.at) continue;
     release_latch(p, false);
-    if (!is_vetoed(p)) rebuild(due.dest);
+    const bool restored = !is_vetoed(p);
+    commit(due.dest);
+    if (restored) rebuild(due.dest);
   }
 }
 
 void Fib::rebuild(NodeId dest) {
   Dest& d = dests_[dest];
+  const auto ports = ports_of(d);
   // Congestion-shaped weights of the members passing `include`.
   auto collect = [&](auto include, auto weight_of) {
     scratch_.clear();
     std::uint8_t lowest = 3;
-    for (const PortState& p : d.ports)
+    for (const PortState& p : ports)
       if (include(p)) lowest = std::min(lowest, level(p));
-    for (const PortState& p : d.ports) {
+    for (const PortState& p : ports) {
       if (!include(p)) continue;
       const std::uint8_t l = level(p);
       std::uint32_t w = weight_of(p);
@@ -264,11 +357,28 @@ void Fib::rebuild(NodeId dest) {
   }
   d.state = next;
   if (next == GroupState::no_route || next == GroupState::drop) return;
-  if (d.table && scratch_ == d.active) return;
-  if (!d.table) d.table.emplace(config_.table_size);
-  d.active = scratch_;
+  if (d.table && scratch_ == d.table->active) return;
+  // The table this destination's own history gives: built from its current
+  // one (resilient update), shared with every destination that made the
+  // same step from the same table.
+  const std::uint64_t parent = d.table ? d.table->id : 0;
+  d.table = share(
+      tables_, hash_of(parent, scratch_),
+      [&](const SharedTable& t) {
+        return t.parent == parent && t.active == scratch_;
+      },
+      [&] {
+        auto* t = new SharedTable{
+            d.table ? d.table->table : MemberTable(config_.table_size),
+            scratch_, next_table_id_++, parent, 0};
+        t->moved = t->table.assign(t->active);
+        return t;
+      });
+  d.entries = d.table->table.entries().data();
+  d.table_size = d.table->table.size();
+  d.table_mask = d.table->table.mask();
   ++counters_.table_rebuilds;
-  counters_.entries_moved += d.table->assign(d.active);
+  counters_.entries_moved += d.table->moved;
 }
 
 // The per-destination selection (no overrides). Kept separate so both
@@ -291,18 +401,18 @@ void Fib::rebuild(NodeId dest) {
     case GroupState::effective:
       break;
   }
-  const MemberTable& t = *d.table;
   ++counters_.selections[static_cast<std::size_t>(mode)];
   switch (mode) {
-    case SelectMode::per_flow:
-      return t.at(t.index_for(flow_hash));
+    case SelectMode::per_flow:  // MemberTable::index_for on the copies
+      return d.entries[d.table_mask != 0 ? flow_hash & d.table_mask
+                                         : flow_hash % d.table_size];
     case SelectMode::per_packet: {
       const std::uint32_t i = d.spray_next;
-      if (++d.spray_next == t.size()) d.spray_next = 0;
-      return t.at(i);
+      if (++d.spray_next == d.table_size) d.spray_next = 0;
+      return d.entries[i];
     }
     case SelectMode::flowlet:
-      return flowlets_.select(dest, flow_hash, now, t);
+      return flowlets_.select(dest, flow_hash, now, d.table->table);
   }
   return std::nullopt;
 }
@@ -398,10 +508,11 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
     if (a->vetoed) return false;
     if (a->level == 0) return true;
     if (a->base_level == kUnknownLevel) {
+      const auto ports = ports_of(d);
       auto p = std::lower_bound(
-          d.ports.begin(), d.ports.end(), port,
+          ports.begin(), ports.end(), port,
           [](const PortState& s, PortId q) { return s.port < q; });
-      a->base_level = p != d.ports.end() && p->port == port ? level(*p) : 0;
+      a->base_level = p != ports.end() && p->port == port ? level(*p) : 0;
     }
     if (a->level <= a->base_level) return true;
     if (config_.congestion_policy == CongestionPolicy::tier) return false;
@@ -414,7 +525,7 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
                                  ? mix64(flow_hash + d.spray_next)
                                  : flow_hash;
   if (accept(*first, seed)) return first;
-  const MemberTable& t = *d.table;
+  const MemberTable& t = d.table->table;
   for (std::uint32_t k = 1; k <= kFlowDraws; ++k) {
     const std::uint64_t h = mix64(seed + k * kGolden);
     const PortId port = t.at(t.index_for(h));
@@ -449,11 +560,11 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
           return p.backup_weight > 0 && !is_vetoed(p) &&
                  (a == nullptr || !a->vetoed);
         };
-        for (const PortState& p : d.ports)
+        for (const PortState& p : ports_of(d))
           if (usable(p)) total += p.backup_weight;
         if (total > 0) {
           std::uint64_t r = mix64(seed ^ kScanSalt) % total;
-          for (const PortState& p : d.ports) {
+          for (const PortState& p : ports_of(d)) {
             if (!usable(p)) continue;
             if (r < p.backup_weight) {
               ++counters_.fallback_backup;
@@ -568,12 +679,12 @@ GroupState Fib::state(NodeId dest) const {
 
 const MemberTable* Fib::table(NodeId dest) const {
   if (dest >= dests_.size() || !dests_[dest].table) return nullptr;
-  return &*dests_[dest].table;
+  return &dests_[dest].table->table;
 }
 
 bool Fib::vetoed(NodeId dest, PortId port) const {
   if (dest >= dests_.size()) return false;
-  const auto& ports = dests_[dest].ports;
+  const auto ports = ports_of(dests_[dest]);
   auto it =
       std::lower_bound(ports.begin(), ports.end(), port,
                        [](const PortState& s, PortId p) { return s.port < p; });
@@ -583,7 +694,7 @@ bool Fib::vetoed(NodeId dest, PortId port) const {
 std::vector<PortId> Fib::routing_ports(NodeId dest) const {
   std::vector<PortId> ports;
   if (dest >= dests_.size()) return ports;
-  for (const PortState& p : dests_[dest].ports) {
+  for (const PortState& p : ports_of(dests_[dest])) {
     if (p.routing_weight > 0) ports.push_back(p.port);
   }
   return ports;

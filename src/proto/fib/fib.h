@@ -28,6 +28,16 @@
 // when its effective member set or weights changed. select() is O(1) and
 // allocation-free.
 //
+// Sharing (what hardware does with ECMP groups): destinations with the same
+// per-port state share one immutable copy of it, and destinations whose
+// tables were built from the same table with the same members share the
+// result, so a switch with thousands of destinations over the same uplinks
+// holds a handful of tables. Each destination still sees exactly the table
+// its own history gives (a shared table is keyed by the table it was built
+// from), so the resilient-update guarantee and the counters are per
+// destination as before. A change to one destination copies its port
+// states (O(ports)), changes the copy and shares the result.
+//
 // Per-flow overrides (ARN flow-granular affected objects, draft-wh-rtgwg-
 // adaptive-routing-arn §4.1): apply(FlowOverrideChange) keeps, per
 // destination, a small list of (match, port, veto, congestion level). They
@@ -51,10 +61,12 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <span>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -217,16 +229,40 @@ class Fib {
     std::array<std::uint8_t, kVetoSources> congestion{};
     Time veto_at;
     Time deadline = Time::max();  // safety bound, if armed
+    bool operator==(const PortState&) const = default;
+  };
+  // One destination's port states, sorted by port; shared, never changed.
+  using PortList = std::vector<PortState>;
+  // A member table as built from `active`, starting from table `parent`
+  // (0: an empty one) with `moved` entries changing; shared, never changed.
+  struct SharedTable {
+    MemberTable table;
+    std::vector<WeightedMember> active;
+    std::uint64_t id = 0;  // unique for the Fib's life, never 0
+    std::uint64_t parent = 0;
+    std::uint32_t moved = 0;
+  };
+  // Live shared objects by content hash (weak: the last destination to
+  // drop one frees it; dead entries are swept as the map grows).
+  template <typename T>
+  struct SharePool {
+    std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
+    std::size_t sweep_at = 64;
   };
   struct Dest {
-    std::vector<PortState> ports;  // sorted by port
+    std::shared_ptr<const PortList> ports;     // null: none yet
+    std::shared_ptr<const SharedTable> table;  // null: never filled
+    // The table's entries, size and index mask (MemberTable::index_for),
+    // copied next to `state` so that select() reads no other cache line
+    // before the entry it picks.
+    const PortId* entries = nullptr;
+    std::uint32_t table_size = 0;
+    std::uint32_t table_mask = 0;
     GroupState state = GroupState::no_route;
     // !overrides.empty(), next to `state` so that select() reads no other
     // cache line for it.
     bool has_overrides = false;
     std::uint32_t spray_next = 0;
-    std::optional<MemberTable> table;
-    std::vector<WeightedMember> active;  // what `table` was built from
     // Per-flow overrides, sorted by (match.fields, hash of the match key);
     // override_hashes[i] is overrides[i]'s hash; override_groups holds
     // (fields, end index) per distinct field set. A lookup costs one hash
@@ -246,7 +282,18 @@ class Fib {
   std::expected<void, ConfigError> check_members(
       std::string_view what, NodeId dest,
       std::span<const WeightedMember> members);
-  PortState& port_state(Dest& d, PortId port);
+  static std::span<const PortState> ports_of(const Dest& d) {
+    return d.ports ? std::span<const PortState>(*d.ports)
+                   : std::span<const PortState>();
+  }
+  // A copy of dest's port states to change (edit_), then shares it as
+  // dest's and rebuilds dest's table.
+  PortList& edit(NodeId dest);
+  void commit(NodeId dest);
+  PortState& port_state(PortList& ports, PortId port);
+  template <typename T, typename Same, typename Make>
+  static std::shared_ptr<const T> share(SharePool<T>& pool, std::uint64_t hash,
+                                        Same same, Make make);
   static bool is_vetoed(const PortState& p) {
     return p.arn_veto || p.lsn_latched || p.port_down;
   }
@@ -272,6 +319,10 @@ class Fib {
 
   FibConfig config_;
   std::vector<Dest> dests_;
+  SharePool<PortList> port_lists_;
+  SharePool<SharedTable> tables_;
+  std::uint64_t next_table_id_ = 1;
+  PortList edit_;
   PrefixTable prefixes_;
   FlowletTable flowlets_;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>>

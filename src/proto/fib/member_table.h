@@ -49,6 +49,8 @@ class MemberTable {
     return static_cast<std::uint32_t>(mask_ != 0 ? hash & mask_ : hash % size_);
   }
   std::span<const PortId> entries() const { return entries_; }
+  // index_for()'s mask: size() - 1 for a power-of-two size, else 0.
+  std::uint32_t mask() const { return mask_; }
   // Entries held by `port` (0 if it is not a member).
   std::uint32_t count_of(PortId port) const;
   // The quantisation error of the current member set.
