@@ -157,6 +157,10 @@ class Network {
   std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
   proto::fib::Fib& fib(NodeIndex sw) { return *nodes_[sw].fib; }
   bool is_host(NodeIndex n) const { return nodes_[n].host; }
+  // The node at the far end of each port: neighbours(n)[p - 1] for port p.
+  const std::vector<NodeIndex>& neighbours(NodeIndex n) const {
+    return nodes_[n].neighbour;
+  }
   NodeIndex leaf_of_host(NodeIndex host) const { return nodes_[host].leaf; }
   proto::NodeId leaf_id(NodeIndex leaf) const { return nodes_[leaf].leaf_id; }
   std::size_t node_count() const { return nodes_.size(); }

@@ -13,6 +13,10 @@ std::size_t program_static_routes(Network& network,
   std::vector<NodeIndex> frontier, next;
   std::vector<proto::fib::WeightedMember> members;
   std::size_t routes = 0;
+  // Read once: the per-leaf passes below walk every port of every switch,
+  // and the neighbour lists are dense where Link objects are not.
+  std::vector<std::uint8_t> host(nodes);
+  for (NodeIndex n = 0; n < nodes; ++n) host[n] = network.is_host(n);
   for (NodeIndex leaf = 0; leaf < nodes; ++leaf) {
     if (leaf_id[leaf] == kNotLeaf) continue;
     // Hop counts to `leaf` over switches only (hosts do not forward).
@@ -22,9 +26,8 @@ std::size_t program_static_routes(Network& network,
     while (!frontier.empty()) {
       next.clear();
       for (NodeIndex n : frontier) {
-        for (LinkIndex l : network.out_links(n)) {
-          const NodeIndex m = network.link(l).config().to;
-          if (network.is_host(m) || hops[m] != kUnreached) continue;
+        for (NodeIndex m : network.neighbours(n)) {
+          if (host[m] || hops[m] != kUnreached) continue;
           hops[m] = hops[n] + 1;
           next.push_back(m);
         }
@@ -32,12 +35,12 @@ std::size_t program_static_routes(Network& network,
       frontier.swap(next);
     }
     for (NodeIndex n = 0; n < nodes; ++n) {
-      if (n == leaf || network.is_host(n) || hops[n] == kUnreached) continue;
+      if (n == leaf || host[n] || hops[n] == kUnreached) continue;
       members.clear();
-      const auto& out = network.out_links(n);
-      for (std::size_t p = 0; p < out.size(); ++p) {
-        const NodeIndex m = network.link(out[p]).config().to;
-        if (!network.is_host(m) && hops[m] + 1 == hops[n]) {
+      const auto& neighbours = network.neighbours(n);
+      for (std::size_t p = 0; p < neighbours.size(); ++p) {
+        const NodeIndex m = neighbours[p];
+        if (!host[m] && hops[m] + 1 == hops[n]) {
           members.push_back({static_cast<proto::PortId>(p + 1), 1});
         }
       }
