@@ -4,6 +4,8 @@
 #include <cstring>
 #include <span>
 
+#include "common/hash.h"
+
 namespace arfabric::proto::bgp {
 
 namespace wb = wire::bgp;
@@ -17,21 +19,15 @@ void Rib::set_peer(PeerId peer, const RibPeer& info) {
 
 namespace {
 
-// The address as two words (bits past the length are zero), mixed with
-// MurmurHash3's 64-bit finaliser: linear probing needs every key bit to
-// reach the top bits, or runs of sequential prefixes cluster.
+// The address as two words (bits past the length are zero), mixed by
+// mix64: linear probing needs every key bit to reach the top bits, or runs
+// of sequential prefixes cluster.
 std::uint64_t hash_of(const Destination& d) {
   std::uint64_t hi, lo;
   std::memcpy(&hi, d.address.data(), 8);
   std::memcpy(&lo, d.address.data() + 8, 8);
-  std::uint64_t h = hi ^ (lo * 0x9e3779b97f4a7c15ull) ^
-                    ((std::uint64_t{d.afi} << 8 | d.length) << 48);
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
+  return mix64(hi ^ (lo * 0x9e3779b97f4a7c15ull) ^
+               ((std::uint64_t{d.afi} << 8 | d.length) << 48));
 }
 
 // 1..255 from the low bits (the slot comes from the high ones).

@@ -17,19 +17,10 @@
 
 #include <cstdint>
 
+#include "common/hash.h"
 #include "proto/fib/forwarding_types.h"
 
 namespace arfabric::proto::fib {
-
-// splitmix64's finaliser: a bijective 64-bit mix with full avalanche.
-constexpr std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return x;
-}
 
 // Never fails; allocation-free.
 std::uint64_t flow_hash(const FlowKey& key, std::uint64_t seed);
