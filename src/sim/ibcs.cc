@@ -172,17 +172,7 @@ void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
 
 ibcs::Counters IbcsSwitches::counters() const {
   ibcs::Counters sum;
-  for (const auto& e : engines_) {
-    const ibcs::Counters& c = e.counters();
-    sum.rewritten += c.rewritten;
-    sum.unchanged += c.unchanged;
-    sum.scrubbed += c.scrubbed;
-    sum.stripped += c.stripped;
-    sum.zeroed += c.zeroed;
-    sum.fail_open += c.fail_open;
-    sum.absent += c.absent;
-    sum.bad_port += c.bad_port;
-  }
+  for (const auto& e : engines_) sum += e.counters();
   return sum;
 }
 

@@ -65,6 +65,18 @@ struct Counters {
   std::uint64_t absent = 0;
   std::uint64_t bad_port = 0;
   bool operator==(const Counters&) const = default;
+  // Field by field (totals over several engines).
+  Counters& operator+=(const Counters& o) {
+    rewritten += o.rewritten;
+    unchanged += o.unchanged;
+    scrubbed += o.scrubbed;
+    stripped += o.stripped;
+    zeroed += o.zeroed;
+    fail_open += o.fail_open;
+    absent += o.absent;
+    bad_port += o.bad_port;
+    return *this;
+  }
 };
 
 class SignalUpdateFunction {

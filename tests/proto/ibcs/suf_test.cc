@@ -312,5 +312,12 @@ RC_GTEST_PROP(SufProperty, ShimFollowsTheRulesAndChecksumMatches,
   RC_ASSERT(get16(frame, kIpOffset + 26) == full_udp_checksum(frame));
 }
 
+TEST(SufCounters, AddFieldByField) {
+  Counters a{1, 2, 3, 4, 5, 6, 7, 8};
+  const Counters b{10, 20, 30, 40, 50, 60, 70, 80};
+  a += b;
+  EXPECT_EQ(a, (Counters{11, 22, 33, 44, 55, 66, 77, 88}));
+}
+
 }  // namespace
 }  // namespace arfabric::proto::ibcs
