@@ -93,8 +93,15 @@ TEST(SpeakerFabric, TwoSpeakersExchangeRoutesAndWithdrawals) {
 //      via S2..S4 min(50, 100/2) = 50 GB/s = 400G.
 //   L8 (multiply rule): via S1 min(2 x 50, 75) = 75 GB/s = 600G,
 //      via S2..S4 min(100, 100) = 800G: the same 3:4 ratio.
-class FareThreeStage : public ::testing::TestWithParam<fare::MultihomingRule> {
+//   With the path community carried as non-transitive (type 0x41, draft §3
+//   "can be transitive or non-transitive"), every hop reads its
+//   neighbour's and writes its own: the same values and weights, and no
+//   route carries a transitive one.
+struct Section4_1Case {
+  fare::MultihomingRule rule;
+  bool transitive;
 };
+class FareThreeStage : public ::testing::TestWithParam<Section4_1Case> {};
 
 TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
   const Destination p = destination("10.200.0.0/24");
@@ -106,7 +113,8 @@ TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
       [&](Harness& h) {
         h.tweak = [&](SpeakerConfig& c) {
           c.multihomed = {{p, 2}};
-          c.rib.fare.multihoming = GetParam();
+          c.rib.fare.multihoming = GetParam().rule;
+          c.rib.fare.path_bandwidth_transitive = GetParam().transitive;
           if (c.local_as == 65001 || c.local_as == 65002) {
             c.networks.push_back(p);
           }
@@ -125,14 +133,20 @@ TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
   ASSERT_NE(e, nullptr);
   ASSERT_EQ(e->paths.size(), 4u);
   for (const Path& path : e->paths) {
-    ASSERT_TRUE(path.attributes->path_bandwidth);
+    const RouteAttributes& a = *path.attributes;
+    const auto& carried = GetParam().transitive
+                              ? a.path_bandwidth
+                              : a.path_bandwidth_non_transitive;
+    const auto& other = GetParam().transitive ? a.path_bandwidth_non_transitive
+                                              : a.path_bandwidth;
+    ASSERT_TRUE(carried);
+    EXPECT_FALSE(other);
     const double expected =
         path.peer == f.h.peer_of(f.link[7][0], L[7]) ? 75.0 : 100.0;
-    EXPECT_EQ(path.attributes->path_bandwidth->gigabytes_per_second(),
-              expected);
+    EXPECT_EQ(carried->gigabytes_per_second(), expected);
   }
   const bool divide =
-      GetParam() == fare::MultihomingRule::divide_path_bandwidth;
+      GetParam().rule == fare::MultihomingRule::divide_path_bandwidth;
   const BitsPerSecond via_s1 = divide ? gbps(300) : gbps(600);
   const BitsPerSecond via_other = divide ? gbps(400) : gbps(800);
   const Weights expected{
@@ -142,52 +156,12 @@ TEST_P(FareThreeStage, WorkedExampleOfSection4_1) {
   EXPECT_TRUE(f.h.fib(L[0], p).empty());  // originated locally
 }
 
-// The same example with the path community carried as non-transitive
-// (type 0x41, draft §3 "can be transitive or non-transitive"): every hop
-// reads its neighbour's and writes its own, so L8 sees the same values and
-// weights, and no route carries a transitive one.
-TEST(SpeakerFabric, WorkedExampleOfSection4_1NonTransitive) {
-  const Destination p = destination("10.200.0.0/24");
-  ThreeStage f(
-      8, 4,
-      [](std::size_t l, std::size_t s) {
-        return l == 0 && s == 0 ? gbps(200) : gbps(400);
-      },
-      [&](Harness& h) {
-        h.tweak = [&](SpeakerConfig& c) {
-          c.multihomed = {{p, 2}};
-          c.rib.fare.path_bandwidth_transitive = false;
-          if (c.local_as == 65001 || c.local_as == 65002) {
-            c.networks.push_back(p);
-          }
-        };
-      });
-  f.converge();
-  const auto& L = f.leaves;
-  const auto& S = f.spines;
-  EXPECT_EQ(f.h.fib(S[0], p), (Weights{{L[0], gbps(200)}, {L[1], gbps(400)}}));
-  const RibEntry* e = f.h.speaker(L[7]).rib().find(p);
-  ASSERT_NE(e, nullptr);
-  ASSERT_EQ(e->paths.size(), 4u);
-  for (const Path& path : e->paths) {
-    EXPECT_FALSE(path.attributes->path_bandwidth);
-    ASSERT_TRUE(path.attributes->path_bandwidth_non_transitive);
-    const double expected =
-        path.peer == f.h.peer_of(f.link[7][0], L[7]) ? 75.0 : 100.0;
-    EXPECT_EQ(
-        path.attributes->path_bandwidth_non_transitive->gigabytes_per_second(),
-        expected);
-  }
-  EXPECT_EQ(f.h.fib(L[7], p), (Weights{{S[0], gbps(300)},
-                                       {S[1], gbps(400)},
-                                       {S[2], gbps(400)},
-                                       {S[3], gbps(400)}}));
-}
-
 INSTANTIATE_TEST_SUITE_P(
-    BothMultihomingRules, FareThreeStage,
-    ::testing::Values(fare::MultihomingRule::divide_path_bandwidth,
-                      fare::MultihomingRule::multiply_link_bandwidth));
+    BothMultihomingRulesAndTransitivities, FareThreeStage,
+    ::testing::Values(
+        Section4_1Case{fare::MultihomingRule::divide_path_bandwidth, true},
+        Section4_1Case{fare::MultihomingRule::multiply_link_bandwidth, true},
+        Section4_1Case{fare::MultihomingRule::divide_path_bandwidth, false}));
 
 // draft-xu-idr-fare section 4.2, Figure 2 with two PoDs (1 and 8), four
 // leaves and four spines per PoD, four planes of four super-spines.
