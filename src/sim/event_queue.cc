@@ -27,7 +27,7 @@ Event EventQueue::pop() {
 // then sifts up from there. `last` came from the bottom and is usually
 // late, so it rarely climbs: one comparison per level fewer than the
 // classic sift-down. With four children the earliest is a two-round
-// tournament the compiler turns into conditional moves.
+// tournament computed without branches.
 void EventQueue::refill_root(const Entry& last) {
   const std::size_t n = heap_.size();
   Entry* h = heap_.data();
@@ -36,10 +36,12 @@ void EventQueue::refill_root(const Entry& last) {
     const std::size_t first = 4 * hole + 1;
     std::size_t best;
     if (first + 4 <= n) {
-      const std::size_t l = h[first + 1].key < h[first].key ? first + 1 : first;
-      const std::size_t r =
-          h[first + 3].key < h[first + 2].key ? first + 3 : first + 2;
-      best = h[r].key < h[l].key ? r : l;
+      // Index arithmetic on the comparison results, not ?:, which the
+      // compiler may turn into a branch that mispredicts half the time.
+      const std::size_t l = first + (h[first + 1].key < h[first].key);
+      const std::size_t r = first + 2 + (h[first + 3].key < h[first + 2].key);
+      const std::size_t r_wins = h[r].key < h[l].key;
+      best = l + ((r - l) & (0 - r_wins));
     } else {
       if (first >= n) break;
       best = first;
