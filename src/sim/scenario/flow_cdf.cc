@@ -75,6 +75,8 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
                   strformat("cumulative value '{}' is not a number", f[1]));
     if (p.bytes < 0)
       return fail(line_no, strformat("flow size {} is negative", f[0]));
+    if (p.bytes > kMaxFlowBytes)
+      return fail(line_no, strformat("flow size {} is above 2^53 bytes", f[0]));
     if (p.cumulative < 0)
       return fail(line_no, strformat("cumulative value {} is negative", f[1]));
     if (p.cumulative > 100)

@@ -19,6 +19,10 @@
 
 namespace arfabric::sim {
 
+// The largest flow size a file may give: sample() rounds interpolated
+// sizes to whole bytes, which doubles hold exactly up to 2^53 (9 PB).
+inline constexpr double kMaxFlowBytes = 9'007'199'254'740'992.0;
+
 struct CdfPoint {
   double bytes = 0;
   double cumulative = 0;  // 0..1 (percent files are divided by 100)
@@ -44,10 +48,10 @@ struct CdfError {
 };
 
 // Errors (with the line): a line without exactly two numeric fields, a
-// negative or non-finite value, a size or cumulative value lower than the
-// previous line's, a cumulative value above the scale; (line 0 or the last
-// line) fewer than two points, a last cumulative value that is neither 1
-// nor 100.
+// negative or non-finite value, a size above kMaxFlowBytes, a size or
+// cumulative value lower than the previous line's, a cumulative value
+// above the scale; (line 0 or the last line) fewer than two points, a last
+// cumulative value that is neither 1 nor 100.
 std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
                                                     std::string_view file);
 

@@ -84,6 +84,8 @@ TEST(FlowCdf, MalformedFilesNameTheLine) {
       {"# only a comment\n5 1\n", 0, "at least 2"},
       {"", 0, "at least 2"},
       {"0 0\n10 inf\n", 2, "not a number"},
+      // Found by fuzz/flow_cdf_fuzz: sample() cast 2.5e19 to uint64_t.
+      {"0 0\n1e20 0.5\n2e20 1\n", 2, "above 2^53 bytes"},
   };
   for (const Malformed& c : cases) {
     const auto r = parse_flow_cdf(c.text, "bad.txt");
@@ -93,6 +95,13 @@ TEST(FlowCdf, MalformedFilesNameTheLine) {
     EXPECT_NE(r.error().message.find(c.message), std::string::npos)
         << r.error().message;
   }
+}
+
+TEST(FlowCdf, LargestFlowSizeSamplesExactly) {
+  const auto cdf = parse_flow_cdf("0 0\n9007199254740992 1\n", "x");
+  ASSERT_TRUE(cdf) << cdf.error().to_string();
+  EXPECT_EQ(cdf->sample(0.999999), 9'007'190'247'541'737ULL);
+  EXPECT_EQ(cdf->sample(0.0), 1U);
 }
 
 TEST(FlowCdf, FractionFileWithAPercentLookingPoint) {
