@@ -159,9 +159,12 @@ Result<Map> Map::open(std::string_view file, const YAML::Node& node,
   m.path_ = std::move(path);
   for (auto it = node.begin(); it != node.end(); ++it) {
     const YAML::Node key = it->first;
-    if (!key.IsScalar())
-      return std::unexpected(
-          error_at(file, key, m.path_, "a key must be a plain word"));
+    // A null, empty or structured key has no name of its own: the error
+    // names the map it is in.
+    if (!key.IsScalar() || key.Scalar().empty())
+      return std::unexpected(error_at(file, key,
+                                      m.path_.empty() ? "<top>" : m.path_,
+                                      "a key must be a plain word"));
     const std::string& name = key.Scalar();
     const std::string full = m.key_path(name);
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {

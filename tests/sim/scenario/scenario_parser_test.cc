@@ -346,6 +346,12 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
                  "    max_age: 5us\n"),
        10, "switches.ibcs.max_age", "must be at least sample_interval"},
       {"not a map", "- a\n- b\n", 1, "<top>", "expected a map"},
+      // Found by fuzz/scenario_fuzz: keys without a name gave an empty key.
+      {"null top-level key", ":\n", 1, "<top>", "a key must be a plain word"},
+      {"empty key", "stop_at: 10ms\n\"\": 1\n", 2, "<top>",
+       "a key must be a plain word"},
+      {"list as a key", "stop_at: 10ms\ntopology: {kind: clos3, [a]: 1}\n", 2,
+       "topology", "a key must be a plain word"},
   };
   for (const BadCase& c : cases) {
     const auto r = parse_scenario(c.yaml, "bad.yaml");
