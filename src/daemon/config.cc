@@ -56,6 +56,13 @@ class Reader {
     }
     std::vector<std::string> seen;
     for (const auto& kv : n) {
+      // A null, empty or structured key has no name of its own: the error
+      // names the map it is in.
+      if (!kv.first.IsScalar() || kv.first.Scalar().empty()) {
+        return std::unexpected(error(kv.first,
+                                     path.empty() ? "(top level)" : path,
+                                     "a key must be a non-empty word"));
+      }
       const std::string key = kv.first.Scalar();
       const std::string at = join(path, key);
       if (std::find(seen.begin(), seen.end(), key) != seen.end()) {

@@ -143,7 +143,14 @@ INSTANTIATE_TEST_SUITE_P(
                     "    link_bandwidth: 1G\n"
                     "    families: [ipv4, mpls]\n",
                 8, "peers[0].families[1]", "not ipv4 or ipv6"},
-        BadCase{"yaml syntax", kHead + "peers: [\n", 4, "(yaml)", ""}),
+        BadCase{"yaml syntax", kHead + "peers: [\n", 4, "(yaml)", ""},
+        // Found by fuzz/daemon_config_fuzz: keys without a name gave an
+        // error with an empty key.
+        BadCase{"null key", ":\n", 1, "(top level)", "non-empty word"},
+        BadCase{"empty key", kHead + "\"\": 1\n", 3, "(top level)",
+                "non-empty word"},
+        BadCase{"list as a key", kHead + "timers: {[a]: 1}\n", 3, "timers",
+                "non-empty word"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (char& ch : n) {
