@@ -571,10 +571,14 @@ Bytes IpAddress::to_bytes() const {
 std::expected<IpAddress, std::string> parse_ip(std::string_view text) {
   const std::string s(text);
   IpAddress a;
-  if (inet_pton(AF_INET, s.c_str(), a.bytes.data()) == 1) return a;
-  if (inet_pton(AF_INET6, s.c_str(), a.bytes.data()) == 1) {
-    a.v6 = true;
-    return a;
+  // inet_pton reads a C string: it would ignore whatever follows a NUL
+  // (which YAML's "\0" escape can put into a scalar).
+  if (s.find('\0') == std::string::npos) {
+    if (inet_pton(AF_INET, s.c_str(), a.bytes.data()) == 1) return a;
+    if (inet_pton(AF_INET6, s.c_str(), a.bytes.data()) == 1) {
+      a.v6 = true;
+      return a;
+    }
   }
   return std::unexpected("'" + s + "' is not an IPv4 or IPv6 address");
 }

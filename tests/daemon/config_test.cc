@@ -150,7 +150,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"empty key", kHead + "\"\": 1\n", 3, "(top level)",
                 "non-empty word"},
         BadCase{"list as a key", kHead + "timers: {[a]: 1}\n", 3, "timers",
-                "non-empty word"}),
+                "non-empty word"},
+        // Found by fuzz/daemon_config_fuzz: inet_pton stopped at the NUL.
+        BadCase{"NUL in an address",
+                "asn: 65001\nrouter_id: \"10.0.0.1\\0junk\"\n", 2, "router_id",
+                "not an IPv4 or IPv6 address"}),
     [](const auto& info) {
       std::string n = info.param.name;
       for (char& ch : n) {
@@ -184,6 +188,14 @@ TEST(DaemonConfig, ParsesRates) {
   EXPECT_FALSE(parse_rate("1.5"));  // fractional bits
   EXPECT_FALSE(parse_rate("G"));
   EXPECT_FALSE(parse_rate("12Q"));
+}
+
+TEST(DaemonConfig, ParsesAddresses) {
+  EXPECT_EQ(parse_ip("10.0.0.1").value().to_string(), "10.0.0.1");
+  EXPECT_TRUE(parse_ip("2001:db8::1").value().v6);
+  EXPECT_FALSE(parse_ip("10.0.0.256"));
+  EXPECT_FALSE(parse_ip(std::string_view("10.0.0.1\0junk", 13)));
+  EXPECT_FALSE(parse_ip(std::string_view("fd00::1\0", 8)));
 }
 
 }  // namespace
