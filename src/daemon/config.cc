@@ -638,7 +638,9 @@ std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text) {
     place /= 10;
     value += static_cast<std::uint64_t>(ch - '0') * place;
   }
-  if (w > 1'000'000'000'000'000ULL / scale) return bad("too large");
+  // At most 1 Pb/s, fraction included (1000.5T is as large as its digits).
+  constexpr std::uint64_t kMaxRate = 1'000'000'000'000'000ULL;
+  if (w > kMaxRate / scale || value > kMaxRate) return bad("too large");
   if (value == 0) return bad("zero");
   return value;
 }

@@ -76,7 +76,7 @@ std::expected<IpAddress, std::string> parse_ip(std::string_view text);
 
 // "400G", "25Gbps", "100M", "10000000000": bits per second, decimal
 // suffixes K/M/G/T. Errors: empty, not a number, unknown suffix, zero,
-// fractional bits.
+// fractional bits, above 1 Pb/s (1000T).
 std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text);
 
 struct DaemonPeer {

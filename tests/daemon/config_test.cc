@@ -188,6 +188,13 @@ TEST(DaemonConfig, ParsesRates) {
   EXPECT_FALSE(parse_rate("1.5"));  // fractional bits
   EXPECT_FALSE(parse_rate("G"));
   EXPECT_FALSE(parse_rate("12Q"));
+  // The 1 Pb/s limit holds for the value, not only its whole part (the
+  // read-back check of fuzz/daemon_config_fuzz: 1000.5T passed while its
+  // digits, 1000500000000000, did not).
+  EXPECT_EQ(parse_rate("1000T").value(), 1'000'000'000'000'000ULL);
+  EXPECT_EQ(parse_rate("999.5T").value(), 999'500'000'000'000ULL);
+  EXPECT_FALSE(parse_rate("1000.5T"));
+  EXPECT_FALSE(parse_rate("1000000500000000"));
 }
 
 TEST(DaemonConfig, ParsesAddresses) {
