@@ -286,8 +286,9 @@ class Fib {
     return d.ports ? std::span<const PortState>(*d.ports)
                    : std::span<const PortState>();
   }
-  // A copy of dest's port states to change (edit_), then shares it as
-  // dest's and rebuilds dest's table.
+  // edit() copies dest's port states into edit_ for a change; commit()
+  // makes the result dest's (shared with any equal list). Callers rebuild
+  // the table when the change calls for it.
   PortList& edit(NodeId dest);
   void commit(NodeId dest);
   PortState& port_state(PortList& ports, PortId port);
