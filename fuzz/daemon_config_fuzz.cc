@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "daemon/config.h"
+#include "yaml_lines.h"
 
 using namespace arfabric;
 using namespace arfabric::daemon;
@@ -29,16 +30,6 @@ using namespace arfabric::daemon;
 namespace {
 
 const std::string kFile = "fuzz-bgpd.yaml";
-
-// Lines as YAML counts them: "\n", "\r\n" or a lone "\r" ends one.
-int line_count(std::string_view text) {
-  int lines = 1;
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n' ||
-        (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
-      ++lines;
-  return lines;
-}
 
 void check_config(const DaemonConfig& c) {
   if (c.file != kFile) __builtin_trap();
@@ -115,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   if (!config) {
     const ConfigFileError& e = config.error();
     if (e.file != kFile || e.key.empty() || e.message.empty()) __builtin_trap();
-    if (e.line < 0 || e.line > line_count(text)) __builtin_trap();
+    if (e.line < 0 || e.line > yaml_line_count(text)) __builtin_trap();
     if (e.column < 0 || (e.line == 0 && e.column != 0)) __builtin_trap();
     return 0;
   }

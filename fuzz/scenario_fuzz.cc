@@ -38,6 +38,7 @@
 
 #include "sim/scenario/generators.h"
 #include "sim/scenario/scenario.h"
+#include "yaml_lines.h"
 
 using namespace arfabric;
 using namespace arfabric::sim;
@@ -75,16 +76,6 @@ double fabric_bound(std::string_view text) {
   }
 }
 
-// Lines as YAML counts them: "\n", "\r\n" or a lone "\r" ends one.
-int line_count(std::string_view text) {
-  int lines = 1;
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n' ||
-        (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
-      ++lines;
-  return lines;
-}
-
 void check_error(const ScenarioError& e, std::string_view text) {
   if (e.message.empty()) __builtin_trap();
   if (e.file != kFile) {
@@ -95,7 +86,7 @@ void check_error(const ScenarioError& e, std::string_view text) {
     return;
   }
   if (e.key.empty() && !e.message.starts_with("YAML:")) __builtin_trap();
-  if (e.line < 0 || e.line > line_count(text)) __builtin_trap();
+  if (e.line < 0 || e.line > yaml_line_count(text)) __builtin_trap();
   if (e.column < 0 || (e.line == 0 && e.column != 0)) __builtin_trap();
 }
 
@@ -166,7 +157,7 @@ void check_scenario(const Scenario& s, std::string_view text) {
     }
   }
 
-  const int lines = line_count(text);
+  const int lines = yaml_line_count(text);
   for (std::size_t i = 0; i < s.events.size(); ++i) {
     const EventSpec& e = s.events[i];
     if (i > 0 && e.at < s.events[i - 1].at) __builtin_trap();
