@@ -1,6 +1,9 @@
 #include "proto/fib/fib.h"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
+#include <limits>
 #include <string>
 
 #include "proto/fib/flow_hash.h"
@@ -15,6 +18,14 @@ std::unexpected<ConfigError> dest_error(std::string_view what, NodeId dest,
       std::string(what) + ".destination",
       std::to_string(dest) + " is not below " + std::to_string(max)});
 }
+
+// Each port id at its own index: the entries of any table whose every
+// entry is that one port (Fib::Dest::entries).
+constexpr auto kEveryPort = [] {
+  std::array<PortId, std::size_t{std::numeric_limits<PortId>::max()} + 1> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<PortId>(i);
+  return a;
+}();
 
 // Of a Fib::PortList (the fields that usually differ; equality decides).
 template <typename PortList>
@@ -374,9 +385,17 @@ void Fib::rebuild(NodeId dest) {
         t->moved = t->table.assign(t->active);
         return t;
       });
-  d.entries = d.table->table.entries().data();
-  d.table_size = d.table->table.size();
-  d.table_mask = d.table->table.mask();
+  const MemberTable& table = d.table->table;
+  d.table_size = table.size();
+  if (d.table->active.size() == 1) {
+    const PortId port = d.table->active.front().port;
+    assert(std::ranges::count(table.entries(), port) == table.size());
+    d.entries = &kEveryPort[port];
+    d.table_mask = 0;
+  } else {
+    d.entries = table.entries().data();
+    d.table_mask = table.mask() != 0 ? table.mask() : kModulo;  // size >= 64
+  }
   ++counters_.table_rebuilds;
   counters_.entries_moved += d.table->moved;
 }
@@ -404,12 +423,13 @@ void Fib::rebuild(NodeId dest) {
   ++counters_.selections[static_cast<std::size_t>(mode)];
   switch (mode) {
     case SelectMode::per_flow:  // MemberTable::index_for on the copies
-      return d.entries[d.table_mask != 0 ? flow_hash & d.table_mask
-                                         : flow_hash % d.table_size];
+      return d.entries[d.table_mask != kModulo ? flow_hash & d.table_mask
+                                               : flow_hash % d.table_size];
     case SelectMode::per_packet: {
+      // i & table_mask is i, except for a one-port table (mask 0).
       const std::uint32_t i = d.spray_next;
       if (++d.spray_next == d.table_size) d.spray_next = 0;
-      return d.entries[i];
+      return d.entries[i & d.table_mask];
     }
     case SelectMode::flowlet:
       return flowlets_.select(dest, flow_hash, now, d.table->table);

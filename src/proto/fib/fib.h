@@ -183,6 +183,13 @@ class Fib {
   // a packet costs one hash and one binary search per distinct field set
   // among dest's overrides, and a matching one a bounded number of
   // redraws (a table scan only when nearly every entry is vetoed for it).
+  // A hint for simulators that know which destination a select() will
+  // come for: starts loading what select() reads first. No effect on
+  // state; out-of-range destinations are ignored. Always inlined: GCC
+  // drops calls to a function whose only effect is a prefetch.
+  [[gnu::always_inline]] void prefetch(NodeId dest) const {
+    if (dest < dests_.size()) __builtin_prefetch(&dests_[dest]);
+  }
   std::optional<PortId> select(NodeId dest, const FlowKey& key,
                                std::uint64_t flow_hash, Time now,
                                SelectMode mode);
@@ -249,12 +256,17 @@ class Fib {
     std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
     std::size_t sweep_at = 64;
   };
+  static constexpr std::uint32_t kModulo = ~std::uint32_t{0};
   struct Dest {
     std::shared_ptr<const PortList> ports;     // null: none yet
     std::shared_ptr<const SharedTable> table;  // null: never filled
-    // The table's entries, size and index mask (MemberTable::index_for),
-    // copied next to `state` so that select() reads no other cache line
-    // before the entry it picks.
+    // The table's entries, size and index mask, copied next to `state` so
+    // that select() reads no other cache line before the entry it picks: it
+    // indexes `entries` by hash & table_mask, or by hash % table_size when
+    // table_mask is kModulo (MemberTable::index_for). When one port holds
+    // every entry, `entries` points at that port in kEveryPort and the mask
+    // is 0: all such destinations (a spine's downlinks) read the same few
+    // lines instead of a random line of a table each.
     const PortId* entries = nullptr;
     std::uint32_t table_size = 0;
     std::uint32_t table_mask = 0;

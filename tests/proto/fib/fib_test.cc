@@ -113,6 +113,41 @@ TEST(Fib, PerPacketSprayIsExactOverOneTableWalk) {
   EXPECT_EQ(f.counters().selections[1], 64u);
 }
 
+// select() reads copies of the table's entries, size and mask (with
+// shortcuts for power-of-two sizes and for tables one port fills): it must
+// still pick exactly the entry MemberTable::index_for names, and spray
+// over the entries in order, for every kind of table and through a group
+// shrinking to one port and growing back.
+TEST(Fib, SelectionAgreesWithTheMemberTable) {
+  for (const std::uint32_t size : {64u, 100u, 4096u}) {
+    Fib f = make({.max_destinations = 1, .table_size = size});
+    ASSERT_TRUE(f.set_route(0, Members{{1, 2}, {2, 1}, {3, 1}}, Time()));
+    const auto check = [&](const char* step) {
+      const MemberTable* t = f.table(0);
+      ASSERT_NE(t, nullptr);
+      std::mt19937_64 rng(size);
+      for (int i = 0; i < 1000; ++i) {
+        const std::uint64_t h = rng();
+        EXPECT_EQ(f.select(0, h, Time(), SelectMode::per_flow),
+                  t->entries()[t->index_for(h)])
+            << "size " << size << ", " << step;
+      }
+      for (std::uint32_t i = 0; i < 2 * size; ++i) {
+        EXPECT_EQ(f.select(0, 0, Time(), SelectMode::per_packet),
+                  t->entries()[i % size])
+            << "size " << size << ", " << step << ", spray " << i;
+      }
+    };
+    check("three ports");
+    ASSERT_TRUE(f.apply(arn(1, 0, true), Time()));
+    ASSERT_TRUE(f.apply(arn(2, 0, true), Time()));
+    check("one port left");
+    EXPECT_EQ(f.select(0, 12345, Time(), SelectMode::per_flow), PortId{3});
+    ASSERT_TRUE(f.apply(arn(1, 0, false), Time()));
+    check("two ports again");
+  }
+}
+
 TEST(Fib, VetoIsAnAndOverSources) {
   Fib f = make({.max_destinations = 2, .table_size = 64});
   ASSERT_TRUE(f.set_route(1, equal(1, 3), Time()));
