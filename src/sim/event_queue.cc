@@ -4,10 +4,10 @@
 
 namespace arfabric::sim {
 
-void EventQueue::push(Time at, EventType type, std::uint32_t a,
-                      std::uint32_t b) {
+void EventQueue::push(Time at, EventType type, std::uint32_t a, std::uint32_t b,
+                      std::uint32_t c) {
   assert(at >= now_);
-  const Entry e{static_cast<unsigned __int128>(at.ps()) << 64 | seq_++, a, b,
+  const Entry e{static_cast<unsigned __int128>(at.ps()) << 64 | seq_++, a, b, c,
                 type};
   heap_.push_back(e);
   sift_up(heap_.size() - 1, e);

@@ -18,12 +18,15 @@
 namespace arfabric::sim {
 
 enum class EventType : std::uint8_t {
-  link_arrival,  // a: link index, b: link epoch (stale if the link changed)
-  flow_timer,    // a: flow id (sim/flows.h)
-  control,       // a, b: owner-defined (BGP control-plane work)
-  port_state,    // a: cable, b: 1 up / 0 down (sim/loss_of_signal.h)
-  lsn,           // a, b: sim/lsn_control.h
-  arn,           // a, b: sim/arn_control.h
+  // a: link index, b: link epoch (stale if the link changed), c: the
+  // packet at the link's head when the event was pushed (a hint for
+  // prefetching; the link's FIFO says which packet arrives).
+  link_arrival,
+  flow_timer,  // a: flow id (sim/flows.h)
+  control,     // a, b: owner-defined (BGP control-plane work)
+  port_state,  // a: cable, b: 1 up / 0 down (sim/loss_of_signal.h)
+  lsn,         // a, b: sim/lsn_control.h
+  arn,         // a, b: sim/arn_control.h
 };
 
 struct Event {
@@ -32,6 +35,7 @@ struct Event {
   EventType type = EventType::flow_timer;
   std::uint32_t a = 0;
   std::uint32_t b = 0;
+  std::uint32_t c = 0;
 };
 
 // The one pending timer event of something with a single deadline (an
@@ -65,10 +69,32 @@ class EventQueue {
   void reserve(std::size_t n) { heap_.reserve(n); }
   // Schedules an event; `at` may not be before now() (checked in debug
   // builds only: the hot path has no error channel).
-  void push(Time at, EventType type, std::uint32_t a, std::uint32_t b);
+  void push(Time at, EventType type, std::uint32_t a, std::uint32_t b,
+            std::uint32_t c = 0);
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
   Event top() const { return event(heap_.front()); }
+  // The event after top(), as the queue stands (a later push may come
+  // before it); false when there is none. For prefetching.
+  bool second(Event& out) const {
+    // The earliest of the root's children (at most four), branch-free
+    // when there are four, as in refill_root.
+    const std::size_t n = heap_.size();
+    const Entry* h = heap_.data();
+    std::size_t best = 1;
+    if (n >= 5) {
+      const std::size_t l = 1 + (h[2].key < h[1].key);
+      const std::size_t r = 3 + (h[4].key < h[3].key);
+      best = l + ((r - l) & (0 - std::size_t{h[r].key < h[l].key}));
+    } else {
+      if (n < 2) return false;
+      for (std::size_t c = 2; c < n; ++c) {
+        if (h[c].key < h[best].key) best = c;
+      }
+    }
+    out = event(h[best]);
+    return true;
+  }
   // Removes the earliest event and advances now() to its time.
   Event pop();
   Time now() const { return now_; }
@@ -83,11 +109,17 @@ class EventQueue {
     unsigned __int128 key;
     std::uint32_t a;
     std::uint32_t b;
+    std::uint32_t c;
     EventType type;
   };
+  static_assert(sizeof(Entry) == 32);
   static Event event(const Entry& e) {
     return Event{Time::from_ps(static_cast<std::int64_t>(e.key >> 64)),
-                 static_cast<std::uint64_t>(e.key), e.type, e.a, e.b};
+                 static_cast<std::uint64_t>(e.key),
+                 e.type,
+                 e.a,
+                 e.b,
+                 e.c};
   }
   void sift_up(std::size_t i, const Entry& e);
   void refill_root(const Entry& last);

@@ -7,14 +7,17 @@ namespace arfabric::sim {
 // A small first ring: most links of a large fabric never hold more than a
 // few packets, and 64 entries per link cost 1 KB each (hundreds of MB at
 // 4,096 hosts); busy links double it as they need.
-Link::Link(const Config& config) : config_(config), ring_(8) {}
+Link::Link(const Config& config)
+    : config_(config), ring_(std::make_unique<Entry[]>(8)), ring_mask_(7) {}
 
 void Link::grow() {
-  std::vector<Entry> bigger(ring_.size() * 2);
+  const std::size_t size = std::size_t{ring_mask_} + 1;
+  auto bigger = std::make_unique<Entry[]>(2 * size);
   for (std::size_t i = 0; i < count_; ++i) bigger[i] = at(head_ + i);
   queue_ -= head_;
   head_ = 0;
-  ring_.swap(bigger);
+  ring_ = std::move(bigger);
+  ring_mask_ = static_cast<std::uint32_t>(2 * size - 1);
 }
 
 void Link::advance_queue(Time now) {
@@ -50,13 +53,12 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
     if (!packet.transport.ecn_ce) ++counters_.ecn_marked;
     packet.transport.ecn_ce = true;
   }
-  if (count_ == ring_.size()) grow();
+  if (count_ == ring_mask_ + std::size_t{1}) grow();
   const Time serialise = transmission_time(bytes, config_.rate);
   if (packet.kind == PacketKind::control && queue_ != head_ + count_) {
     const std::size_t slot = priority_slot();
     if (slot != head_ + count_) {
       insert_at(slot, index, bytes, serialise);
-      packet.link_done = at(slot).done;
       first_arrival = false;  // the head (sent or being sent) is unchanged
       arrival = at(slot).done + config_.delay;
       return EnqueueResult::accepted;
@@ -65,7 +67,6 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
   const Time start = std::max(now, busy_until_);
   busy_until_ = start + serialise;
   counters_.busy += serialise;
-  packet.link_done = busy_until_;
   at(head_ + count_) =
       Entry{index, bytes, packet.kind == PacketKind::control, busy_until_};
   first_arrival = count_ == 0;

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "common/units.h"
@@ -30,14 +31,16 @@
 
 namespace arfabric::sim {
 
+// The first four are updated by every packet, the drops rarely (Link keeps
+// them in that order, the first ones on its hot cache lines).
 struct LinkCounters {
   std::uint64_t packets = 0;  // accepted onto the link
   std::uint64_t bytes = 0;
+  Time busy{};  // total serialisation time
   std::uint64_t ecn_marked = 0;
   std::uint64_t dropped_overflow = 0;  // drop-tail
   std::uint64_t dropped_down = 0;   // sent onto, or in flight on, a dead link
   std::uint64_t dropped_error = 0;  // bit errors (drop_probability)
-  Time busy{};                      // total serialisation time
 };
 
 enum class EnqueueResult : std::uint8_t {
@@ -46,7 +49,10 @@ enum class EnqueueResult : std::uint8_t {
   dropped_down,
 };
 
-class Link {
+// 64-byte aligned, with every field a packet's hop reads or writes in the
+// first two cache lines (the drop counters follow): a large fabric's links
+// do not fit in cache, and a hop touches two links.
+class alignas(64) Link {
  public:
   struct Config {
     NodeIndex from = 0, to = 0;
@@ -76,6 +82,12 @@ class Link {
   // the new head's arrival time, or Time::max() when the FIFO is empty.
   PacketIndex pop_arrival(Time& next_arrival);
   Time head_arrival() const;
+  // Starts loading the FIFO's head entry, which pop_arrival() reads.
+  void prefetch_head() const { __builtin_prefetch(&at(head_)); }
+  // The packet that arrives next; kNoPacket when the FIFO is empty.
+  PacketIndex head_packet() const {
+    return count_ == 0 ? kNoPacket : at(head_).packet;
+  }
 
   // Bytes queued or being transmitted at `now`.
   std::uint64_t queued_bytes(Time now);
@@ -97,8 +109,8 @@ class Link {
     std::uint32_t control : 1;  // strict priority (see the top)
     Time done;                  // last bit sent
   };
-  Entry& at(std::size_t i) { return ring_[i & (ring_.size() - 1)]; }
-  const Entry& at(std::size_t i) const { return ring_[i & (ring_.size() - 1)]; }
+  Entry& at(std::size_t i) { return ring_[i & ring_mask_]; }
+  const Entry& at(std::size_t i) const { return ring_[i & ring_mask_]; }
   void grow();
   void advance_queue(Time now);
   // Where a control packet goes: after the packet being transmitted and
@@ -111,10 +123,12 @@ class Link {
   bool up_ = true;
   std::uint32_t epoch_ = 0;
   Time busy_until_{};
-  std::vector<Entry> ring_;
-  std::size_t head_ = 0;   // next to arrive
-  std::size_t queue_ = 0;  // next to finish transmitting (>= head_)
-  std::size_t count_ = 0;  // entries from head_
+  // The FIFO: a ring whose size is a power of two (ring_mask_ + 1).
+  std::unique_ptr<Entry[]> ring_;
+  std::uint32_t ring_mask_ = 0;
+  std::uint32_t count_ = 0;  // entries from head_
+  std::size_t head_ = 0;     // next to arrive
+  std::size_t queue_ = 0;    // next to finish transmitting (>= head_)
   std::uint64_t queued_bytes_ = 0;
   LinkCounters counters_;
 };

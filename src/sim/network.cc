@@ -115,6 +115,10 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     if (!f) return fail("fib." + f.error().field, f.error().reason);
     node.fib.emplace(std::move(*f));
   }
+  net.fibs_.resize(n, nullptr);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (net.nodes_[i].fib) net.fibs_[i] = &*net.nodes_[i].fib;
+  }
   return net;
 }
 
@@ -144,8 +148,9 @@ void Network::put_on_link(LinkIndex l, PacketIndex index, Time now) {
   Time arrival{};
   switch (link.enqueue(index, (*pool_)[index], now, first, arrival)) {
     case EnqueueResult::accepted:
-      if (first)
-        events_->push(arrival, EventType::link_arrival, l, link.epoch());
+      if (first) {
+        events_->push(arrival, EventType::link_arrival, l, link.epoch(), index);
+      }
       return;
     case EnqueueResult::dropped_overflow:
       drop(index, DropReason::queue_overflow);
@@ -195,14 +200,14 @@ void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
     key.protocol = 17;
     p.flow_hash = fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
   }
-  Node& node = nodes_[node_index];
-  const auto port =
-      node.fib->select(to.fib_destination, p.flow_hash, now, select_mode_);
-  if (!port || *port == 0 || *port > node.out.size()) {
+  const auto port = fibs_[node_index]->select(to.fib_destination, p.flow_hash,
+                                              now, select_mode_);
+  const std::vector<LinkIndex>& out = nodes_[node_index].out;
+  if (!port || *port == 0 || *port > out.size()) {
     drop(index, DropReason::no_route);
     return;
   }
-  egress(node.out[*port - 1], index, now);
+  egress(out[*port - 1], index, now);
 }
 
 void Network::egress(LinkIndex l, PacketIndex index, Time now) {
@@ -213,6 +218,35 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   put_on_link(l, index, now);
 }
 
+// In a large fabric each hop starts with cache misses: its link, its
+// packet, the link's FIFO head and the FIB entry for the packet's
+// destination. The next events are usually other links' arrivals, so a
+// hop starts loading, in two stages, what the next two hops need: for the
+// event after next its link and packet, for the next one (whose link and
+// packet the previous hop asked for) the FIFO head and the FIB entry. This
+// hop's own work hides the latency. Inlined: GCC drops calls to a
+// function whose only effect is a prefetch.
+[[gnu::always_inline]] inline void Network::prefetch_next_arrivals() const {
+  if (events_->empty()) return;
+  const Event next = events_->top();
+  if (next.type == EventType::link_arrival) {
+    const Link& link = links_[next.a];
+    if (link.in_flight() != 0) link.prefetch_head();
+    const NodeIndex node = link.config().to;
+    const Reach& to = reach_[(*pool_)[next.c].destination];
+    if (to.leaf != node && fibs_[node] != nullptr) {
+      fibs_[node]->prefetch(to.fib_destination);
+    }
+  }
+  Event after{};
+  if (events_->second(after) && after.type == EventType::link_arrival) {
+    const char* link = reinterpret_cast<const char*>(&links_[after.a]);
+    __builtin_prefetch(link);
+    __builtin_prefetch(link + 64);
+    __builtin_prefetch(&(*pool_)[after.c]);
+  }
+}
+
 void Network::on_event(const Event& e) {
   if (e.type != EventType::link_arrival) return;
   Link& link = links_[e.a];
@@ -220,8 +254,10 @@ void Network::on_event(const Event& e) {
   Time next{};
   const PacketIndex index = link.pop_arrival(next);
   if (next != Time::max()) {
-    events_->push(next, EventType::link_arrival, e.a, link.epoch());
+    events_->push(next, EventType::link_arrival, e.a, link.epoch(),
+                  link.head_packet());
   }
+  prefetch_next_arrivals();
   ++counters_.packet_hops;
   if (random_loss_ && drop_probability_[e.a] > 0) {
     // xorshift64*: deterministic per run (NetworkSpec::seed).

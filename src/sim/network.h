@@ -195,6 +195,7 @@ class Network {
   // A switch's egress: the header processor, then the link.
   void egress(LinkIndex l, PacketIndex index, Time now);
   void drop(PacketIndex index, DropReason reason);
+  void prefetch_next_arrivals() const;
   void release_dropped(PacketIndex index);
 
   EventQueue* events_;
@@ -204,6 +205,10 @@ class Network {
   HeaderProcessor* headers_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Reach> reach_;  // by node
+  // By node: its FIB (in nodes_, which never reallocates after create(),
+  // and Network is move-only), or null for hosts. 8 bytes a node, so the
+  // forwarding path does not read the large Node.
+  std::vector<proto::fib::Fib*> fibs_;
   std::vector<Link> links_;
   std::vector<PacketIndex> lost_;         // scratch for link-down losses
   std::vector<double> drop_probability_;  // by link

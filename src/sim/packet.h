@@ -8,6 +8,7 @@
 // changes (IBCS draft, "Phase 2": the hash must not see the signal).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "common/units.h"
@@ -25,21 +26,23 @@ inline constexpr PacketIndex kNoPacket = 0xffffffff;
 // last carries `payload_bytes` = the flow's MSS.
 struct TransportHeader {
   FlowId flow = 0;
-  bool is_ack = false;
   std::uint32_t seq = 0;             // data: packet number from 0
   std::uint32_t payload_bytes = 0;   // data: bytes of payload
   std::uint32_t cumulative_ack = 0;  // ack: every packet below is received
   std::uint32_t acked_seq = 0;       // ack: the packet that triggered it
-  bool retransmission = false;       // data: sent before (for counters)
-  bool ecn_capable = true;
-  bool ecn_ce = false;    // data: Congestion Experienced, set by switches
-  bool ecn_echo = false;  // ack: the acked packet had CE
   // IBCS: the in-band signal as a data packet carries it (the SUF updates
-  // it hop by hop), and as the receiver echoes it back in the ACK.
-  bool signal_valid = false;
+  // it hop by hop), and as the receiver echoes it back in the ACK; valid
+  // when the flags below say so.
   std::uint32_t signal = 0;
-  bool signal_echo_valid = false;
   std::uint32_t signal_echo = 0;
+  // One-bit flags, so that the header takes 40 bytes.
+  bool is_ack : 1 = false;
+  bool retransmission : 1 = false;  // data: sent before (for counters)
+  bool ecn_capable : 1 = true;
+  bool ecn_ce : 1 = false;    // data: Congestion Experienced, set by switches
+  bool ecn_echo : 1 = false;  // ack: the acked packet had CE
+  bool signal_valid : 1 = false;
+  bool signal_echo_valid : 1 = false;
   Time sent_at{};  // data: when the sender sent it; ack: echoed
 };
 
@@ -47,7 +50,9 @@ enum class PacketKind : std::uint8_t { transport, control };
 // Which control plane a control packet belongs to (sim/control_mux.h).
 enum class ControlProtocol : std::uint8_t { bgp, lsn, arn };
 
-struct Packet {
+// 64-byte aligned, with everything a data packet's hops and hosts read in
+// the first cache line; the control-packet fields take the second.
+struct alignas(64) Packet {
   PacketKind kind = PacketKind::transport;
   ControlProtocol protocol = ControlProtocol::bgp;  // control packets
   NodeIndex source = 0;          // sending host (or node, for control)
@@ -58,7 +63,8 @@ struct Packet {
   std::uint32_t control = 0;  // control: index into the control payloads
   // control: the BGP connection it belongs to; LSN/ARN: unused.
   std::uint32_t connection = 0;
-  Time link_done{};  // when the last bit left the current link
 };
+static_assert(sizeof(TransportHeader) == 40);
+static_assert(offsetof(Packet, control) == 64, "data fields fill one line");
 
 }  // namespace arfabric::sim

@@ -13,10 +13,11 @@ namespace {
 TEST(EventQueue, PopsInTimeOrderAndAdvancesNow) {
   EventQueue q;
   q.push(ns(30), EventType::flow_timer, 3, 0);
-  q.push(ns(10), EventType::control, 1, 0);
+  q.push(ns(10), EventType::control, 1, 0, 7);
   q.push(ns(20), EventType::lsn, 2, 0);
   ASSERT_EQ(q.size(), 3u);
   EXPECT_EQ(q.top().at, ns(10));
+  EXPECT_EQ(q.top().c, 7u);
   Event e = q.pop();
   EXPECT_EQ(e.a, 1u);
   EXPECT_EQ(e.type, EventType::control);
@@ -50,6 +51,34 @@ TEST(EventQueue, EventsPushedAtNowDuringARunStayOrdered) {
   EXPECT_EQ(q.pop().a, 2u);
   EXPECT_EQ(q.pop().a, 1u);
   EXPECT_EQ(q.pop().a, 3u);
+}
+
+// second() names the event that pop() returns after top() when nothing is
+// pushed in between: through heaps of every small size (where the root has
+// fewer than four children) and a large one with many ties.
+TEST(EventQueue, SecondIsTheEventAfterTop) {
+  std::mt19937_64 rng(11);
+  for (const int n : {0, 1, 2, 3, 4, 5, 6, 1000}) {
+    EventQueue q;
+    Event e{};
+    for (int i = 0; i < n; ++i) {
+      q.push(ns(static_cast<std::int64_t>(rng() % 8)), EventType::arn,
+             static_cast<std::uint32_t>(i), 0, static_cast<std::uint32_t>(i));
+    }
+    while (q.size() >= 2) {
+      ASSERT_TRUE(q.second(e)) << n;
+      (void)q.pop();
+      const Event next = q.top();
+      EXPECT_EQ(e.seq, next.seq) << n;
+      EXPECT_EQ(e.c, next.c) << n;
+      // Interleave pushes, as a run does, and re-check from there.
+      if (rng() % 3 == 0) {
+        q.push(q.now() + ns(static_cast<std::int64_t>(rng() % 8)),
+               EventType::arn, 0, 0);
+      }
+    }
+    EXPECT_FALSE(q.second(e)) << n;
+  }
 }
 
 // Against a reference (a sorted list by time, then insertion), with pushes

@@ -31,8 +31,11 @@ struct LinkRig {
     Time next = link.head_arrival();
     while (next != Time::max()) {
       const Time at = next;
+      const PacketIndex head = link.head_packet();
       out.emplace_back(link.pop_arrival(next), at);
+      EXPECT_EQ(out.back().first, head);
     }
+    EXPECT_EQ(link.head_packet(), kNoPacket);
     return out;
   }
 };
