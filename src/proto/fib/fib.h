@@ -183,6 +183,9 @@ class Fib {
   // a packet costs one hash and one binary search per distinct field set
   // among dest's overrides, and a matching one a bounded number of
   // redraws (a table scan only when nearly every entry is vetoed for it).
+  std::optional<PortId> select(NodeId dest, const FlowKey& key,
+                               std::uint64_t flow_hash, Time now,
+                               SelectMode mode);
   // A hint for simulators that know which destination a select() will
   // come for: starts loading what select() reads first. No effect on
   // state; out-of-range destinations are ignored. Always inlined: GCC
@@ -190,9 +193,6 @@ class Fib {
   [[gnu::always_inline]] void prefetch(NodeId dest) const {
     if (dest < dests_.size()) __builtin_prefetch(&dests_[dest]);
   }
-  std::optional<PortId> select(NodeId dest, const FlowKey& key,
-                               std::uint64_t flow_hash, Time now,
-                               SelectMode mode);
 
   // Prefixes -> destination nodes (prefix_table.h for costs and errors).
   std::expected<void, ConfigError> add_prefix(const Prefix& prefix,
