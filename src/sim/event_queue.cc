@@ -55,6 +55,29 @@ void EventQueue::refill_root(const Entry& last) {
   sift_up(hole, last);
 }
 
+// Bottom-up heap construction: each parent, from the last one up to the
+// root, moves down below its earlier children.
+void EventQueue::heapify() {
+  const std::size_t n = heap_.size();
+  Entry* h = heap_.data();
+  for (std::size_t i = n < 2 ? 0 : (n - 2) / 4 + 1; i-- > 0;) {
+    const Entry e = h[i];
+    std::size_t hole = i;
+    while (true) {
+      const std::size_t first = 4 * hole + 1;
+      if (first >= n) break;
+      std::size_t best = first;
+      for (std::size_t c = first + 1; c < n && c < first + 4; ++c) {
+        if (h[c].key < h[best].key) best = c;
+      }
+      if (!(h[best].key < e.key)) break;
+      h[hole] = h[best];
+      hole = best;
+    }
+    h[hole] = e;
+  }
+}
+
 // Places `e` at slot `i` or above, moving later parents down.
 void EventQueue::sift_up(std::size_t i, const Entry& e) {
   Entry* h = heap_.data();

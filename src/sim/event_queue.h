@@ -10,6 +10,7 @@
 // what to do, and the owner dispatches.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -100,6 +101,22 @@ class EventQueue {
   Time now() const { return now_; }
   std::uint64_t pushed() const { return seq_; }
 
+  // Removes every event for which `stale(event)` is true, in O(size), and
+  // returns how many: for owners that leave superseded events behind
+  // (PendingTimer) and purge them when they pile up, so that the heap
+  // stays as small as the live events. The remaining events pop in the
+  // same order as before (their keys are unique).
+  template <typename Stale>
+  std::size_t remove_if(Stale stale) {
+    const auto kept =
+        std::remove_if(heap_.begin(), heap_.end(),
+                       [&](const Entry& e) { return stale(event(e)); });
+    const std::size_t removed = static_cast<std::size_t>(heap_.end() - kept);
+    heap_.erase(kept, heap_.end());
+    heapify();
+    return removed;
+  }
+
  private:
   // (time, seq) as one unsigned 128-bit key (times in the queue are never
   // negative), so that an order test is a branch-free two-word compare:
@@ -122,6 +139,7 @@ class EventQueue {
                  e.c};
   }
   void sift_up(std::size_t i, const Entry& e);
+  void heapify();
   void refill_root(const Entry& last);
 
   std::vector<Entry> heap_;

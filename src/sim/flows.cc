@@ -59,15 +59,31 @@ void Flows::arm_timer(FlowId id) {
   const Time deadline = f.sender->next_deadline();
   // One pending event per flow: only an earlier deadline needs a new one;
   // a later one is picked up when the pending event fires.
-  if (f.timer.arm(deadline)) {
-    events_->push(deadline, EventType::flow_timer, id, 0);
+  const bool had_pending = f.timer.at() != Time::max();
+  if (!f.timer.arm(deadline)) return;
+  events_->push(deadline, EventType::flow_timer, id, 0);
+  if (!had_pending) return;
+  // The earlier pending event is superseded. Purging costs O(queue), so
+  // it runs when the stale ones are at least half the queue: amortised
+  // O(1) per stale event.
+  constexpr std::size_t kPurgeAtLeast = 1024;
+  if (++stale_timers_ >= kPurgeAtLeast &&
+      2 * stale_timers_ >= events_->size()) {
+    events_->remove_if([&](const Event& e) {
+      return e.type == EventType::flow_timer && e.a < flows_.size() &&
+             e.at != flows_[e.a].timer.at();
+    });
+    stale_timers_ = 0;
   }
 }
 
 void Flows::on_event(const Event& e) {
   if (e.type != EventType::flow_timer || e.a >= flows_.size()) return;
   Flow& f = flows_[e.a];
-  if (!f.timer.fire(e.at)) return;  // superseded by an earlier one
+  if (!f.timer.fire(e.at)) {  // superseded by an earlier one
+    if (stale_timers_ > 0) --stale_timers_;
+    return;
+  }
   if (f.done) return;
   if (f.sender->next_deadline() <= e.at) f.sender->on_timer(e.at);
   pump(e.a, e.at);

@@ -81,6 +81,35 @@ TEST(EventQueue, SecondIsTheEventAfterTop) {
   }
 }
 
+// remove_if drops exactly the chosen events and leaves the rest in their
+// order (by time, then insertion), whatever the heap's size, and the queue
+// keeps working after it.
+TEST(EventQueue, RemoveIfKeepsTheOrderOfTheRest) {
+  std::mt19937_64 rng(5);
+  for (const std::uint32_t n : {0u, 1u, 2u, 5u, 6u, 17u, 3000u}) {
+    EventQueue q;
+    std::vector<std::pair<std::int64_t, std::uint32_t>> kept;  // (time, id)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::int64_t at = static_cast<std::int64_t>(rng() % 50);
+      q.push(ns(at), EventType::flow_timer, i, 0);
+      if (i % 3 != 0) kept.emplace_back(at, i);
+    }
+    EXPECT_EQ(q.remove_if([](const Event& e) { return e.a % 3 == 0; }),
+              n - kept.size());
+    ASSERT_EQ(q.size(), kept.size());
+    // Ids were pushed in order, so (time, id) is the (time, seq) order.
+    std::sort(kept.begin(), kept.end());
+    q.push(ns(100), EventType::control, n, 0);
+    kept.emplace_back(100, n);
+    for (const auto& [at, id] : kept) {
+      const Event e = q.pop();
+      EXPECT_EQ(e.at, ns(at)) << n;
+      EXPECT_EQ(e.a, id) << n;
+    }
+    EXPECT_TRUE(q.empty());
+  }
+}
+
 // Against a reference (a sorted list by time, then insertion), with pushes
 // interleaved with pops as a simulation does, many ties and a heap of a few
 // thousand events.
