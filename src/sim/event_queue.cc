@@ -26,29 +26,13 @@ Event EventQueue::pop() {
 // the earliest children to a leaf without comparing against `last`, which
 // then sifts up from there. `last` came from the bottom and is usually
 // late, so it rarely climbs: one comparison per level fewer than the
-// classic sift-down. With four children the earliest is a two-round
-// tournament computed without branches.
+// classic sift-down.
 void EventQueue::refill_root(const Entry& last) {
   const std::size_t n = heap_.size();
   Entry* h = heap_.data();
   std::size_t hole = 0;
-  while (true) {
-    const std::size_t first = 4 * hole + 1;
-    std::size_t best;
-    if (first + 4 <= n) {
-      // Index arithmetic on the comparison results, not ?:, which the
-      // compiler may turn into a branch that mispredicts half the time.
-      const std::size_t l = first + (h[first + 1].key < h[first].key);
-      const std::size_t r = first + 2 + (h[first + 3].key < h[first + 2].key);
-      const std::size_t r_wins = h[r].key < h[l].key;
-      best = l + ((r - l) & (0 - r_wins));
-    } else {
-      if (first >= n) break;
-      best = first;
-      for (std::size_t c = first + 1; c < n; ++c) {
-        if (h[c].key < h[best].key) best = c;
-      }
-    }
+  for (std::size_t first = 1; first < n; first = 4 * hole + 1) {
+    const std::size_t best = earliest_child(h, first, n);
     h[hole] = h[best];
     hole = best;
   }
@@ -63,13 +47,8 @@ void EventQueue::heapify() {
   for (std::size_t i = n < 2 ? 0 : (n - 2) / 4 + 1; i-- > 0;) {
     const Entry e = h[i];
     std::size_t hole = i;
-    while (true) {
-      const std::size_t first = 4 * hole + 1;
-      if (first >= n) break;
-      std::size_t best = first;
-      for (std::size_t c = first + 1; c < n && c < first + 4; ++c) {
-        if (h[c].key < h[best].key) best = c;
-      }
+    for (std::size_t first = 4 * hole + 1; first < n; first = 4 * hole + 1) {
+      const std::size_t best = earliest_child(h, first, n);
       if (!(h[best].key < e.key)) break;
       h[hole] = h[best];
       hole = best;

@@ -78,22 +78,9 @@ class EventQueue {
   // The event after top(), as the queue stands (a later push may come
   // before it); false when there is none. For prefetching.
   bool second(Event& out) const {
-    // The earliest of the root's children (at most four), branch-free
-    // when there are four, as in refill_root.
     const std::size_t n = heap_.size();
-    const Entry* h = heap_.data();
-    std::size_t best = 1;
-    if (n >= 5) {
-      const std::size_t l = 1 + (h[2].key < h[1].key);
-      const std::size_t r = 3 + (h[4].key < h[3].key);
-      best = l + ((r - l) & (0 - std::size_t{h[r].key < h[l].key}));
-    } else {
-      if (n < 2) return false;
-      for (std::size_t c = 2; c < n; ++c) {
-        if (h[c].key < h[best].key) best = c;
-      }
-    }
-    out = event(h[best]);
+    if (n < 2) return false;
+    out = event(heap_[earliest_child(heap_.data(), 1, n)]);
     return true;
   }
   // Removes the earliest event and advances now() to its time.
@@ -137,6 +124,24 @@ class EventQueue {
                  e.a,
                  e.b,
                  e.c};
+  }
+  // The earliest of the children first..first+3 that exist (first < n).
+  // With all four, a two-round tournament computed without branches:
+  // index arithmetic on the comparison results, not ?:, which the
+  // compiler may turn into a branch that mispredicts half the time.
+  static std::size_t earliest_child(const Entry* h, std::size_t first,
+                                    std::size_t n) {
+    if (first + 4 <= n) {
+      const std::size_t l = first + (h[first + 1].key < h[first].key);
+      const std::size_t r = first + 2 + (h[first + 3].key < h[first + 2].key);
+      const std::size_t r_wins = h[r].key < h[l].key;
+      return l + ((r - l) & (0 - r_wins));
+    }
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < n; ++c) {
+      if (h[c].key < h[best].key) best = c;
+    }
+    return best;
   }
   void sift_up(std::size_t i, const Entry& e);
   void heapify();
