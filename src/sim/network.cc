@@ -106,18 +106,14 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     net.reach_[i].host = net.nodes_[i].host;
     net.reach_[i].fib_destination = net.nodes_[net.nodes_[i].leaf].leaf_id;
   }
+  net.fibs_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    Node& node = net.nodes_[i];
-    if (node.host) continue;
+    if (net.nodes_[i].host) continue;
     fib::FibConfig fc = spec.fib;
     fc.max_destinations = std::max<proto::NodeId>(leaves, 1);
     auto f = fib::Fib::create(fc);
     if (!f) return fail("fib." + f.error().field, f.error().reason);
-    node.fib.emplace(std::move(*f));
-  }
-  net.fibs_.resize(n, nullptr);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (net.nodes_[i].fib) net.fibs_[i] = &*net.nodes_[i].fib;
+    net.fibs_[i] = std::make_unique<fib::Fib>(std::move(*f));
   }
   return net;
 }

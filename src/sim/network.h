@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -155,7 +156,7 @@ class Network {
   }
   // The port of node `from` whose cable goes to `to`, if any.
   std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
-  proto::fib::Fib& fib(NodeIndex sw) { return *nodes_[sw].fib; }
+  proto::fib::Fib& fib(NodeIndex sw) { return *fibs_[sw]; }
   bool is_host(NodeIndex n) const { return nodes_[n].host; }
   // The node at the far end of each port: neighbours(n)[p - 1] for port p.
   const std::vector<NodeIndex>& neighbours(NodeIndex n) const {
@@ -174,7 +175,6 @@ class Network {
     NodeIndex leaf = 0;          // hosts: their leaf
     std::vector<LinkIndex> out;  // by port - 1
     std::vector<NodeIndex> neighbour;
-    std::optional<proto::fib::Fib> fib;  // switches
   };
   // What a hop needs to know about the node a packet arrives at or is
   // addressed to, by node index: 16 bytes instead of a whole Node, so
@@ -205,10 +205,9 @@ class Network {
   HeaderProcessor* headers_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Reach> reach_;  // by node
-  // By node: its FIB (in nodes_, which never reallocates after create(),
-  // and Network is move-only), or null for hosts. 8 bytes a node, so the
-  // forwarding path does not read the large Node.
-  std::vector<proto::fib::Fib*> fibs_;
+  // By node: its FIB, or null for hosts. Apart from Node, so that the
+  // forwarding path reads 8 bytes a node.
+  std::vector<std::unique_ptr<proto::fib::Fib>> fibs_;
   std::vector<Link> links_;
   std::vector<PacketIndex> lost_;         // scratch for link-down losses
   std::vector<double> drop_probability_;  // by link
