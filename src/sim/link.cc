@@ -8,7 +8,18 @@ namespace arfabric::sim {
 // few packets, and 64 entries per link cost 1 KB each (hundreds of MB at
 // 4,096 hosts); busy links double it as they need.
 Link::Link(const Config& config)
-    : config_(config), ring_(std::make_unique<Entry[]>(8)), ring_mask_(7) {}
+    : config_(config), ring_(std::make_unique<Entry[]>(8)), ring_mask_(7) {
+  set_rate(config.rate);
+}
+
+void Link::set_rate(BitsPerSecond rate) {
+  config_.rate = rate;
+  // Bytes are below 2^32, so below 2^31 ps a byte the product fits.
+  constexpr std::uint64_t kBitPs = 8 * 1'000'000'000'000ULL;
+  const bool exact =
+      rate != 0 && kBitPs % rate == 0 && kBitPs / rate < (1ULL << 31);
+  ps_per_byte_ = exact ? kBitPs / rate : 0;
+}
 
 void Link::grow() {
   const std::size_t size = std::size_t{ring_mask_} + 1;
@@ -54,7 +65,7 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
     packet.transport.ecn_ce = true;
   }
   if (count_ == ring_mask_ + std::size_t{1}) grow();
-  const Time serialise = transmission_time(bytes, config_.rate);
+  const Time serialise = serialisation(bytes);
   if (packet.kind == PacketKind::control && queue_ != head_ + count_) {
     const std::size_t slot = priority_slot();
     if (slot != head_ + count_) {

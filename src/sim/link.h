@@ -31,8 +31,9 @@
 
 namespace arfabric::sim {
 
-// The first four are updated by every packet, the drops rarely (Link keeps
-// them in that order, the first ones on its hot cache lines).
+// The first three are updated by every packet, ecn_marked by marked ones,
+// the drops rarely (Link keeps them in that order, the first ones on its
+// hot cache lines).
 struct LinkCounters {
   std::uint64_t packets = 0;  // accepted onto the link
   std::uint64_t bytes = 0;
@@ -96,7 +97,7 @@ class alignas(64) Link {
   // release) and the epoch changes so the pending event is ignored.
   void set_down(Time now, std::vector<PacketIndex>& lost);
   void set_up();
-  void set_rate(BitsPerSecond rate) { config_.rate = rate; }
+  void set_rate(BitsPerSecond rate);
 
   const LinkCounters& counters() const { return counters_; }
   LinkCounters& counters() { return counters_; }
@@ -118,6 +119,14 @@ class alignas(64) Link {
   std::size_t priority_slot() const;
   void insert_at(std::size_t slot, PacketIndex index, std::uint32_t bytes,
                  Time serialise);
+  // transmission_time(bytes, rate): a multiplication when the rate divides
+  // a byte's bits in picoseconds (400G: 20 ps a byte), else the division.
+  Time serialisation(std::uint32_t bytes) const {
+    if (ps_per_byte_ != 0) {
+      return Time::from_ps(static_cast<std::int64_t>(bytes * ps_per_byte_));
+    }
+    return transmission_time(bytes, config_.rate);
+  }
 
   Config config_;
   bool up_ = true;
@@ -130,6 +139,9 @@ class alignas(64) Link {
   std::size_t head_ = 0;     // next to arrive
   std::size_t queue_ = 0;    // next to finish transmitting (>= head_)
   std::uint64_t queued_bytes_ = 0;
+  // Exact picoseconds per byte at the current rate, or 0 when the rate
+  // does not divide 8e12 (or is too slow for bytes * ps_per_byte_ to fit).
+  std::uint64_t ps_per_byte_ = 0;
   LinkCounters counters_;
 };
 

@@ -40,6 +40,35 @@ struct LinkRig {
   }
 };
 
+// Serialisation is a multiplication for rates that divide 8e12 ps a
+// byte's bits and a division otherwise: either way exactly
+// transmission_time(), before and after a rate change (lane loss).
+TEST(Link, SerialisationTimeIsTransmissionTimeAtEveryRate) {
+  const BitsPerSecond rates[] = {
+      gbps(400), gbps(300), gbps(100), gbps(25), 3'000'000'007ULL, 1'000, 1, 7};
+  const std::uint32_t sizes[] = {1, 64, 1500, 4160, 9000, 0x7fffffff};
+  for (BitsPerSecond initial : {gbps(400), BitsPerSecond{3}}) {
+    for (BitsPerSecond rate : rates) {
+      Link link{Link::Config{0, 1, 1, initial, Time{}, 0, 0}};
+      link.set_rate(rate);
+      for (std::uint32_t bytes : sizes) {
+        Packet p;
+        p.kind = PacketKind::transport;
+        p.wire_bytes = bytes;
+        bool first = false;
+        Time arrival{};
+        // Slow rates with jumbo sizes would overflow the picoseconds.
+        if (rate < gbps(1) && bytes > 9000) continue;
+        const Time before = link.counters().busy;
+        ASSERT_EQ(link.enqueue(0, p, Time{}, first, arrival),
+                  EnqueueResult::accepted);
+        EXPECT_EQ(link.counters().busy - before, transmission_time(bytes, rate))
+            << "rate " << rate << " bytes " << bytes;
+      }
+    }
+  }
+}
+
 TEST(Link, ControlPacketsOvertakeQueuedDataButNotTheOneOnTheWire) {
   LinkRig r;
   for (int i = 0; i < 10; ++i) r.put(PacketKind::transport, 1250, Time{});
