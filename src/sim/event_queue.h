@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/units.h"
+#include "sim/huge_page_allocator.h"
 
 namespace arfabric::sim {
 
@@ -147,7 +148,7 @@ class EventQueue {
   void heapify();
   void refill_root(const Entry& last);
 
-  std::vector<Entry> heap_;
+  std::vector<Entry, HugePageAllocator<Entry>> heap_;
   std::uint64_t seq_ = 0;
   Time now_{};
 };

@@ -24,6 +24,7 @@
 
 #include "proto/fib/fib.h"
 #include "sim/event_queue.h"
+#include "sim/huge_page_allocator.h"
 #include "sim/link.h"
 #include "sim/packet_pool.h"
 
@@ -208,7 +209,7 @@ class Network {
   // By node: its FIB, or null for hosts. Apart from Node, so that the
   // forwarding path reads 8 bytes a node.
   std::vector<std::unique_ptr<proto::fib::Fib>> fibs_;
-  std::vector<Link> links_;
+  std::vector<Link, HugePageAllocator<Link>> links_;
   std::vector<PacketIndex> lost_;         // scratch for link-down losses
   std::vector<double> drop_probability_;  // by link
   bool random_loss_ = false;              // some link has drop_probability > 0

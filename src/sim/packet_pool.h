@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "sim/huge_page_allocator.h"
 #include "sim/packet.h"
 
 namespace arfabric::sim {
@@ -36,7 +37,7 @@ class PacketPool {
   std::size_t capacity() const { return packets_.size(); }
 
  private:
-  std::vector<Packet> packets_;
+  std::vector<Packet, HugePageAllocator<Packet>> packets_;
   std::vector<PacketIndex> free_;
   std::size_t in_use_ = 0;
 };
