@@ -4,22 +4,11 @@
 
 namespace arfabric::sim {
 
-// A small first ring: most links of a large fabric never hold more than a
-// few packets, and 64 entries per link cost 1 KB each (hundreds of MB at
+// The first ring is the two entries in place: most links of a large
+// fabric never hold more than a few packets, and a heap ring per link
+// would cost an allocation and a page of its own to touch (tens of MB at
 // 4,096 hosts); busy links double it as they need.
-Link::Link(const Config& config)
-    : config_(config), ring_(std::make_unique<Entry[]>(8)), ring_mask_(7) {
-  set_rate(config.rate);
-}
-
-void Link::set_rate(BitsPerSecond rate) {
-  config_.rate = rate;
-  // Bytes are below 2^32, so below 2^31 ps a byte the product fits.
-  constexpr std::uint64_t kBitPs = 8 * 1'000'000'000'000ULL;
-  const bool exact =
-      rate != 0 && kBitPs % rate == 0 && kBitPs / rate < (1ULL << 31);
-  ps_per_byte_ = exact ? kBitPs / rate : 0;
-}
+Link::Link(const Config& config) : config_(config) { set_rate(config.rate); }
 
 void Link::grow() {
   const std::size_t size = std::size_t{ring_mask_} + 1;
@@ -29,6 +18,15 @@ void Link::grow() {
   head_ = 0;
   ring_ = std::move(bigger);
   ring_mask_ = static_cast<std::uint32_t>(2 * size - 1);
+}
+
+void Link::set_rate(BitsPerSecond rate) {
+  config_.rate = rate;
+  // Bytes are below 2^32, so below 2^31 ps a byte the product fits.
+  constexpr std::uint64_t kBitPs = 8 * 1'000'000'000'000ULL;
+  const bool exact =
+      rate != 0 && kBitPs % rate == 0 && kBitPs / rate < (1ULL << 31);
+  ps_per_byte_ = exact ? kBitPs / rate : 0;
 }
 
 void Link::advance_queue(Time now) {

@@ -51,8 +51,8 @@ enum class EnqueueResult : std::uint8_t {
 };
 
 // 64-byte aligned, with every field a packet's hop reads or writes in the
-// first two cache lines (the drop counters follow): a large fabric's links
-// do not fit in cache, and a hop touches two links.
+// first two cache lines, and the first two FIFO entries in the third: a
+// large fabric's links do not fit in cache, and a hop touches two links.
 class alignas(64) Link {
  public:
   struct Config {
@@ -110,8 +110,13 @@ class alignas(64) Link {
     std::uint32_t control : 1;  // strict priority (see the top)
     Time done;                  // last bit sent
   };
-  Entry& at(std::size_t i) { return ring_[i & ring_mask_]; }
-  const Entry& at(std::size_t i) const { return ring_[i & ring_mask_]; }
+  static constexpr std::size_t kInlineEntries = 2;
+  // The FIFO's storage: the heap ring once it has grown, else the two
+  // entries in place.
+  Entry* ring() { return ring_ ? ring_.get() : inline_ring_; }
+  const Entry* ring() const { return ring_ ? ring_.get() : inline_ring_; }
+  Entry& at(std::size_t i) { return ring()[i & ring_mask_]; }
+  const Entry& at(std::size_t i) const { return ring()[i & ring_mask_]; }
   void grow();
   void advance_queue(Time now);
   // Where a control packet goes: after the packet being transmitted and
@@ -132,9 +137,10 @@ class alignas(64) Link {
   bool up_ = true;
   std::uint32_t epoch_ = 0;
   Time busy_until_{};
-  // The FIFO: a ring whose size is a power of two (ring_mask_ + 1).
+  // The FIFO: a ring whose size is a power of two (ring_mask_ + 1), in
+  // inline_ring_ until it needs more than two entries, then on the heap.
   std::unique_ptr<Entry[]> ring_;
-  std::uint32_t ring_mask_ = 0;
+  std::uint32_t ring_mask_ = kInlineEntries - 1;
   std::uint32_t count_ = 0;  // entries from head_
   std::size_t head_ = 0;     // next to arrive
   std::size_t queue_ = 0;    // next to finish transmitting (>= head_)
@@ -143,6 +149,12 @@ class alignas(64) Link {
   // does not divide 8e12 (or is too slow for bytes * ps_per_byte_ to fit).
   std::uint64_t ps_per_byte_ = 0;
   LinkCounters counters_;
+  // Last: in the third cache line, beside the drop counters, where the
+  // alignment leaves room. Most links of a large fabric never hold more
+  // than two packets, so they need no allocation of their own, and their
+  // FIFO shares their page.
+  Entry inline_ring_[kInlineEntries]{};
 };
+static_assert(sizeof(Link) == 192, "three cache lines, the FIFO in the last");
 
 }  // namespace arfabric::sim

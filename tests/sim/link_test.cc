@@ -40,6 +40,31 @@ struct LinkRig {
   }
 };
 
+// The FIFO starts in the link's two in-place entries and moves to a heap
+// ring when a third packet comes: packets arrive in order and on time
+// whether the ring had wrapped around when it grew or not, and a link
+// moved (as vectors of links do) keeps its FIFO.
+TEST(Link, FifoKeepsOrderWhileGrowingFromItsInlineEntries) {
+  LinkRig rig;
+  std::vector<std::pair<PacketIndex, Time>> want;
+  // Wrap the two inline entries: put two, take one, put one more.
+  want.emplace_back(0, rig.put(PacketKind::transport, 1250, Time{}));
+  want.emplace_back(1, rig.put(PacketKind::transport, 1250, Time{}));
+  Time next{};
+  EXPECT_EQ(rig.link.pop_arrival(next), 0u);
+  EXPECT_EQ(next, want[1].second);
+  want.erase(want.begin());
+  want.emplace_back(2, rig.put(PacketKind::transport, 1250, ns(50)));
+  // Grow while wrapped, then again.
+  for (PacketIndex i = 3; i < 12; ++i) {
+    want.emplace_back(i, rig.put(PacketKind::transport, 125, ns(60)));
+  }
+  EXPECT_EQ(rig.link.in_flight(), want.size());
+  Link moved = std::move(rig.link);
+  rig.link = std::move(moved);
+  EXPECT_EQ(rig.drain(), want);
+}
+
 // Serialisation is a multiplication for rates that divide 8e12 ps a
 // byte's bits and a division otherwise: either way exactly
 // transmission_time(), before and after a rate change (lane loss).
