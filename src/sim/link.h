@@ -83,6 +83,14 @@ class alignas(64) Link {
   // the new head's arrival time, or Time::max() when the FIFO is empty.
   PacketIndex pop_arrival(Time& next_arrival);
   Time head_arrival() const;
+  // Starts loading the link, all three lines: enqueue() reads the first
+  // two and writes a FIFO entry, for most links in the third.
+  [[gnu::always_inline]] void prefetch() const {
+    const char* self = reinterpret_cast<const char*>(this);
+    __builtin_prefetch(self);
+    __builtin_prefetch(self + 64);
+    __builtin_prefetch(self + 128);
+  }
   // Starts loading the FIFO's head entry, which pop_arrival() reads.
   void prefetch_head() const { __builtin_prefetch(&at(head_)); }
   // The packet that arrives next; kNoPacket when the FIFO is empty.

@@ -170,15 +170,11 @@ void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
   put_on_link(nodes_[host].out[0], packet, now);
 }
 
-void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
-  Packet& p = (*pool_)[index];
+LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {
   const NodeIndex dst = p.destination;
   const Reach& to = reach_[dst];
   // A host behind this switch: straight to its port.
-  if (to.leaf == node_index) {
-    egress(to.downlink, index, now);
-    return;
-  }
+  if (to.leaf == node_index) return to.downlink;
   if (p.flow_hash == 0) {
     // The 5-tuple as the first switch sees it: host indices stand for the
     // addresses, the flow id for the ports.
@@ -199,11 +195,8 @@ void Network::forward(NodeIndex node_index, PacketIndex index, Time now) {
   const auto port = fibs_[node_index]->select(to.fib_destination, p.flow_hash,
                                               now, select_mode_);
   const std::vector<LinkIndex>& out = nodes_[node_index].out;
-  if (!port || *port == 0 || *port > out.size()) {
-    drop(index, DropReason::no_route);
-    return;
-  }
-  egress(out[*port - 1], index, now);
+  if (!port || *port == 0 || *port > out.size()) return kNoLink;
+  return out[*port - 1];
 }
 
 void Network::egress(LinkIndex l, PacketIndex index, Time now) {
@@ -249,12 +242,7 @@ void Network::on_event(const Event& e) {
   if (e.b != link.epoch()) return;  // the link went down meanwhile
   Time next{};
   const PacketIndex index = link.pop_arrival(next);
-  if (next != Time::max()) {
-    events_->push(next, EventType::link_arrival, e.a, link.epoch(),
-                  link.head_packet());
-  }
-  prefetch_next_arrivals();
-  ++counters_.packet_hops;
+  bool lost = false;
   if (random_loss_ && drop_probability_[e.a] > 0) {
     // xorshift64*: deterministic per run (NetworkSpec::seed).
     rng_ ^= rng_ >> 12;
@@ -262,14 +250,32 @@ void Network::on_event(const Event& e) {
     rng_ ^= rng_ >> 27;
     const double u =
         static_cast<double>((rng_ * 2685821657736338717ull) >> 11) * 0x1.0p-53;
-    if (u < drop_probability_[e.a]) {
-      ++link.counters().dropped_error;
-      drop(index, DropReason::link_error);
-      return;
-    }
+    lost = u < drop_probability_[e.a];
   }
+  // A transport packet at a switch: its egress link first, so that the
+  // link loads while this hop does the rest (the push and the prefetches
+  // for the next hops) before queueing on it.
   const NodeIndex to = link.config().to;
-  if ((*pool_)[index].kind == PacketKind::control) {
+  Packet& packet = (*pool_)[index];
+  const bool forwarded =
+      !lost && packet.kind != PacketKind::control && !reach_[to].host;
+  LinkIndex egress_link = kNoLink;
+  if (forwarded) {
+    egress_link = route(to, packet, e.at);
+    if (egress_link != kNoLink) links_[egress_link].prefetch();
+  }
+  if (next != Time::max()) {
+    events_->push(next, EventType::link_arrival, e.a, link.epoch(),
+                  link.head_packet());
+  }
+  prefetch_next_arrivals();
+  ++counters_.packet_hops;
+  if (lost) {
+    ++link.counters().dropped_error;
+    drop(index, DropReason::link_error);
+    return;
+  }
+  if (packet.kind == PacketKind::control) {
     ++counters_.control_delivered;
     if (control_ && !reach_[to].host) {
       control_->on_control(to, link.config().to_port, index, e.at);
@@ -278,7 +284,7 @@ void Network::on_event(const Event& e) {
     }
     return;
   }
-  if (reach_[to].host) {
+  if (!forwarded) {
     ++counters_.delivered;
     if (handler_) {
       handler_->on_packet(to, index, e.at);
@@ -287,11 +293,15 @@ void Network::on_event(const Event& e) {
     }
     return;
   }
-  if (headers_ && reach_[link.config().from].host) {
-    Packet& p = (*pool_)[index];
-    if (p.transport.signal_valid) headers_->on_host_ingress(e.a, p, e.at);
+  if (headers_ && reach_[link.config().from].host &&
+      packet.transport.signal_valid) {
+    headers_->on_host_ingress(e.a, packet, e.at);
   }
-  forward(to, index, e.at);
+  if (egress_link == kNoLink) {
+    drop(index, DropReason::no_route);
+    return;
+  }
+  egress(egress_link, index, e.at);
 }
 
 void Network::set_cable_up(std::size_t cable, bool up, Time now) {

@@ -188,10 +188,14 @@ class Network {
     proto::NodeId fib_destination = 0;  // hosts: their leaf's FIB id
   };
   static constexpr NodeIndex kNoNode = 0xffffffff;
+  static constexpr LinkIndex kNoLink = 0xffffffff;
 
   Network(EventQueue& events, PacketPool& pool)
       : events_(&events), pool_(&pool) {}
-  void forward(NodeIndex node, PacketIndex index, Time now);
+  // The link a transport packet at switch `node` leaves on (computing its
+  // flow hash at the first switch), or kNoLink when the FIB has no port
+  // for it.
+  LinkIndex route(NodeIndex node, Packet& packet, Time now);
   void put_on_link(LinkIndex l, PacketIndex index, Time now);
   // A switch's egress: the header processor, then the link.
   void egress(LinkIndex l, PacketIndex index, Time now);
