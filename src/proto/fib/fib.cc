@@ -154,6 +154,7 @@ void Fib::set_port_up(PortId port, bool up) {
   } else {
     ports_down_.insert(it, port);
   }
+  route_memo_ = {};  // new port states would get the other port_down
   // Destinations sharing a port list share its changed copy too: the last
   // (old, new) pair is remembered (holding the old keeps its address from
   // being reused meanwhile).
@@ -194,7 +195,19 @@ void Fib::release_latch(PortState& p, bool by_reinstall) {
 
 std::expected<void, ConfigError> Fib::set_route(
     NodeId dest, std::span<const WeightedMember> members, Time now) {
+  if (route_memo_.valid && dest < dests_.size() &&
+      dests_[dest].ports == route_memo_.from &&
+      std::ranges::equal(members, route_memo_.members)) {
+    // The same step as the last call's (members checked then): commit()
+    // would find the same shared list.
+    dests_[dest].ports = route_memo_.to;
+    rebuild(dest);
+    return {};
+  }
   if (auto ok = check_members("set_route", dest, members); !ok) return ok;
+  const std::shared_ptr<const PortList> from = dests_[dest].ports;
+  route_memo_.valid = std::ranges::none_of(
+      ports_of(dests_[dest]), [](const PortState& p) { return p.lsn_latched; });
   PortList& ports = edit(dest);
   for (PortState& p : ports) p.routing_weight = 0;
   for (const WeightedMember& m : members)
@@ -214,6 +227,11 @@ std::expected<void, ConfigError> Fib::set_route(
     if (p.lsn_reachable) release_latch(p, true);
   }
   commit(dest);
+  if (route_memo_.valid) {
+    route_memo_.from = from;
+    route_memo_.to = dests_[dest].ports;
+    route_memo_.members.assign(members.begin(), members.end());
+  }
   rebuild(dest);
   return {};
 }

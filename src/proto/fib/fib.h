@@ -336,6 +336,17 @@ class Fib {
   SharePool<SharedTable> tables_;
   std::uint64_t next_table_id_ = 1;
   PortList edit_;
+  // set_route()'s last change of a port list, for the next destination
+  // that makes the same one: a routing protocol (or a simulator's static
+  // routes) installs the same members for many destinations, and most
+  // start from the same list (none, or a shared one). Kept only when the
+  // list had no LSN latch (then the result depends on nothing else but
+  // ports_down_, whose changes clear it).
+  struct RouteMemo {
+    bool valid = false;
+    std::shared_ptr<const PortList> from, to;
+    std::vector<WeightedMember> members;
+  } route_memo_;
   PrefixTable prefixes_;
   FlowletTable flowlets_;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>>

@@ -810,6 +810,28 @@ TEST(FibSharing, IdenticalRoutesShareOneTable) {
   EXPECT_EQ(f.table(0)->count_of(5), 0u);
 }
 
+// set_route() reuses its last step for a destination making the same one
+// (same members from the same port list), but not across a local port
+// change: a destination installed after port 3 went down must not use it.
+TEST(FibSharing, RepeatedRoutesFollowLocalPortChanges) {
+  Fib f = make({.max_destinations = 4});
+  ASSERT_TRUE(f.set_route(0, equal(1, 4), {}));
+  ASSERT_TRUE(f.set_route(1, equal(1, 4), {}));
+  EXPECT_EQ(f.table(1), f.table(0));
+  f.set_port_up(3, false);
+  EXPECT_EQ(hits(f, 0).count(3), 0u);
+  ASSERT_TRUE(f.set_route(2, equal(1, 4), {}));
+  EXPECT_EQ(hits(f, 2).count(3), 0u);
+  EXPECT_EQ(hits(f, 2).size(), 3u);
+  f.set_port_up(3, true);
+  ASSERT_TRUE(f.set_route(3, equal(1, 4), {}));
+  EXPECT_EQ(hits(f, 3).size(), 4u);
+  EXPECT_EQ(hits(f, 2).size(), 4u);
+  // Bad input is still refused for a destination out of range, with the
+  // same members as the last (accepted) call.
+  EXPECT_FALSE(f.set_route(4, equal(1, 4), {}));
+}
+
 // What one destination of a shared FIB sees equals what a FIB holding only
 // that destination sees, through random control-plane histories in which
 // most changes hit every destination alike (so tables are shared) and
