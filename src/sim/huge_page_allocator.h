@@ -1,16 +1,16 @@
 // An allocator for the simulator's large hot arrays (links, packets, the
 // event heap) that asks Linux for transparent huge pages.
 //
-// A large fabric's links and packets span hundreds of MB, and a packet hop
-// touches a few of them at random: with 4 KB pages nearly every such touch
-// also misses the TLB and walks the page table. With 2 MB pages the TLB
-// covers the whole working set. Linux backs anonymous memory with huge
-// pages only where the program asks (madvise(MADV_HUGEPAGE)) unless the
-// system is set to "always", so arrays of 2 MB or more are allocated
-// 2 MB-aligned, rounded up to whole huge pages, and advised. The advice is
-// a hint: where it is refused or unknown (another OS, THP disabled) the
-// memory is ordinary and nothing else changes. Smaller arrays are plain
-// aligned allocations.
+// A large fabric's links and packets span tens of MB or more (the links
+// of 4,096 hosts: 52 MB), and a packet hop touches a few of them at
+// random: with 4 KB pages nearly every such touch also misses the TLB and
+// walks the page table. With 2 MB pages the TLB covers the whole working
+// set. Linux backs anonymous memory with huge pages only where the
+// program asks (madvise(MADV_HUGEPAGE)) unless the system is set to
+// "always", so arrays of 2 MB or more are allocated 2 MB-aligned, rounded
+// up to whole huge pages, and advised. The advice is a hint: where it is
+// refused or unknown (another OS, THP disabled) the memory is ordinary
+// and nothing else changes. Smaller arrays are plain aligned allocations.
 #pragma once
 
 #include <cstddef>
