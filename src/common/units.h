@@ -54,17 +54,33 @@ using BitsPerSecond = std::uint64_t;
 constexpr BitsPerSecond gbps(std::uint64_t v) { return v * 1'000'000'000; }
 constexpr BitsPerSecond mbps(std::uint64_t v) { return v * 1'000'000; }
 
+// The time a byte takes at 1 bit/s, in picoseconds: serialisation time is
+// this times the bytes over the rate.
+inline constexpr std::uint64_t kBytePicosecondsAt1Bps =
+    8 * 1'000'000'000'000ULL;
+
 // Time to serialise `bytes` at `rate` (rounded up to a whole picosecond).
 constexpr Time transmission_time(std::uint64_t bytes, BitsPerSecond rate) {
   // Every packet size fits the 64-bit division, several times cheaper than
   // the 128-bit one (a library call); both give the same quotient.
-  constexpr std::uint64_t kBitPs = 8 * 1'000'000'000'000ULL;
-  if (bytes <= (std::numeric_limits<std::uint64_t>::max() - rate) / kBitPs) {
-    return ps(static_cast<std::int64_t>((bytes * kBitPs + rate - 1) / rate));
+  if (bytes <= (std::numeric_limits<std::uint64_t>::max() - rate) /
+                   kBytePicosecondsAt1Bps) {
+    return ps(static_cast<std::int64_t>(
+        (bytes * kBytePicosecondsAt1Bps + rate - 1) / rate));
   }
   const unsigned __int128 bits_ps =
-      static_cast<unsigned __int128>(bytes) * 8 * 1'000'000'000'000ULL;
+      static_cast<unsigned __int128>(bytes) * kBytePicosecondsAt1Bps;
   return ps(static_cast<std::int64_t>((bits_ps + rate - 1) / rate));
+}
+
+// Picoseconds per byte at `rate` when that is a whole number small enough
+// that any 32-bit byte count times it fits (rate >= ~3.7 kbit/s), else 0:
+// then transmission_time(bytes, rate) == bytes * it, a multiplication
+// instead of a division (400G: 20 ps a byte).
+constexpr std::uint64_t exact_picoseconds_per_byte(BitsPerSecond rate) {
+  const bool exact = rate != 0 && kBytePicosecondsAt1Bps % rate == 0 &&
+                     kBytePicosecondsAt1Bps / rate < (1ULL << 31);
+  return exact ? kBytePicosecondsAt1Bps / rate : 0;
 }
 
 }  // namespace arfabric

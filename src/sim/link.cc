@@ -22,11 +22,7 @@ void Link::grow() {
 
 void Link::set_rate(BitsPerSecond rate) {
   config_.rate = rate;
-  // Bytes are below 2^32, so below 2^31 ps a byte the product fits.
-  constexpr std::uint64_t kBitPs = 8 * 1'000'000'000'000ULL;
-  const bool exact =
-      rate != 0 && kBitPs % rate == 0 && kBitPs / rate < (1ULL << 31);
-  ps_per_byte_ = exact ? kBitPs / rate : 0;
+  ps_per_byte_ = exact_picoseconds_per_byte(rate);
 }
 
 void Link::advance_queue(Time now) {

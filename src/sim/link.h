@@ -132,8 +132,8 @@ class alignas(64) Link {
   std::size_t priority_slot() const;
   void insert_at(std::size_t slot, PacketIndex index, std::uint32_t bytes,
                  Time serialise);
-  // transmission_time(bytes, rate): a multiplication when the rate divides
-  // a byte's bits in picoseconds (400G: 20 ps a byte), else the division.
+  // transmission_time(bytes, rate), by multiplication where the rate
+  // allows (exact_picoseconds_per_byte), else the division.
   Time serialisation(std::uint32_t bytes) const {
     if (ps_per_byte_ != 0) {
       return Time::from_ps(static_cast<std::int64_t>(bytes * ps_per_byte_));
@@ -153,8 +153,7 @@ class alignas(64) Link {
   std::size_t head_ = 0;     // next to arrive
   std::size_t queue_ = 0;    // next to finish transmitting (>= head_)
   std::uint64_t queued_bytes_ = 0;
-  // Exact picoseconds per byte at the current rate, or 0 when the rate
-  // does not divide 8e12 (or is too slow for bytes * ps_per_byte_ to fit).
+  // exact_picoseconds_per_byte(rate): 0 when serialisation divides.
   std::uint64_t ps_per_byte_ = 0;
   LinkCounters counters_;
   // Last: in the third cache line, beside the drop counters, where the

@@ -39,5 +39,26 @@ TEST(Units, TransmissionTimeMatchesWideArithmeticOnBothPaths) {
   }
 }
 
+// Where a rate has a whole, small picoseconds-per-byte, the product is
+// transmission_time() for every 32-bit size; elsewhere it is 0.
+TEST(Units, ExactPicosecondsPerByte) {
+  EXPECT_EQ(exact_picoseconds_per_byte(gbps(400)), 20u);
+  EXPECT_EQ(exact_picoseconds_per_byte(gbps(100)), 80u);
+  EXPECT_EQ(exact_picoseconds_per_byte(gbps(300)), 0u);  // 26.67 ps
+  EXPECT_EQ(exact_picoseconds_per_byte(0), 0u);
+  EXPECT_EQ(exact_picoseconds_per_byte(1), 0u);  // product could overflow
+  EXPECT_EQ(exact_picoseconds_per_byte(1'000'000), 8'000'000u);
+  for (BitsPerSecond r : {gbps(400), gbps(25), mbps(1), BitsPerSecond{4000}}) {
+    const std::uint64_t per_byte = exact_picoseconds_per_byte(r);
+    ASSERT_NE(per_byte, 0u) << r;
+    for (std::uint64_t b :
+         {std::uint64_t{1}, std::uint64_t{4160}, std::uint64_t{0xffffffff}}) {
+      EXPECT_EQ(ps(static_cast<std::int64_t>(b * per_byte)),
+                transmission_time(b, r))
+          << b << " B at " << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace arfabric
