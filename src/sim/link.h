@@ -83,13 +83,18 @@ class alignas(64) Link {
   // the new head's arrival time, or Time::max() when the FIFO is empty.
   PacketIndex pop_arrival(Time& next_arrival);
   Time head_arrival() const;
-  // Starts loading the link, all three lines: enqueue() reads the first
-  // two and writes a FIFO entry, for most links in the third.
-  [[gnu::always_inline]] void prefetch() const {
+  // Start loading the link: its first two lines, which every hop over it
+  // reads (pop_arrival, enqueue), or all three (enqueue also writes a FIFO
+  // entry, for most links in the third). Inlined: GCC drops calls to a
+  // function whose only effect is a prefetch.
+  [[gnu::always_inline]] void prefetch_hop_fields() const {
     const char* self = reinterpret_cast<const char*>(this);
     __builtin_prefetch(self);
     __builtin_prefetch(self + 64);
-    __builtin_prefetch(self + 128);
+  }
+  [[gnu::always_inline]] void prefetch() const {
+    prefetch_hop_fields();
+    __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
   }
   // Starts loading the FIFO's head entry, which pop_arrival() reads.
   void prefetch_head() const { __builtin_prefetch(&at(head_)); }

@@ -229,9 +229,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   }
   Event after{};
   if (events_->second(after) && after.type == EventType::link_arrival) {
-    const char* link = reinterpret_cast<const char*>(&links_[after.a]);
-    __builtin_prefetch(link);
-    __builtin_prefetch(link + 64);
+    links_[after.a].prefetch_hop_fields();
     __builtin_prefetch(&(*pool_)[after.c]);
   }
 }
