@@ -36,6 +36,7 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   const std::size_t n = spec.nodes.size();
   net.nodes_.resize(n);
   net.reach_.resize(n);
+  std::vector<std::vector<LinkIndex>> out(n);  // by node, by port - 1
   proto::NodeId leaves = 0;
   for (std::size_t i = 0; i < n; ++i) {
     net.nodes_[i].host = spec.nodes[i].host;
@@ -71,12 +72,20 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
       }
       net.drop_probability_.push_back(cable.drop_probability);
       if (cable.drop_probability > 0) net.random_loss_ = true;
-      f.out.push_back(static_cast<LinkIndex>(net.links_.size()));
+      out[from].push_back(static_cast<LinkIndex>(net.links_.size()));
       f.neighbour.push_back(to);
       net.links_.emplace_back(lc);
     }
   }
-  // Arrival ports, now that every node's port list is final.
+  // Port lists, node by node, now that they are final.
+  net.first_port_.reserve(n + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    net.first_port_.push_back(
+        static_cast<std::uint32_t>(net.port_links_.size()));
+    net.port_links_.insert(net.port_links_.end(), out[i].begin(), out[i].end());
+  }
+  net.first_port_.push_back(static_cast<std::uint32_t>(net.port_links_.size()));
+  // Arrival ports.
   for (auto& l : net.links_) {
     const Node& t = net.nodes_[l.config().to];
     auto it =
@@ -89,21 +98,21 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     Node& node = net.nodes_[i];
     if (!node.host) continue;
     const std::string at = "nodes[" + std::to_string(i) + "]";
-    if (node.out.size() != 1) {
+    if (out[i].size() != 1) {
       return fail(at, "a host needs exactly one cable, has " +
-                          std::to_string(node.out.size()));
+                          std::to_string(out[i].size()));
     }
     const NodeIndex leaf = node.neighbour[0];
     node.leaf = leaf;
     auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));
     Reach& r = net.reach_[i];
     r.leaf = leaf;
-    r.downlink = net.nodes_[leaf].out[*port - 1];
+    r.uplink = out[i][0];
+    r.downlink = out[leaf][*port - 1];
     leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    // Non-hosts keep leaf 0's id, which forward() never reads for them.
-    net.reach_[i].host = net.nodes_[i].host;
+    // Non-hosts keep leaf 0's id, which route() never reads for them.
     net.reach_[i].fib_destination = net.nodes_[net.nodes_[i].leaf].leaf_id;
   }
   net.fibs_.resize(n);
@@ -159,15 +168,16 @@ void Network::put_on_link(LinkIndex l, PacketIndex index, Time now) {
 
 bool Network::send_control(NodeIndex node, proto::PortId port,
                            PacketIndex packet, Time now) {
-  if (port == 0 || port > nodes_[node].out.size()) return false;
+  const auto out = out_links(node);
+  if (port == 0 || port > out.size()) return false;
   ++counters_.injected;
-  put_on_link(nodes_[node].out[port - 1], packet, now);
+  put_on_link(out[port - 1], packet, now);
   return true;
 }
 
 void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
   ++counters_.injected;
-  put_on_link(nodes_[host].out[0], packet, now);
+  put_on_link(reach_[host].uplink, packet, now);
 }
 
 LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {
@@ -194,9 +204,11 @@ LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {
   }
   const auto port = fibs_[node_index]->select(to.fib_destination, p.flow_hash,
                                               now, select_mode_);
-  const std::vector<LinkIndex>& out = nodes_[node_index].out;
-  if (!port || *port == 0 || *port > out.size()) return kNoLink;
-  return out[*port - 1];
+  const std::uint32_t first = first_port_[node_index];
+  if (!port || *port == 0 || *port > first_port_[node_index + 1] - first) {
+    return kNoLink;
+  }
+  return port_links_[first + *port - 1];
 }
 
 void Network::egress(LinkIndex l, PacketIndex index, Time now) {
@@ -256,7 +268,7 @@ void Network::on_event(const Event& e) {
   const NodeIndex to = link.config().to;
   Packet& packet = (*pool_)[index];
   const bool forwarded =
-      !lost && packet.kind != PacketKind::control && !reach_[to].host;
+      !lost && packet.kind != PacketKind::control && !reach_[to].host();
   LinkIndex egress_link = kNoLink;
   if (forwarded) {
     egress_link = route(to, packet, e.at);
@@ -275,7 +287,7 @@ void Network::on_event(const Event& e) {
   }
   if (packet.kind == PacketKind::control) {
     ++counters_.control_delivered;
-    if (control_ && !reach_[to].host) {
+    if (control_ && !reach_[to].host()) {
       control_->on_control(to, link.config().to_port, index, e.at);
     } else {
       pool_->release(index);
@@ -291,7 +303,7 @@ void Network::on_event(const Event& e) {
     }
     return;
   }
-  if (headers_ && reach_[link.config().from].host &&
+  if (headers_ && reach_[link.config().from].host() &&
       packet.transport.signal_valid) {
     headers_->on_host_ingress(e.a, packet, e.at);
   }

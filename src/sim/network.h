@@ -18,6 +18,7 @@
 #include <expected>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -152,8 +153,9 @@ class Network {
   std::size_t link_count() const { return links_.size(); }
 
   // Switch ports: port p of node n is links_[out_links(n)[p - 1]].
-  const std::vector<LinkIndex>& out_links(NodeIndex n) const {
-    return nodes_[n].out;
+  std::span<const LinkIndex> out_links(NodeIndex n) const {
+    return {port_links_.data() + first_port_[n],
+            port_links_.data() + first_port_[n + 1]};
   }
   // The port of node `from` whose cable goes to `to`, if any.
   std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
@@ -173,19 +175,19 @@ class Network {
   struct Node {
     bool host = false;
     proto::NodeId leaf_id = 0;
-    NodeIndex leaf = 0;          // hosts: their leaf
-    std::vector<LinkIndex> out;  // by port - 1
-    std::vector<NodeIndex> neighbour;
+    NodeIndex leaf = 0;                // hosts: their leaf
+    std::vector<NodeIndex> neighbour;  // by port - 1
   };
   // What a hop needs to know about the node a packet arrives at or is
   // addressed to, by node index: 16 bytes instead of a whole Node, so
   // that forwarding touches one small entry (they matter once the nodes
   // no longer fit in cache).
   struct Reach {
-    bool host = false;
-    NodeIndex leaf = kNoNode;  // hosts: their leaf switch
+    NodeIndex leaf = kNoNode;  // hosts: their leaf switch; switches: none
     LinkIndex downlink = 0;    // hosts: the link from their leaf to them
+    LinkIndex uplink = 0;      // hosts: their link to their leaf
     proto::NodeId fib_destination = 0;  // hosts: their leaf's FIB id
+    bool host() const { return leaf != kNoNode; }
   };
   static constexpr NodeIndex kNoNode = 0xffffffff;
   static constexpr LinkIndex kNoLink = 0xffffffff;
@@ -210,6 +212,12 @@ class Network {
   HeaderProcessor* headers_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Reach> reach_;  // by node
+  // Every node's ports, node by node: node n's port p is the link
+  // port_links_[first_port_[n] + p - 1], for p up to first_port_[n + 1] -
+  // first_port_[n]. One flat array, so that a hop finds its egress link
+  // with one load after the FIB's choice.
+  std::vector<LinkIndex> port_links_;
+  std::vector<std::uint32_t> first_port_;  // by node, and one past the last
   // By node: its FIB, or null for hosts. Apart from Node, so that the
   // forwarding path reads 8 bytes a node.
   std::vector<std::unique_ptr<proto::fib::Fib>> fibs_;

@@ -162,6 +162,47 @@ TEST(Network, RandomLossIsCountedAndDeterministic) {
   EXPECT_EQ(run(), lost);
 }
 
+// Nodes with different port counts (spines, leaves, hosts; cables given
+// out of node order): port p of every node is its p-th cable's link away
+// from it, arriving at the far end on the port that leads back; ports
+// past the last are refused.
+TEST(Network, EveryNodesPortsAreItsOwnLinksInCableOrder) {
+  EventQueue e;
+  PacketPool p;
+  NetworkSpec s;
+  // 0, 1: spines; 2, 3: leaves; 4, 5, 6: hosts (two on leaf 2).
+  s.nodes = {{false, 0}, {false, 0}, {false, 0}, {false, 1},
+             {true, 0},  {true, 0},  {true, 0}};
+  s.cables = {{4, 2, gbps(100), us(1)}, {2, 0, gbps(100), us(1)},
+              {3, 1, gbps(100), us(1)}, {6, 3, gbps(100), us(1)},
+              {2, 1, gbps(100), us(1)}, {0, 3, gbps(100), us(1)},
+              {5, 2, gbps(100), us(1)}};
+  auto net = Network::create(s, e, p);
+  ASSERT_TRUE(net) << net.error().to_string();
+  const std::vector<std::size_t> ports = {2, 2, 4, 3, 1, 1, 1};
+  for (NodeIndex n = 0; n < s.nodes.size(); ++n) {
+    const auto out = net->out_links(n);
+    ASSERT_EQ(out.size(), ports[n]) << "node " << n;
+    ASSERT_EQ(net->neighbours(n).size(), ports[n]) << "node " << n;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const Link& l = net->link(out[i]);
+      EXPECT_EQ(l.config().from, n);
+      EXPECT_EQ(l.config().to, net->neighbours(n)[i]);
+      EXPECT_EQ(net->port_toward(l.config().to, n), l.config().to_port);
+    }
+    if (net->is_host(n)) continue;
+    const PacketIndex beyond = p.allocate();
+    p[beyond].kind = PacketKind::control;
+    EXPECT_FALSE(net->send_control(n, static_cast<proto::PortId>(ports[n] + 1),
+                                   beyond, Time{}));
+    EXPECT_FALSE(net->send_control(n, 0, beyond, Time{}));
+    EXPECT_TRUE(net->send_control(n, static_cast<proto::PortId>(ports[n]),
+                                  beyond, Time{}));
+  }
+  // Leaf 2's ports in cable order: host 4, spine 0, spine 1, host 5.
+  EXPECT_EQ(net->neighbours(2), (std::vector<NodeIndex>{4, 0, 1, 5}));
+}
+
 TEST(Network, BadSpecsAreRejected) {
   EventQueue e;
   PacketPool p;
