@@ -142,7 +142,7 @@ void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
       break;
     }
     case IbcsSignal::nqd: {
-      const std::uint32_t buffer = link.config().buffer_bytes;
+      const std::uint32_t buffer = link.buffer_bytes();
       const std::uint64_t queued = network_->queued_bytes(l, now);
       value = buffer == 0 ? 0
                           : fraction_bucket(static_cast<double>(queued) /

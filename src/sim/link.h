@@ -31,9 +31,7 @@
 
 namespace arfabric::sim {
 
-// The first three are updated by every packet, ecn_marked by marked ones,
-// the drops rarely (Link keeps them in that order, the first ones on its
-// hot cache lines).
+// What a link has carried and dropped.
 struct LinkCounters {
   std::uint64_t packets = 0;  // accepted onto the link
   std::uint64_t bytes = 0;
@@ -42,6 +40,7 @@ struct LinkCounters {
   std::uint64_t dropped_overflow = 0;  // drop-tail
   std::uint64_t dropped_down = 0;   // sent onto, or in flight on, a dead link
   std::uint64_t dropped_error = 0;  // bit errors (drop_probability)
+  bool operator==(const LinkCounters&) const = default;
 };
 
 enum class EnqueueResult : std::uint8_t {
@@ -50,9 +49,12 @@ enum class EnqueueResult : std::uint8_t {
   dropped_down,
 };
 
-// 64-byte aligned, with every field a packet's hop reads or writes in the
-// first two cache lines, and the first two FIFO entries in the third: a
-// large fabric's links do not fit in cache, and a hop touches two links.
+// 64-byte aligned, three cache lines: everything a packet's hop reads or
+// writes -- the fields enqueue() and pop_arrival() use, the counters every
+// packet updates and the first two FIFO entries -- in the first two, and
+// what hops rarely touch (the near end, the arrival port, ECN and drop
+// counters) in the third. A large fabric's links do not fit in cache, and
+// a hop touches two links.
 class alignas(64) Link {
  public:
   struct Config {
@@ -66,9 +68,21 @@ class alignas(64) Link {
 
   explicit Link(const Config& config);
 
-  const Config& config() const { return config_; }
+  Config config() const {
+    return Config{from_,
+                  to_,
+                  to_port_,
+                  rate_,
+                  delay_,
+                  buffer_bytes_,
+                  ecn_threshold_bytes_};
+  }
+  NodeIndex from() const { return from_; }
+  NodeIndex to() const { return to_; }
+  std::uint16_t to_port() const { return to_port_; }
+  std::uint32_t buffer_bytes() const { return buffer_bytes_; }
   bool up() const { return up_; }
-  BitsPerSecond rate() const { return config_.rate; }
+  BitsPerSecond rate() const { return rate_; }
   std::uint32_t epoch() const { return epoch_; }
 
   // Puts `packet` (wire_bytes set) on the link at `now`: drop-tail against
@@ -83,24 +97,19 @@ class alignas(64) Link {
   // the new head's arrival time, or Time::max() when the FIFO is empty.
   PacketIndex pop_arrival(Time& next_arrival);
   Time head_arrival() const;
-  // Start loading the link: its first two lines, which every hop over it
-  // reads (pop_arrival, enqueue), or all three (enqueue also writes a FIFO
-  // entry, for most links in the third). Inlined: GCC drops calls to a
-  // function whose only effect is a prefetch.
-  [[gnu::always_inline]] void prefetch_hop_fields() const {
+  // Starts loading the two lines every hop over the link reads and
+  // writes. Inlined: GCC drops calls to a function whose only effect is a
+  // prefetch.
+  [[gnu::always_inline]] void prefetch() const {
     const char* self = reinterpret_cast<const char*>(this);
     __builtin_prefetch(self);
     __builtin_prefetch(self + 64);
   }
-  [[gnu::always_inline]] void prefetch() const {
-    prefetch_hop_fields();
-    __builtin_prefetch(reinterpret_cast<const char*>(this) + 128);
-  }
   // Starts loading the FIFO's head entry, which pop_arrival() reads.
-  void prefetch_head() const { __builtin_prefetch(&at(head_)); }
+  void prefetch_head() const { __builtin_prefetch(&at(0)); }
   // The packet that arrives next; kNoPacket when the FIFO is empty.
   PacketIndex head_packet() const {
-    return count_ == 0 ? kNoPacket : at(head_).packet;
+    return count_ == 0 ? kNoPacket : at(0).packet;
   }
 
   // Bytes queued or being transmitted at `now`.
@@ -108,12 +117,17 @@ class alignas(64) Link {
 
   // Link down: every packet in flight is lost (returned for counting and
   // release) and the epoch changes so the pending event is ignored.
-  void set_down(Time now, std::vector<PacketIndex>& lost);
+  void set_down(std::vector<PacketIndex>& lost);
   void set_up();
   void set_rate(BitsPerSecond rate);
 
-  const LinkCounters& counters() const { return counters_; }
-  LinkCounters& counters() { return counters_; }
+  LinkCounters counters() const {
+    return LinkCounters{
+        packets_,          bytes_,        busy_,         ecn_marked_,
+        dropped_overflow_, dropped_down_, dropped_error_};
+  }
+  // A packet that arrived over the link was lost to bit errors.
+  void count_error_drop() { ++dropped_error_; }
   std::size_t in_flight() const { return count_; }
 
  private:
@@ -123,50 +137,74 @@ class alignas(64) Link {
     std::uint32_t control : 1;  // strict priority (see the top)
     Time done;                  // last bit sent
   };
-  static constexpr std::size_t kInlineEntries = 2;
+  static constexpr std::uint32_t kInlineEntries = 2;
   // The FIFO's storage: the heap ring once it has grown, else the two
   // entries in place.
   Entry* ring() { return ring_ ? ring_.get() : inline_ring_; }
   const Entry* ring() const { return ring_ ? ring_.get() : inline_ring_; }
-  Entry& at(std::size_t i) { return ring()[i & ring_mask_]; }
-  const Entry& at(std::size_t i) const { return ring()[i & ring_mask_]; }
+  // The FIFO's k-th entry from the head (0: the next to arrive).
+  Entry& at(std::uint32_t k) { return ring()[(head_ + k) & ring_mask_]; }
+  const Entry& at(std::uint32_t k) const {
+    return ring()[(head_ + k) & ring_mask_];
+  }
+  // When the last packet in the FIFO finishes transmitting (the link is
+  // free from then on); with an empty FIFO, the last one finished before
+  // it arrived, so before any `now` a packet comes at: Time{} stands in.
+  Time busy_until() const { return count_ == 0 ? Time{} : at(count_ - 1).done; }
   void grow();
   void advance_queue(Time now);
-  // Where a control packet goes: after the packet being transmitted and
-  // the control packets already waiting behind it.
-  std::size_t priority_slot() const;
-  void insert_at(std::size_t slot, PacketIndex index, std::uint32_t bytes,
+  // Where a control packet goes (an index from the head): after the
+  // packet being transmitted and the control packets already waiting
+  // behind it.
+  std::uint32_t priority_slot() const;
+  void insert_at(std::uint32_t slot, PacketIndex index, std::uint32_t bytes,
                  Time serialise);
   // transmission_time(bytes, rate), by multiplication where the rate
   // allows (exact_picoseconds_per_byte), else the division.
   Time serialisation(std::uint32_t bytes) const {
     if (ps_per_byte_ != 0) {
-      return Time::from_ps(static_cast<std::int64_t>(bytes * ps_per_byte_));
+      return Time::from_ps(
+          static_cast<std::int64_t>(std::uint64_t{bytes} * ps_per_byte_));
     }
-    return transmission_time(bytes, config_.rate);
+    return transmission_time(bytes, rate_);
   }
 
-  Config config_;
-  bool up_ = true;
-  std::uint32_t epoch_ = 0;
-  Time busy_until_{};
+  // The hop's lines.
+  std::uint64_t queued_bytes_ = 0;  // of the FIFO's entries from sent_ on
+  Time delay_{};
+  BitsPerSecond rate_ = 0;
   // The FIFO: a ring whose size is a power of two (ring_mask_ + 1), in
   // inline_ring_ until it needs more than two entries, then on the heap.
   std::unique_ptr<Entry[]> ring_;
   std::uint32_t ring_mask_ = kInlineEntries - 1;
-  std::uint32_t count_ = 0;  // entries from head_
-  std::size_t head_ = 0;     // next to arrive
-  std::size_t queue_ = 0;    // next to finish transmitting (>= head_)
-  std::uint64_t queued_bytes_ = 0;
-  // exact_picoseconds_per_byte(rate): 0 when serialisation divides.
-  std::uint64_t ps_per_byte_ = 0;
-  LinkCounters counters_;
-  // Last: in the third cache line, beside the drop counters, where the
-  // alignment leaves room. Most links of a large fabric never hold more
-  // than two packets, so they need no allocation of their own, and their
-  // FIFO shares their page.
+  std::uint32_t head_ = 0;   // ring slot of the next packet to arrive
+  std::uint32_t count_ = 0;  // packets in flight, from head_
+  // Of those, the ones (from the head) whose transmission has finished;
+  // the rest are queued or being sent (queued_bytes_).
+  std::uint32_t sent_ = 0;
+  // exact_picoseconds_per_byte(rate), or 0: serialisation divides.
+  std::uint32_t ps_per_byte_ = 0;
+  std::uint32_t buffer_bytes_ = 0;
+  std::uint32_t ecn_threshold_bytes_ = 0;
+  NodeIndex to_ = 0;
+  std::uint32_t epoch_ = 0;
+  bool up_ = true;
+  std::uint64_t packets_ = 0;
+  std::uint64_t bytes_ = 0;
+  Time busy_{};
+  // Most links of a large fabric never hold more than two packets, so
+  // they need no allocation of their own.
   Entry inline_ring_[kInlineEntries]{};
+  // The third line: what a hop rarely touches.
+  NodeIndex from_ = 0;
+  std::uint16_t to_port_ = 0;
+  std::uint64_t ecn_marked_ = 0;
+  std::uint64_t dropped_overflow_ = 0;
+  std::uint64_t dropped_down_ = 0;
+  std::uint64_t dropped_error_ = 0;
 };
-static_assert(sizeof(Link) == 192, "three cache lines, the FIFO in the last");
+static_assert(sizeof(Link) == 192,
+              "three cache lines (the constructor "
+              "checks where the third starts)");
 
 }  // namespace arfabric::sim

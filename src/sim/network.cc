@@ -233,7 +233,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   if (next.type == EventType::link_arrival) {
     const Link& link = links_[next.a];
     if (link.in_flight() != 0) link.prefetch_head();
-    const NodeIndex node = link.config().to;
+    const NodeIndex node = link.to();
     const Reach& to = reach_[(*pool_)[next.c].destination];
     if (to.leaf != node && fibs_[node] != nullptr) {
       fibs_[node]->prefetch(to.fib_destination);
@@ -241,7 +241,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   }
   Event after{};
   if (events_->second(after) && after.type == EventType::link_arrival) {
-    links_[after.a].prefetch_hop_fields();
+    links_[after.a].prefetch();
     __builtin_prefetch(&(*pool_)[after.c]);
   }
 }
@@ -265,7 +265,7 @@ void Network::on_event(const Event& e) {
   // A transport packet at a switch: its egress link first, so that the
   // link loads while this hop does the rest (the push and the prefetches
   // for the next hops) before queueing on it.
-  const NodeIndex to = link.config().to;
+  const NodeIndex to = link.to();
   Packet& packet = (*pool_)[index];
   const bool forwarded =
       !lost && packet.kind != PacketKind::control && !reach_[to].host();
@@ -281,14 +281,14 @@ void Network::on_event(const Event& e) {
   prefetch_next_arrivals();
   ++counters_.packet_hops;
   if (lost) {
-    ++link.counters().dropped_error;
+    link.count_error_drop();
     drop(index, DropReason::link_error);
     return;
   }
   if (packet.kind == PacketKind::control) {
     ++counters_.control_delivered;
     if (control_ && !reach_[to].host()) {
-      control_->on_control(to, link.config().to_port, index, e.at);
+      control_->on_control(to, link.to_port(), index, e.at);
     } else {
       pool_->release(index);
     }
@@ -303,8 +303,7 @@ void Network::on_event(const Event& e) {
     }
     return;
   }
-  if (headers_ && reach_[link.config().from].host() &&
-      packet.transport.signal_valid) {
+  if (headers_ && reach_[link.from()].host() && packet.transport.signal_valid) {
     headers_->on_host_ingress(e.a, packet, e.at);
   }
   if (egress_link == kNoLink) {
@@ -314,7 +313,7 @@ void Network::on_event(const Event& e) {
   egress(egress_link, index, e.at);
 }
 
-void Network::set_cable_up(std::size_t cable, bool up, Time now) {
+void Network::set_cable_up(std::size_t cable, bool up) {
   for (LinkIndex l : {static_cast<LinkIndex>(2 * cable),
                       static_cast<LinkIndex>(2 * cable + 1)}) {
     if (up) {
@@ -322,7 +321,7 @@ void Network::set_cable_up(std::size_t cable, bool up, Time now) {
       continue;
     }
     lost_.clear();
-    links_[l].set_down(now, lost_);
+    links_[l].set_down(lost_);
     for (PacketIndex p : lost_) {
       ++counters_.dropped[static_cast<std::size_t>(DropReason::link_down)];
       release_dropped(p);

@@ -142,7 +142,7 @@ class Network {
 
   // Links. `link` is one direction; cable c has links 2c (a->b) and
   // 2c+1 (b->a).
-  void set_cable_up(std::size_t cable, bool up, Time now);
+  void set_cable_up(std::size_t cable, bool up);
   void set_cable_rate(std::size_t cable, BitsPerSecond rate);
   const Link& link(LinkIndex l) const { return links_[l]; }
   // Bytes queued or being sent on link `l` at `now` (what a switch's queue

@@ -450,12 +450,12 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     const LinkSpec& l = topo.links[ev.link];
     switch (ev.kind) {
       case EventKind::link_down:
-        net.set_cable_up(ev.link, false, now);
+        net.set_cable_up(ev.link, false);
         if (bgp != nullptr) bgp->cable_down(ev.link, now);
         loss_of_signal.cable_changed(ev.link, false, now);
         break;
       case EventKind::link_up:
-        net.set_cable_up(ev.link, true, now);
+        net.set_cable_up(ev.link, true);
         if (bgp != nullptr) bgp->cable_up(ev.link, now);
         loss_of_signal.cable_changed(ev.link, true, now);
         break;

@@ -116,7 +116,7 @@ TEST(BgpControl, LinkFailureConvergesInMillisecondsOfCpuAndFibDelay) {
   r.run_until(ms(100));
   ASSERT_TRUE(r.bgp->all_established());
   const Time fail = ms(100);
-  r.net->set_cable_up(3, false, fail);  // leaf1 - spine0
+  r.net->set_cable_up(3, false);  // leaf1 - spine0
   r.bgp->cable_down(3, fail);
   r.run_until(ms(300));
   const auto* route = r.bgp->installed(r.clos.leaf(0), 1);

@@ -84,7 +84,7 @@ TEST(Flows, LossOnADeadLinkIsRecoveredAfterRoutingMoves) {
   const bool uses_spine0 =
       r.net->link(r.net->out_links(c.leaf(0))[port - 1]).counters().packets > 0;
   const std::size_t cable = uses_spine0 ? 0 : 1;  // leaf0-spine0 / -spine1
-  r.net->set_cable_up(cable, false, us(100));
+  r.net->set_cable_up(cable, false);
   r.run_until(us(150));
   const fib::WeightedMember other{
       *r.net->port_toward(c.leaf(0), c.spine(uses_spine0 ? 1 : 0)), 1};

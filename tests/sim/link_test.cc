@@ -131,5 +131,44 @@ TEST(Link, ControlPacketOnAnIdleOrDrainingLinkGoesLast) {
   for (PacketIndex i = 0; i < 4; ++i) EXPECT_EQ(got[i].first, i);
 }
 
+// The link is free for a new packet as soon as its last one finished:
+// when that one is still queued, sent or arrived (the FIFO emptied), and
+// after the link went down with packets on it and came back up.
+TEST(Link, APacketStartsWhenTheLinkIsFreeAfterDrainingOrGoingDown) {
+  LinkRig r;
+  EXPECT_EQ(r.put(PacketKind::transport, 1250, Time{}), ns(100) + us(1));
+  EXPECT_EQ(r.put(PacketKind::transport, 1250, ns(150)), ns(250) + us(1));
+  EXPECT_EQ(r.put(PacketKind::transport, 1250, ns(160)), ns(350) + us(1));
+  EXPECT_EQ(r.link.queued_bytes(ns(260)), 1250u);  // the third is on the wire
+  EXPECT_EQ(r.drain().size(), 3u);
+  EXPECT_EQ(r.link.queued_bytes(us(2)), 0u);
+  EXPECT_EQ(r.put(PacketKind::transport, 1250, us(2)), us(2) + ns(1100));
+
+  r.put(PacketKind::transport, 1250, us(3));
+  r.put(PacketKind::transport, 1250, us(3));
+  std::vector<PacketIndex> lost;
+  r.link.set_down(lost);
+  // The one sent at 2 us is still propagating.
+  EXPECT_EQ(lost, (std::vector<PacketIndex>{3, 4, 5}));
+  EXPECT_EQ(r.link.in_flight(), 0u);
+  EXPECT_EQ(r.link.queued_bytes(us(3)), 0u);
+  r.packets.push_back(Packet{});
+  r.packets.back().wire_bytes = 1250;
+  bool first = false;
+  Time arrival{};
+  EXPECT_EQ(r.link.enqueue(6, r.packets.back(), us(3), first, arrival),
+            EnqueueResult::dropped_down);
+  r.link.set_up();
+  // Free at once, though the lost packets would have kept it busy to 3.2 us.
+  EXPECT_EQ(r.put(PacketKind::transport, 1250, us(3) + ns(50)),
+            us(3) + ns(150) + us(1));
+  LinkCounters want;
+  want.packets = 7;
+  want.bytes = 7 * 1250;
+  want.busy = ns(700);
+  want.dropped_down = 4;  // three lost in flight, one sent onto the dead link
+  EXPECT_EQ(r.link.counters(), want);
+}
+
 }  // namespace
 }  // namespace arfabric::sim

@@ -94,7 +94,7 @@ struct LsnFabric {
     return 0;
   }
   void set_cable(std::size_t c, bool up, Time now) {
-    net.set_cable_up(c, up, now);
+    net.set_cable_up(c, up);
     los.cable_changed(c, up, now);
   }
   // Distinct ports in the member table of `node` toward leaf `dest`.

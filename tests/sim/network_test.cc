@@ -89,7 +89,7 @@ TEST(Network, DeadLinkBlackHolesUntilRoutingMoves) {
   Sim r(c.spec);
   c.install_routes(*r.net);
   // Cable order: leaf0-spine0 is cable 0.
-  r.net->set_cable_up(0, false, Time{});
+  r.net->set_cable_up(0, false);
   for (FlowId f = 0; f < 100; ++f) {
     r.send(c.host(0, 0), c.host(1, 0), 1000, f, Time{});
   }
@@ -117,7 +117,7 @@ TEST(Network, InFlightPacketsAreLostWhenTheLinkDies) {
   for (int i = 0; i < 10; ++i)
     r.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{});
   r.run_until(us(150));  // some are on the leaf0->spine cable
-  r.net->set_cable_up(0, false, us(150));
+  r.net->set_cable_up(0, false);
   r.run_until(sec(1));
   const auto down =
       r.net->counters()
