@@ -1,7 +1,6 @@
 #include "sim/link.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -39,7 +38,7 @@ void Link::grow() {
 void Link::set_rate(BitsPerSecond rate) {
   rate_ = rate;
   const std::uint64_t exact = exact_picoseconds_per_byte(rate);
-  // Rates of a few Mb/s and below (over 4 us a byte) divide.
+  // Rates below ~1.9 kb/s (over 4.3 ms a byte) divide.
   ps_per_byte_ = exact <= UINT32_MAX ? static_cast<std::uint32_t>(exact) : 0;
 }
 
