@@ -328,8 +328,7 @@ void Fib::on_timer(Time now) {
   }
 }
 
-void Fib::rebuild(NodeId dest) {
-  Dest& d = dests_[dest];
+GroupState Fib::compute_group(const Dest& d, bool& fallback_entered) {
   const auto ports = ports_of(d);
   // Congestion-shaped weights of the members passing `include`.
   auto collect = [&](auto include, auto weight_of) {
@@ -351,58 +350,65 @@ void Fib::rebuild(NodeId dest) {
   };
   auto routing = [](const PortState& p) { return p.routing_weight; };
   auto backup = [](const PortState& p) { return p.backup_weight; };
-  GroupState next = GroupState::no_route;
+  fallback_entered = false;
   collect([](const PortState& p) { return p.routing_weight > 0; }, routing);
-  if (scratch_.empty()) {
-    next = GroupState::no_route;
-  } else {
-    collect(
-        [](const PortState& p) {
-          return p.routing_weight > 0 && !is_vetoed(p);
-        },
-        routing);
-    next = GroupState::effective;
-    if (scratch_.empty()) {
-      ++counters_.fallback_entered;
-      switch (config_.fallback) {
-        case Fallback::keep_routing:
-          collect([](const PortState& p) { return p.routing_weight > 0; },
-                  routing);
-          next = GroupState::keep_routing;
-          break;
-        case Fallback::backup:
-          collect(
-              [](const PortState& p) {
-                return p.backup_weight > 0 && !is_vetoed(p);
-              },
-              backup);
-          next = scratch_.empty() ? GroupState::drop : GroupState::backup;
-          break;
-        case Fallback::drop:
-          next = GroupState::drop;
-          break;
-      }
-    }
+  if (scratch_.empty()) return GroupState::no_route;
+  collect(
+      [](const PortState& p) { return p.routing_weight > 0 && !is_vetoed(p); },
+      routing);
+  if (!scratch_.empty()) return GroupState::effective;
+  fallback_entered = true;
+  switch (config_.fallback) {
+    case Fallback::keep_routing:
+      collect([](const PortState& p) { return p.routing_weight > 0; }, routing);
+      return GroupState::keep_routing;
+    case Fallback::backup:
+      collect(
+          [](const PortState& p) {
+            return p.backup_weight > 0 && !is_vetoed(p);
+          },
+          backup);
+      return scratch_.empty() ? GroupState::drop : GroupState::backup;
+    case Fallback::drop:
+      break;
   }
-  d.state = next;
-  if (next == GroupState::no_route || next == GroupState::drop) return;
-  if (d.table && scratch_ == d.table->active) return;
-  // The table this destination's own history gives: built from its current
-  // one (resilient update), shared with every destination that made the
-  // same step from the same table.
-  const std::uint64_t parent = d.table ? d.table->id : 0;
-  d.table = share(
-      tables_, hash_of(parent, scratch_),
-      [&](const SharedTable& t) {
-        return t.parent == parent && t.active == scratch_;
-      },
-      [&] {
-        auto* t = new SharedTable{
-            d.table ? d.table->table : MemberTable(config_.table_size),
-            scratch_, next_table_id_++, parent, 0};
-        t->moved = t->table.assign(t->active);
-        return t;
-      });
+  return GroupState::drop;
+}
+
+void Fib::rebuild(NodeId dest) {
+  Dest& d = dests_[dest];
+  RebuildMemo& memo = rebuild_memo_;
+  if (!memo.valid || d.ports != memo.ports || d.table != memo.from) {
+    memo.ports = d.ports;
+    memo.from = d.table;
+    memo.state = compute_group(d, memo.fallback_entered);
+    memo.to = d.table;
+    if (memo.state != GroupState::no_route && memo.state != GroupState::drop &&
+        !(d.table && scratch_ == d.table->active)) {
+      // The table this destination's own history gives: built from its
+      // current one (resilient update), shared with every destination that
+      // made the same step from the same table.
+      const std::uint64_t parent = d.table ? d.table->id : 0;
+      memo.to = share(
+          tables_, hash_of(parent, scratch_),
+          [&](const SharedTable& t) {
+            return t.parent == parent && t.active == scratch_;
+          },
+          [&] {
+            auto* t = new SharedTable{
+                d.table ? d.table->table : MemberTable(config_.table_size),
+                scratch_, next_table_id_++, parent, 0};
+            t->moved = t->table.assign(t->active);
+            return t;
+          });
+    }
+    memo.valid = true;
+  }
+  if (memo.fallback_entered) ++counters_.fallback_entered;
+  d.state = memo.state;
+  if (d.state == GroupState::no_route || d.state == GroupState::drop) return;
+  if (d.table == memo.to) return;  // the same members: nothing to move
+  d.table = memo.to;
   const MemberTable& table = d.table->table;
   d.table_size = table.size();
   if (d.table->active.size() == 1) {

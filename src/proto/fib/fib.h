@@ -313,6 +313,9 @@ class Fib {
   std::uint8_t level(const PortState& p) const;
   void release_latch(PortState& p, bool by_reinstall);
   void rebuild(NodeId dest);
+  // rebuild()'s work: the group state for `d`'s port states, the members
+  // in scratch_, and whether the fallback was entered.
+  GroupState compute_group(const Dest& d, bool& fallback_entered);
   static void index_overrides(Dest& d);
   std::optional<PortId> select_plain(Dest& d, NodeId dest,
                                      std::uint64_t flow_hash, Time now,
@@ -347,6 +350,18 @@ class Fib {
     std::shared_ptr<const PortList> from, to;
     std::vector<WeightedMember> members;
   } route_memo_;
+  // rebuild()'s last outcome. It depends only on the destination's port
+  // list and table (both shared and never changed) and the config, so the
+  // next destination with the same two gets it without recomputing: after
+  // a memoised set_route, its rebuild costs two pointer comparisons.
+  struct RebuildMemo {
+    bool valid = false;
+    std::shared_ptr<const PortList> ports;
+    std::shared_ptr<const SharedTable> from;  // the table before
+    std::shared_ptr<const SharedTable> to;    // after (from: unchanged)
+    GroupState state = GroupState::no_route;
+    bool fallback_entered = false;
+  } rebuild_memo_;
   PrefixTable prefixes_;
   FlowletTable flowlets_;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>>

@@ -841,6 +841,7 @@ TEST(FibSharing, EachDestinationSeesItsOwnHistory) {
   constexpr PortId kPorts = 12;
   const FibConfig config{
       .max_destinations = kDests, .table_size = 64, .lsn_safety_bound = us(30)};
+  std::uint64_t fallbacks_seen = 0;  // that the histories reach the fallback
   for (std::uint32_t seed = 1; seed <= 20; ++seed) {
     SCOPED_TRACE(seed);
     std::mt19937 rng(seed);
@@ -893,11 +894,12 @@ TEST(FibSharing, EachDestinationSeesItsOwnHistory) {
       shared.on_timer(now);
       for (Fib& f : alone) f.on_timer(now);
 
-      std::uint64_t rebuilds = 0, moved = 0;
+      std::uint64_t rebuilds = 0, moved = 0, fallbacks = 0;
       for (NodeId d = 0; d < kDests; ++d) {
         const Fib& a = alone[d];
         rebuilds += a.counters().table_rebuilds;
         moved += a.counters().entries_moved;
+        fallbacks += a.counters().fallback_entered;
         ASSERT_EQ(shared.state(d), a.state(0)) << "dest " << d;
         ASSERT_EQ(shared.routing_ports(d), a.routing_ports(0));
         for (PortId p = 1; p <= kPorts; ++p) {
@@ -917,8 +919,11 @@ TEST(FibSharing, EachDestinationSeesItsOwnHistory) {
       }
       ASSERT_EQ(shared.counters().table_rebuilds, rebuilds);
       ASSERT_EQ(shared.counters().entries_moved, moved);
+      ASSERT_EQ(shared.counters().fallback_entered, fallbacks);
     }
+    fallbacks_seen += shared.counters().fallback_entered;
   }
+  EXPECT_GT(fallbacks_seen, 0u);
 }
 
 }  // namespace
