@@ -60,6 +60,9 @@ class PendingTimer {
     at_ = Time::max();
     return true;
   }
+  // No event is pending any more: the one in the queue, when it fires, is
+  // ignored like a superseded one.
+  void cancel() { at_ = Time::max(); }
   Time at() const { return at_; }
 
  private:

@@ -38,6 +38,11 @@ void Flows::pump(FlowId id, Time now) {
   if (f.done) return;
   if (f.sender->complete()) {
     f.done = true;
+    // Its pending timer (an RTO, often milliseconds away) is of no use now.
+    if (f.timer.at() != Time::max()) {
+      f.timer.cancel();
+      note_stale_timer();
+    }
     f.stats.completed = now;
     --active_;
     if (on_complete_) on_complete_(id, now);
@@ -62,10 +67,12 @@ void Flows::arm_timer(FlowId id) {
   const bool had_pending = f.timer.at() != Time::max();
   if (!f.timer.arm(deadline)) return;
   events_->push(deadline, EventType::flow_timer, id, 0);
-  if (!had_pending) return;
-  // The earlier pending event is superseded. Purging costs O(queue), so
-  // it runs when the stale ones are at least half the queue: amortised
-  // O(1) per stale event.
+  if (had_pending) note_stale_timer();  // the earlier event is superseded
+}
+
+void Flows::note_stale_timer() {
+  // Purging costs O(queue), so it runs when the stale events are at least
+  // half the queue: amortised O(1) per stale event.
   constexpr std::size_t kPurgeAtLeast = 1024;
   if (++stale_timers_ >= kPurgeAtLeast &&
       2 * stale_timers_ >= events_->size()) {

@@ -48,6 +48,38 @@ TEST(Flows, OneFlowCompletesNearLineRate) {
   EXPECT_EQ(r.pool.in_use(), 0u);
 }
 
+// A completed flow's last timer event (its RTO, far away) is stale: many
+// short flows one after another do not pile their timers up in the queue,
+// and the ones left fire without effect.
+TEST(Flows, CompletedFlowsLeaveNoTimersBehind) {
+  Clos c(2, 2, 1, gbps(100), us(1));
+  // A floor far beyond the whole run, so that no completed flow's timer
+  // fires on its own meanwhile.
+  transport::TransportConfig tc;
+  tc.min_rto = ms(50);
+  tc.initial_rto = ms(50);
+  tc.max_rto = ms(100);
+  FlowRun r(c, tc);
+  Time now{};
+  for (int i = 0; i < 3000; ++i) {
+    const FlowId f = r.flows->start(c.host(0, 0), c.host(1, 0), 1000, now);
+    // Run to its completion, not to its timer.
+    while (r.flows->stats(f).completed == Time::max()) {
+      const Event e = r.events.pop();
+      r.net->on_event(e);
+      r.flows->on_event(e);
+    }
+    now = r.events.now();
+    // Live: nothing but (at most) the stale ones, purged at half the queue.
+    ASSERT_LE(r.events.size(), 2100u) << "after flow " << i;
+  }
+  EXPECT_EQ(r.flows->active(), 0u);
+  ASSERT_LT(now, ms(50));
+  r.run_until(sec(10));  // what is left fires without effect
+  EXPECT_TRUE(r.events.empty());
+  EXPECT_EQ(r.pool.in_use(), 0u);
+}
+
 TEST(Flows, IncastSharesTheBottleneckAndDeliversEverything) {
   Clos c(2, 2, 4, gbps(100), us(1));
   c.spec.buffer_bytes = 512 * 1024;
