@@ -21,7 +21,7 @@ Link::Link(const Config& config)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(offsetof(Link, inline_ring_) + sizeof(inline_ring_) <= 128);
-  static_assert(offsetof(Link, from_) >= 128);
+  static_assert(offsetof(Link, to_port_) >= 128);
 #pragma GCC diagnostic pop
   set_rate(config.rate);
 }
@@ -37,9 +37,8 @@ void Link::grow() {
 
 void Link::set_rate(BitsPerSecond rate) {
   rate_ = rate;
-  const std::uint64_t exact = exact_picoseconds_per_byte(rate);
-  // Rates below ~1.9 kb/s (over 4.3 ms a byte) divide.
-  ps_per_byte_ = exact <= UINT32_MAX ? static_cast<std::uint32_t>(exact) : 0;
+  // Below 2^31 (units.h), so it fits.
+  ps_per_byte_ = static_cast<std::uint32_t>(exact_picoseconds_per_byte(rate));
 }
 
 void Link::advance_queue(Time now) {
@@ -138,7 +137,7 @@ PacketIndex Link::pop_arrival(Time& next_arrival) {
 }
 
 void Link::set_down(std::vector<PacketIndex>& lost) {
-  up_ = false;
+  up_ = 0;
   ++epoch_;
   for (std::uint32_t k = 0; k < count_; ++k) lost.push_back(at(k).packet);
   dropped_down_ += count_;
@@ -147,7 +146,7 @@ void Link::set_down(std::vector<PacketIndex>& lost) {
 }
 
 void Link::set_up() {
-  up_ = true;
+  up_ = 1;
   ++epoch_;
 }
 

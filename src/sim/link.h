@@ -52,8 +52,8 @@ enum class EnqueueResult : std::uint8_t {
 // 64-byte aligned, three cache lines: everything a packet's hop reads or
 // writes -- the fields enqueue() and pop_arrival() use, the counters every
 // packet updates and the first two FIFO entries -- in the first two, and
-// what hops rarely touch (the near end, the arrival port, ECN and drop
-// counters) in the third. A large fabric's links do not fit in cache, and
+// what hops rarely touch (the arrival port, ECN and drop counters) in the
+// third. A large fabric's links do not fit in cache, and
 // a hop touches two links.
 class alignas(64) Link {
  public:
@@ -81,7 +81,7 @@ class alignas(64) Link {
   NodeIndex to() const { return to_; }
   std::uint16_t to_port() const { return to_port_; }
   std::uint32_t buffer_bytes() const { return buffer_bytes_; }
-  bool up() const { return up_; }
+  bool up() const { return up_ != 0; }
   BitsPerSecond rate() const { return rate_; }
   std::uint32_t epoch() const { return epoch_; }
 
@@ -187,8 +187,10 @@ class alignas(64) Link {
   std::uint32_t buffer_bytes_ = 0;
   std::uint32_t ecn_threshold_bytes_ = 0;
   NodeIndex to_ = 0;
-  std::uint32_t epoch_ = 0;
-  bool up_ = true;
+  NodeIndex from_ = 0;  // a hop from a host is a leaf's ingress (IBCS)
+  // One word, so that from_ fits in the hop's lines.
+  std::uint32_t epoch_ : 31 = 0;
+  std::uint32_t up_ : 1 = 1;
   std::uint64_t packets_ = 0;
   std::uint64_t bytes_ = 0;
   Time busy_{};
@@ -196,7 +198,6 @@ class alignas(64) Link {
   // they need no allocation of their own.
   Entry inline_ring_[kInlineEntries]{};
   // The third line: what a hop rarely touches.
-  NodeIndex from_ = 0;
   std::uint16_t to_port_ = 0;
   std::uint64_t ecn_marked_ = 0;
   std::uint64_t dropped_overflow_ = 0;
