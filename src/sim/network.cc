@@ -39,7 +39,6 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   std::vector<std::vector<LinkIndex>> out(n);  // by node, by port - 1
   proto::NodeId leaves = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    net.nodes_[i].host = spec.nodes[i].host;
     net.nodes_[i].leaf_id = spec.nodes[i].leaf_id;
   }
   for (std::size_t c = 0; c < spec.cables.size(); ++c) {
@@ -57,13 +56,14 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
       const NodeIndex from = dir == 0 ? cable.a : cable.b;
       const NodeIndex to = dir == 0 ? cable.b : cable.a;
       Node& f = net.nodes_[from];
+      const bool from_host = spec.nodes[from].host;
       Link::Config lc;
       lc.from = from;
       lc.to = to;
       lc.rate = cable.rate;
       lc.delay = cable.delay;
       // Host NICs queue without limit: the transport's window bounds them.
-      if (!f.host) {
+      if (!from_host) {
         lc.buffer_bytes = spec.buffer_bytes;
         lc.ecn_threshold_bytes = spec.ecn_threshold_bytes;
       }
@@ -95,29 +95,24 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     l = Link(lc);
   }
   for (std::size_t i = 0; i < n; ++i) {
-    Node& node = net.nodes_[i];
-    if (!node.host) continue;
+    if (!spec.nodes[i].host) continue;
     const std::string at = "nodes[" + std::to_string(i) + "]";
     if (out[i].size() != 1) {
       return fail(at, "a host needs exactly one cable, has " +
                           std::to_string(out[i].size()));
     }
-    const NodeIndex leaf = node.neighbour[0];
-    node.leaf = leaf;
+    const NodeIndex leaf = net.nodes_[i].neighbour[0];
     auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));
     Reach& r = net.reach_[i];
     r.leaf = leaf;
+    r.fib_destination = net.nodes_[leaf].leaf_id;
     r.uplink = out[i][0];
     r.downlink = out[leaf][*port - 1];
     leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    // Non-hosts keep leaf 0's id, which route() never reads for them.
-    net.reach_[i].fib_destination = net.nodes_[net.nodes_[i].leaf].leaf_id;
-  }
   net.fibs_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    if (net.nodes_[i].host) continue;
+    if (spec.nodes[i].host) continue;
     fib::FibConfig fc = spec.fib;
     fc.max_destinations = std::max<proto::NodeId>(leaves, 1);
     auto f = fib::Fib::create(fc);

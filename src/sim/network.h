@@ -160,12 +160,11 @@ class Network {
   // The port of node `from` whose cable goes to `to`, if any.
   std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
   proto::fib::Fib& fib(NodeIndex sw) { return *fibs_[sw]; }
-  bool is_host(NodeIndex n) const { return nodes_[n].host; }
+  bool is_host(NodeIndex n) const { return reach_[n].host(); }
   // The node at the far end of each port: neighbours(n)[p - 1] for port p.
   const std::vector<NodeIndex>& neighbours(NodeIndex n) const {
     return nodes_[n].neighbour;
   }
-  NodeIndex leaf_of_host(NodeIndex host) const { return nodes_[host].leaf; }
   proto::NodeId leaf_id(NodeIndex leaf) const { return nodes_[leaf].leaf_id; }
   std::size_t node_count() const { return nodes_.size(); }
 
@@ -173,9 +172,7 @@ class Network {
 
  private:
   struct Node {
-    bool host = false;
     proto::NodeId leaf_id = 0;
-    NodeIndex leaf = 0;                // hosts: their leaf
     std::vector<NodeIndex> neighbour;  // by port - 1
   };
   // What a hop needs to know about the node a packet arrives at or is
@@ -186,7 +183,7 @@ class Network {
     NodeIndex leaf = kNoNode;  // hosts: their leaf switch; switches: none
     LinkIndex downlink = 0;    // hosts: the link from their leaf to them
     LinkIndex uplink = 0;      // hosts: their link to their leaf
-    proto::NodeId fib_destination = 0;  // hosts: their leaf's FIB id
+    proto::NodeId fib_destination = 0;  // hosts: their leaf's FIB id; else 0
     bool host() const { return leaf != kNoNode; }
   };
   static constexpr NodeIndex kNoNode = 0xffffffff;
