@@ -5,11 +5,9 @@
 // Those counts are the same on every run, so two builds can be compared
 // where the machine's timing noise (+-30 %) hides a 5 % change.
 //   sim_hop_count LEAVES EVENTS
-#include <charconv>
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <system_error>
 
 #include "clos_loop.h"
 
@@ -20,33 +18,19 @@ using arfabric::sim::bench::ClosLoop;
   loop.run(events);
 }
 
-// The whole of `text` as a number, or -1.
-long parse_count(const char* text) {
-  long v = 0;
-  const char* end = text + std::strlen(text);
-  const auto [ptr, ec] = std::from_chars(text, end, v);
-  return ec == std::errc() && ptr == end && end != text ? v : -1;
-}
-
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s LEAVES EVENTS\n", argv[0]);
-    return 2;
-  }
-  const long leaves = parse_count(argv[1]);
-  const long events = parse_count(argv[2]);
-  if (leaves < 2 || leaves > 4096) {
-    std::fprintf(stderr, "%s: LEAVES '%s' is not a number within 2..4096\n",
-                 argv[0], argv[1]);
-    return 2;
-  }
-  if (events < 1) {
-    std::fprintf(stderr, "%s: EVENTS '%s' is not a number above 0\n", argv[0],
-                 argv[2]);
-    return 2;
-  }
+  CLI::App app{"Runs the packet-hop workload's events for counting"};
+  std::uint32_t leaves = 0;
+  long events = 0;
+  app.add_option("LEAVES", leaves, "leaves of the CLOS (8 hosts each)")
+      ->required()
+      ->check(CLI::Range(2, 4096));
+  app.add_option("EVENTS", events, "events to run after the warm-up")
+      ->required()
+      ->check(CLI::Range(1L, 1L << 40));
+  CLI11_PARSE(app, argc, argv);
   try {
-    ClosLoop loop(static_cast<std::uint32_t>(leaves));
+    ClosLoop loop(leaves);
     const std::uint64_t hops0 = loop.network().counters().packet_hops;
     const std::uint64_t pushed0 = loop.events().pushed();
     run_events(loop, events);
