@@ -1,35 +1,120 @@
 #include "sim/event_queue.h"
 
+#include <bit>
 #include <cassert>
 
 namespace arfabric::sim {
 
-void EventQueue::push(Time at, EventType type, std::uint32_t a, std::uint32_t b,
-                      std::uint32_t c) {
-  assert(at >= now_);
-  const Entry e{static_cast<unsigned __int128>(at.ps()) << 64 | seq_++, a, b, c,
-                type};
-  heap_.push_back(e);
-  sift_up(heap_.size() - 1, e);
+EventQueue::EventQueue()
+    : bucket_tail_(kBuckets, kNone),
+      occupied_(kBuckets / 64),
+      occupied_words_(kBuckets / 64 / 64) {}
+
+std::uint32_t EventQueue::next_occupied(std::uint32_t from) const {
+  std::uint32_t word = from / 64;
+  const std::uint64_t here =
+      occupied_[word] & (~std::uint64_t{0} << (from % 64));
+  if (here != 0) return word * 64 + std::countr_zero(here);
+  // The next non-zero word after `word`, wrapping round to `word` itself
+  // (whose set bits, all before `from`, are then the ring's last buckets).
+  constexpr std::uint32_t kWords = kBuckets / 64;
+  std::uint32_t next = (word + 1) % kWords;
+  for (std::uint32_t scanned = 0; scanned <= kWords / 64; ++scanned) {
+    const std::uint64_t bits =
+        occupied_words_[next / 64] & (~std::uint64_t{0} << (next % 64));
+    if (bits != 0) {
+      word = next / 64 * 64 + std::countr_zero(bits);
+      return word * 64 + std::countr_zero(occupied_[word]);
+    }
+    next = (next / 64 + 1) * 64 % kWords;
+  }
+  assert(false && "next_occupied on an empty calendar");
+  return 0;
 }
 
-Event EventQueue::pop() {
-  const Event top = event(heap_.front());
-  now_ = top.at;
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) refill_root(last);
-  return top;
+bool EventQueue::second(Event& out) const {
+  if (size() < 2) return false;
+  // The near calendar's second: after the front in its list, or the head
+  // of the next non-empty bucket.
+  std::uint32_t near_second = kNone;
+  if (near_count_ >= 2) {
+    const std::uint32_t bucket = bucket_of(nodes_[front_].at);
+    near_second = bucket_tail_[bucket] != front_
+                      ? nodes_[front_].next
+                      : head(next_occupied((bucket + 1) % kBuckets));
+  }
+  const Entry* first_rest;   // the earliest of the part that has top()
+  const Entry* other_first;  // and of the other part
+  if (near_first_) {
+    first_rest = near_second == kNone ? nullptr : &nodes_[near_second];
+    other_first = far_.empty() ? nullptr : &far_[0];
+  } else {
+    first_rest = far_.size() < 2
+                     ? nullptr
+                     : &far_[earliest_child(far_.data(), 1, far_.size())];
+    other_first = front_ == kNone ? nullptr : &nodes_[front_];
+  }
+  const Entry* pick = first_rest;
+  if (pick == nullptr ||
+      (other_first != nullptr && key(*other_first) < key(*pick))) {
+    pick = other_first;
+  }
+  out = event(*pick);
+  return true;
+}
+
+std::size_t EventQueue::remove_stale(
+    const std::function<bool(const Event&)>& stale) {
+  const std::size_t before = size();
+  const auto kept =
+      std::remove_if(far_.begin(), far_.end(),
+                     [&](const Entry& e) { return stale(event(e)); });
+  far_.erase(kept, far_.end());
+  heapify();
+  for (std::uint32_t w = 0; w < kBuckets / 64; ++w) {
+    for (std::uint64_t bits = occupied_[w]; bits != 0; bits &= bits - 1) {
+      const std::uint32_t bucket = w * 64 + std::countr_zero(bits);
+      // Relink the kept nodes, in order, as the bucket's new circle.
+      const std::uint32_t tail = bucket_tail_[bucket];
+      std::uint32_t kept_head = kNone;
+      std::uint32_t kept_tail = kNone;
+      for (std::uint32_t node = nodes_[tail].next;;) {
+        const std::uint32_t next = nodes_[node].next;
+        const bool last = node == tail;
+        if (stale(event(nodes_[node]))) {
+          release(node);
+        } else {
+          (kept_tail == kNone ? kept_head : nodes_[kept_tail].next) = node;
+          kept_tail = node;
+        }
+        if (last) break;
+        node = next;
+      }
+      bucket_tail_[bucket] = kept_tail;
+      if (kept_tail == kNone) {
+        mark_empty(bucket);
+      } else {
+        nodes_[kept_tail].next = kept_head;
+      }
+    }
+  }
+  front_ = near_count_ == 0 ? kNone : head(next_occupied(bucket_of(now_)));
+  update_near_first();
+  return before - size();
 }
 
 // Floyd's variant of sift-down: the hole left at the root moves down along
-// the earliest children to a leaf without comparing against `last`, which
-// then sifts up from there. `last` came from the bottom and is usually
-// late, so it rarely climbs: one comparison per level fewer than the
-// classic sift-down.
-void EventQueue::refill_root(const Entry& last) {
-  const std::size_t n = heap_.size();
-  Entry* h = heap_.data();
+// the earliest children to a leaf without comparing against the last
+// entry, which then sifts up from there. The last entry came from the
+// bottom and is usually late, so it rarely climbs: one comparison per
+// level fewer than the classic sift-down.
+EventQueue::Entry EventQueue::pop_far() {
+  const Entry top = far_.front();
+  const Entry last = far_.back();
+  far_.pop_back();
+  const std::size_t n = far_.size();
+  if (n == 0) return top;
+  Entry* h = far_.data();
   std::size_t hole = 0;
   for (std::size_t first = 1; first < n; first = 4 * hole + 1) {
     const std::size_t best = earliest_child(h, first, n);
@@ -37,19 +122,20 @@ void EventQueue::refill_root(const Entry& last) {
     hole = best;
   }
   sift_up(hole, last);
+  return top;
 }
 
 // Bottom-up heap construction: each parent, from the last one up to the
 // root, moves down below its earlier children.
 void EventQueue::heapify() {
-  const std::size_t n = heap_.size();
-  Entry* h = heap_.data();
+  const std::size_t n = far_.size();
+  Entry* h = far_.data();
   for (std::size_t i = n < 2 ? 0 : (n - 2) / 4 + 1; i-- > 0;) {
     const Entry e = h[i];
     std::size_t hole = i;
     for (std::size_t first = 4 * hole + 1; first < n; first = 4 * hole + 1) {
       const std::size_t best = earliest_child(h, first, n);
-      if (!(h[best].key < e.key)) break;
+      if (!(key(h[best]) < key(e))) break;
       h[hole] = h[best];
       hole = best;
     }
@@ -59,10 +145,10 @@ void EventQueue::heapify() {
 
 // Places `e` at slot `i` or above, moving later parents down.
 void EventQueue::sift_up(std::size_t i, const Entry& e) {
-  Entry* h = heap_.data();
+  Entry* h = far_.data();
   while (i > 0) {
     const std::size_t parent = (i - 1) / 4;
-    if (!(e.key < h[parent].key)) break;
+    if (!(key(e) < key(h[parent]))) break;
     h[i] = h[parent];
     i = parent;
   }

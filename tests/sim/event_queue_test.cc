@@ -111,34 +111,44 @@ TEST(EventQueue, RemoveIfKeepsTheOrderOfTheRest) {
 }
 
 // Against a reference (a sorted list by time, then insertion), with pushes
-// interleaved with pops as a simulation does, many ties and a heap of a few
-// thousand events.
-TEST(EventQueue, MatchesAReferenceUnderRandomLoad) {
-  std::mt19937_64 rng(7);
+// interleaved with pops as a simulation does. `delay` draws how far ahead
+// of now() each event is pushed; `queue` is the size the run starts from
+// and hovers around.
+template <typename Delay>
+void match_reference(std::uint64_t seed, std::size_t queue, Delay delay) {
+  std::mt19937_64 rng(seed);
   EventQueue q;
   using Ref = std::tuple<std::int64_t, std::uint64_t, std::uint32_t>;
   std::vector<Ref> ref;  // kept as a heap by std::greater
   std::uint64_t seq = 0;
   std::uint32_t payload = 0;
   auto push = [&] {
-    // Coarse times so that ties are frequent.
-    const Time at = q.now() + ns(static_cast<std::int64_t>(rng() % 64));
-    q.push(at, EventType::link_arrival, payload, payload ^ 0x5a5a);
+    const Time at = q.now() + delay(rng);
+    q.push(at, EventType::link_arrival, payload, payload ^ 0x5a5a, payload);
     ref.emplace_back(at.ps(), seq++, payload++);
     std::push_heap(ref.begin(), ref.end(), std::greater<>());
   };
-  for (int i = 0; i < 3000; ++i) push();
+  for (std::size_t i = 0; i < queue; ++i) push();
+  Event second{};
   for (int step = 0; step < 200000; ++step) {
     if (!ref.empty() && rng() % 2 == 0) {
+      const bool has_second = q.second(second);
+      ASSERT_EQ(has_second, ref.size() >= 2);
       std::pop_heap(ref.begin(), ref.end(), std::greater<>());
       const Ref want = ref.back();
       ref.pop_back();
+      ASSERT_EQ(q.top().seq, std::get<1>(want)) << "step " << step;
       const Event got = q.pop();
       ASSERT_EQ(got.at.ps(), std::get<0>(want)) << "step " << step;
       ASSERT_EQ(got.seq, std::get<1>(want)) << "step " << step;
+      ASSERT_EQ(got.type, EventType::link_arrival);
       ASSERT_EQ(got.a, std::get<2>(want));
       ASSERT_EQ(got.b, std::get<2>(want) ^ 0x5a5a);
+      ASSERT_EQ(got.c, std::get<2>(want));
       ASSERT_EQ(q.now(), got.at);
+      if (has_second) {
+        ASSERT_EQ(second.seq, q.top().seq) << "step " << step;
+      }
     } else {
       push();
     }
@@ -148,6 +158,73 @@ TEST(EventQueue, MatchesAReferenceUnderRandomLoad) {
     std::pop_heap(ref.begin(), ref.end(), std::greater<>());
     ASSERT_EQ(q.pop().seq, std::get<1>(ref.back()));
     ref.pop_back();
+  }
+  EXPECT_TRUE(q.empty());
+}
+
+// Coarse times a few nanoseconds apart, so that ties are frequent: all in
+// the near calendar, several events to a bucket.
+TEST(EventQueue, MatchesAReferenceWithManyTies) {
+  match_reference(7, 3000, [](std::mt19937_64& rng) {
+    return ns(static_cast<std::int64_t>(rng() % 64));
+  });
+}
+
+// Picosecond times spread over three near horizons: a third of the events
+// go to the far heap, and time catches up with them there while near
+// events keep arriving.
+TEST(EventQueue, MatchesAReferenceAcrossTheNearHorizon) {
+  const std::int64_t horizon = EventQueue::kNearHorizon.ps();
+  match_reference(8, 3000, [&](std::mt19937_64& rng) {
+    return Time::from_ps(static_cast<std::int64_t>(rng() % (3 * horizon)));
+  });
+}
+
+// A few events far apart in the calendar: finding the next non-empty
+// bucket crosses many empty bitmap words and wraps around the ring; some
+// events land exactly on the horizon's edges.
+TEST(EventQueue, MatchesAReferenceWhenSparse) {
+  const std::int64_t horizon = EventQueue::kNearHorizon.ps();
+  match_reference(9, 3, [&](std::mt19937_64& rng) {
+    switch (rng() % 4) {
+      case 0:
+        return Time::from_ps(horizon - 1 -
+                             static_cast<std::int64_t>(rng() % 64));
+      case 1:
+        return Time::from_ps(horizon + static_cast<std::int64_t>(rng() % 64));
+      case 2:
+        return ms(static_cast<std::int64_t>(rng() % 3));
+      default:
+        return Time::from_ps(static_cast<std::int64_t>(rng() % horizon));
+    }
+  });
+}
+
+// remove_if across both parts: near events and far ones, then the queue
+// keeps ordering new pushes against what is left.
+TEST(EventQueue, RemoveIfReachesNearAndFarEvents) {
+  std::mt19937_64 rng(3);
+  EventQueue q;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> kept;  // (time, id)
+  for (std::uint32_t i = 0; i < 2000; ++i) {
+    const std::int64_t at =
+        static_cast<std::int64_t>(rng() % (4 * EventQueue::kNearHorizon.ps()));
+    q.push(Time::from_ps(at), EventType::flow_timer, i, 0);
+    if (i % 2 != 0) kept.emplace_back(at, i);
+  }
+  EXPECT_EQ(q.remove_if([](const Event& e) { return e.a % 2 == 0; }), 1000u);
+  ASSERT_EQ(q.size(), kept.size());
+  std::sort(kept.begin(), kept.end());
+  for (std::uint32_t i = 2000; i < 2100; ++i) {
+    const std::int64_t at = static_cast<std::int64_t>(rng() % 1000);
+    q.push(Time::from_ps(at), EventType::flow_timer, i, 0);
+    kept.emplace_back(at, i);
+  }
+  std::sort(kept.begin(), kept.end());
+  for (const auto& [at, id] : kept) {
+    const Event e = q.pop();
+    ASSERT_EQ(e.at.ps(), at);
+    ASSERT_EQ(e.a, id);
   }
   EXPECT_TRUE(q.empty());
 }
