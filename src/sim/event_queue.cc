@@ -32,37 +32,6 @@ std::uint32_t EventQueue::next_occupied(std::uint32_t from) const {
   return 0;
 }
 
-bool EventQueue::second(Event& out) const {
-  if (size() < 2) return false;
-  // The near calendar's second: after the front in its list, or the head
-  // of the next non-empty bucket.
-  std::uint32_t near_second = kNone;
-  if (near_count_ >= 2) {
-    const std::uint32_t bucket = bucket_of(nodes_[front_].at);
-    near_second = bucket_tail_[bucket] != front_
-                      ? nodes_[front_].next
-                      : head(next_occupied((bucket + 1) % kBuckets));
-  }
-  const Entry* first_rest;   // the earliest of the part that has top()
-  const Entry* other_first;  // and of the other part
-  if (near_first_) {
-    first_rest = near_second == kNone ? nullptr : &nodes_[near_second];
-    other_first = far_.empty() ? nullptr : &far_[0];
-  } else {
-    first_rest = far_.size() < 2
-                     ? nullptr
-                     : &far_[earliest_child(far_.data(), 1, far_.size())];
-    other_first = front_ == kNone ? nullptr : &nodes_[front_];
-  }
-  const Entry* pick = first_rest;
-  if (pick == nullptr ||
-      (other_first != nullptr && key(*other_first) < key(*pick))) {
-    pick = other_first;
-  }
-  out = event(*pick);
-  return true;
-}
-
 std::size_t EventQueue::remove_stale(
     const std::function<bool(const Event&)>& stale) {
   const std::size_t before = size();
