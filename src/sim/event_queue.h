@@ -11,19 +11,22 @@
 // Two parts, and pop() takes the earlier of their fronts:
 // - The near calendar: events due within kNearHorizon of now() (every link
 //   arrival in a fabric whose links are shorter than ~2 us) go into one of
-//   2^16 buckets of 32 ps, each a short list sorted by key, with a two-level
-//   bitmap of the non-empty buckets. A push is an index computation and a
-//   list insert of one or two steps; a pop unlinks the front list's head
-//   and, when that list is empty, finds the next non-empty bucket in the
-//   bitmap (usually in the same 64-bit word). The buckets form a ring:
-//   bucket b holds the events of one 32 ps slot in [now(), now() +
-//   kNearHorizon), so scanning from now()'s bucket, wrapping, meets them in
-//   time order.
+//   2^14 buckets of 128 ps, each a circular list sorted by key, with a
+//   two-level bitmap of the non-empty buckets. A push is an index
+//   computation and, as events mostly come in time order, an append at
+//   the list's tail; a pop unlinks the front list's head and, when that
+//   list is empty, finds the next non-empty bucket in the bitmap (usually
+//   in the same 64-bit word). The buckets form a ring: bucket b holds the
+//   events of one 128 ps slot in [now(), now() + kNearHorizon), so
+//   scanning from now()'s bucket, wrapping, meets them in time order.
+//   (2^16 buckets of 32 ps ran no fewer instructions, and their 256 KB
+//   of list tails missed L1 on most pushes in the default scenario.)
 // - The far heap: a 4-ary min-heap for events beyond that horizon (flow
 //   retransmission timers, BGP's CPU and MRAI work). They stay there when
 //   time catches up with them; the comparison at pop() orders them.
-// A 4-ary heap alone costs a hop ~250 instructions (a third of it) for a
-// descent of ~5 levels; the calendar costs ~50.
+// A 4-ary heap alone cost a hop ~330 instructions of ~830, a descent of
+// ~5 levels and a sift-up; the calendar costs ~140 of ~620 (callgrind,
+// bench/callgrind_hops.sh).
 #pragma once
 
 #include <algorithm>
@@ -90,8 +93,8 @@ class PendingTimer {
 
 class EventQueue {
  public:
-  static constexpr int kBucketShift = 5;  // a bucket spans 2^5 = 32 ps
-  static constexpr std::uint32_t kBuckets = 1u << 16;
+  static constexpr int kBucketShift = 7;  // a bucket spans 2^7 = 128 ps
+  static constexpr std::uint32_t kBuckets = 1u << 14;
   static constexpr Time kNearHorizon =
       Time::from_ps(std::int64_t{kBuckets} << kBucketShift);  // 2.1 us
 
@@ -180,13 +183,13 @@ class EventQueue {
   }
   void mark_occupied(std::uint32_t bucket) {
     occupied_[bucket / 64] |= std::uint64_t{1} << (bucket % 64);
-    occupied_words_[bucket / 4096] |= std::uint64_t{1} << (bucket / 64 % 64);
+    occupied_words_[bucket / 64 / 64] |= std::uint64_t{1} << (bucket / 64 % 64);
   }
   void mark_empty(std::uint32_t bucket) {
     std::uint64_t& word = occupied_[bucket / 64];
     word &= ~(std::uint64_t{1} << (bucket % 64));
     if (word == 0) {
-      occupied_words_[bucket / 4096] &=
+      occupied_words_[bucket / 64 / 64] &=
           ~(std::uint64_t{1} << (bucket / 64 % 64));
     }
   }
@@ -275,7 +278,7 @@ class EventQueue {
 }
 
 // Into its bucket's list, after every earlier key: usually at the tail,
-// else after a short walk from the head (a bucket spans 32 ps).
+// else after a short walk from the head (a bucket spans 128 ps).
 [[gnu::always_inline]] inline void EventQueue::push_near(const Entry& e) {
   const std::uint32_t node = allocate(e);
   const std::uint32_t bucket = bucket_of(e.at);
