@@ -1,5 +1,5 @@
 // An allocator for the simulator's large hot arrays (links, packets, the
-// event heap) that asks Linux for transparent huge pages.
+// event queue) that asks Linux for transparent huge pages.
 //
 // A large fabric's links and packets span tens of MB or more (the links
 // of 4,096 hosts: 52 MB), and a packet hop touches a few of them at
