@@ -519,8 +519,20 @@ void Speaker::settle(Time now) {
       outputs_.push_back(FibUpdate{e.destination, e.installed, e.fare_reason});
     }
     if (c.exported_changed) {
-      for (PeerRuntime& p : peers_) {
-        if (p.established) mark_pending(p, c.index);
+      // Only peers that get something: the new route, or a withdrawal of
+      // the one they have. In a leaf-spine fabric a leaf's routes from one
+      // spine are never sent to another (the spines share an AS), and
+      // considering them for every spine on every change made a leaf's
+      // work grow with spines x leaves^2.
+      for (PeerId id = 0; id < peers_.size(); ++id) {
+        PeerRuntime& p = peers_[id];
+        if (!p.established) continue;
+        const bool advertised =
+            c.index < p.advertised.size() && p.advertised[c.index];
+        if (advertised ||
+            (e.exported && exportable(id, *e.exported, e.destination.afi))) {
+          mark_pending(p, c.index);
+        }
       }
     }
   }
@@ -530,6 +542,17 @@ void Speaker::settle(Time now) {
   for (PeerId p = 0; p < peers_.size(); ++p) {
     if (flush_due(peers_[p], now)) flush(p, now);
   }
+}
+
+bool Speaker::exportable(PeerId peer, const RouteAttributes& exported,
+                         std::uint16_t afi) const {
+  const PeerRuntime& p = peers_[peer];
+  const bool family =
+      std::any_of(p.families.begin(), p.families.end(),
+                  [afi](const wb::AfiSafi& f) { return f.afi == afi; });
+  // Sender-side loop prevention: a peer whose AS is in the path would drop
+  // the route (RFC 4271 section 9.1.2), so it is not sent.
+  return family && !exported.contains_as(config_.peers[peer].session.remote_as);
 }
 
 bool Speaker::flush_due(const PeerRuntime& p, Time now) const {
@@ -542,7 +565,6 @@ bool Speaker::flush_due(const PeerRuntime& p, Time now) const {
 
 void Speaker::flush(PeerId peer, Time now) {
   PeerRuntime& p = peers_[peer];
-  const std::uint32_t remote_as = config_.peers[peer].session.remote_as;
   // Group announcements by exported attribute object, in first-seen order
   // (deterministic), and withdrawals by family.
   std::vector<AnnouncementGroup> groups;
@@ -566,12 +588,7 @@ void Speaker::flush(PeerId peer, Time now) {
     } else if (e.exported.get() != last_exported || afi != last_afi) {
       last_exported = e.exported.get();
       last_afi = afi;
-      const bool family =
-          std::any_of(p.families.begin(), p.families.end(),
-                      [afi](const wb::AfiSafi& f) { return f.afi == afi; });
-      // Sender-side loop prevention: a peer whose AS is in the path would
-      // drop the route (RFC 4271 section 9.1.2), so it is not sent.
-      last_eligible = family && !e.exported->contains_as(remote_as);
+      last_eligible = exportable(peer, *e.exported, afi);
       if (last_eligible) {
         auto [it, added] = group_of.try_emplace(last_exported, groups.size());
         if (added) groups.push_back(AnnouncementGroup{e.exported, {}});

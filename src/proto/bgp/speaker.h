@@ -184,6 +184,10 @@ class Speaker {
   void settle(Time now);
   void flush(PeerId peer, Time now);
   bool flush_due(const PeerRuntime& p, Time now) const;
+  // Whether `peer` may be sent `exported` (of family `afi`): the family is
+  // negotiated and the peer's AS is not in the path.
+  bool exportable(PeerId peer, const RouteAttributes& exported,
+                  std::uint16_t afi) const;
   bool held_anywhere(std::uint32_t index) const;
 
   SpeakerConfig config_;
