@@ -522,8 +522,8 @@ void Speaker::settle(Time now) {
       // Only peers that get something: the new route, or a withdrawal of
       // the one they have. In a leaf-spine fabric a leaf's routes from one
       // spine are never sent to another (the spines share an AS), and
-      // considering them for every spine on every change made a leaf's
-      // work grow with spines x leaves^2.
+      // considering them for every spine on every change made each leaf's
+      // work grow as leaves x spines^2.
       for (PeerId id = 0; id < peers_.size(); ++id) {
         PeerRuntime& p = peers_[id];
         if (!p.established) continue;
