@@ -100,10 +100,6 @@ class EventQueue {
 
   EventQueue();
 
-  void reserve(std::size_t n) {
-    nodes_.reserve(n);
-    far_.reserve(n);
-  }
   // Schedules an event; `at` may not be before now() (checked in debug
   // builds only: the hot path has no error channel).
   void push(Time at, EventType type, std::uint32_t a, std::uint32_t b,
