@@ -39,13 +39,7 @@ std::expected<std::unique_ptr<BgpControl>, NetworkError> BgpControl::create(
   for (std::uint32_t i = 0; i < switches.size(); ++i) {
     c->switch_of_node_[switches[i].node] = i;
   }
-  // Cable index of each (node, port): port p of node n is its p-th cable.
-  std::vector<std::vector<std::size_t>> cable_of(network.node_count());
-  for (std::size_t l = 0; l < network.link_count(); l += 2) {
-    cable_of[network.link(l).config().from].push_back(l / 2);
-    cable_of[network.link(l + 1).config().from].push_back(l / 2);
-  }
-  c->cable_up_.assign(network.link_count() / 2, true);
+  c->cable_up_.assign(network.cable_count(), true);
   c->switches_.resize(switches.size());
   for (std::uint32_t i = 0; i < switches.size(); ++i) {
     Switch& sw = c->switches_[i];
@@ -77,7 +71,7 @@ std::expected<std::unique_ptr<BgpControl>, NetworkError> BgpControl::create(
       sc.peers.push_back(pc);
       sw.peer_node.push_back(nb);
       sw.peer_port.push_back(static_cast<proto::PortId>(p + 1));
-      sw.peer_cable.push_back(cable_of[sw.spec.node][p]);
+      sw.peer_cable.push_back(network.cable_of(out[p]));
       sw.peer_switch.push_back(nb_sw);
     }
     if (sw.spec.leaf) sc.networks.push_back(leaf_prefix(sw.spec.leaf_id));
@@ -149,10 +143,9 @@ void BgpControl::pump(std::uint32_t sw_index, Time now) {
         Overloaded{
             [&](bgp::ConnectRequest& c) {
               const std::size_t cable = sw.peer_cable[c.peer];
-              const Time delay =
-                  network_->link(static_cast<LinkIndex>(2 * cable))
-                      .config()
-                      .delay;
+              const Time delay = network_->link(network_->cable_links(cable)[0])
+                                     .config()
+                                     .delay;
               if (!cable_up_[cable]) {
                 Work w;
                 w.kind = WorkKind::connect_failed;
@@ -232,7 +225,7 @@ void BgpControl::pump(std::uint32_t sw_index, Time now) {
               if (!end.open) return;
               end.open = false;
               const Time delay =
-                  network_->link(static_cast<LinkIndex>(2 * end.cable))
+                  network_->link(network_->cable_links(end.cable)[0])
                       .config()
                       .delay;
               close_connection(end.other, now + delay);

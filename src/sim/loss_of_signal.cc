@@ -9,8 +9,8 @@ void LossOfSignal::cable_changed(std::size_t cable, bool up, Time now) {
 
 void LossOfSignal::on_event(const Event& e) {
   const bool up = e.b != 0;
-  // Link 2c goes a -> b and arrives on b's port; link 2c + 1 on a's.
-  for (LinkIndex l : {2 * e.a, 2 * e.a + 1}) {
+  // Each direction arrives on a port of the node it goes to.
+  for (LinkIndex l : network_->cable_links(e.a)) {
     const Link::Config& c = network_->link(l).config();
     if (!network_->is_host(c.to)) detected(c.to, c.to_port, up, e.at);
   }

@@ -36,7 +36,9 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   const std::size_t n = spec.nodes.size();
   net.nodes_.resize(n);
   net.reach_.resize(n);
-  std::vector<std::vector<LinkIndex>> out(n);  // by node, by port - 1
+  // Each direction of each cable, as (cable, direction 0: a -> b, 1:
+  // b -> a), by the node it leaves: that node's ports in order.
+  std::vector<std::vector<std::pair<std::uint32_t, int>>> out(n);
   proto::NodeId leaves = 0;
   for (std::size_t i = 0; i < n; ++i) {
     net.nodes_[i].leaf_id = spec.nodes[i].leaf_id;
@@ -52,48 +54,46 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     if (spec.nodes[cable.a].host && spec.nodes[cable.b].host) {
       return fail(at, "connects two hosts");
     }
-    for (int dir = 0; dir < 2; ++dir) {
-      const NodeIndex from = dir == 0 ? cable.a : cable.b;
+    if (cable.drop_probability < 0 || cable.drop_probability > 1) {
+      return fail(at + ".drop_probability", "must be within [0, 1]");
+    }
+    if (cable.drop_probability > 0) net.random_loss_ = true;
+    out[cable.a].push_back({static_cast<std::uint32_t>(c), 0});
+    out[cable.b].push_back({static_cast<std::uint32_t>(c), 1});
+    net.nodes_[cable.a].neighbour.push_back(cable.b);
+    net.nodes_[cable.b].neighbour.push_back(cable.a);
+  }
+  // The links, node by node in port order.
+  net.cable_links_.resize(spec.cables.size());
+  net.first_port_.reserve(n + 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    net.first_port_.push_back(static_cast<LinkIndex>(net.links_.size()));
+    for (const auto& [c, dir] : out[i]) {
+      const auto& cable = spec.cables[c];
       const NodeIndex to = dir == 0 ? cable.b : cable.a;
-      Node& f = net.nodes_[from];
-      const bool from_host = spec.nodes[from].host;
       Link::Config lc;
-      lc.from = from;
+      lc.from = static_cast<NodeIndex>(i);
       lc.to = to;
       lc.rate = cable.rate;
       lc.delay = cable.delay;
       // Host NICs queue without limit: the transport's window bounds them.
-      if (!from_host) {
+      if (!spec.nodes[i].host) {
         lc.buffer_bytes = spec.buffer_bytes;
         lc.ecn_threshold_bytes = spec.ecn_threshold_bytes;
       }
-      if (cable.drop_probability < 0 || cable.drop_probability > 1) {
-        return fail(at + ".drop_probability", "must be within [0, 1]");
-      }
+      // The port it arrives on: the far node's port for this cable.
+      const auto& back = out[to];
+      lc.to_port = static_cast<proto::PortId>(
+          std::find(back.begin(), back.end(),
+                    std::pair<std::uint32_t, int>{c, 1 - dir}) -
+          back.begin() + 1);
+      net.cable_links_[c][dir] = static_cast<LinkIndex>(net.links_.size());
+      net.cable_of_.push_back(c);
       net.drop_probability_.push_back(cable.drop_probability);
-      if (cable.drop_probability > 0) net.random_loss_ = true;
-      out[from].push_back(static_cast<LinkIndex>(net.links_.size()));
-      f.neighbour.push_back(to);
       net.links_.emplace_back(lc);
     }
   }
-  // Port lists, node by node, now that they are final.
-  net.first_port_.reserve(n + 1);
-  for (std::size_t i = 0; i < n; ++i) {
-    net.first_port_.push_back(
-        static_cast<std::uint32_t>(net.port_links_.size()));
-    net.port_links_.insert(net.port_links_.end(), out[i].begin(), out[i].end());
-  }
-  net.first_port_.push_back(static_cast<std::uint32_t>(net.port_links_.size()));
-  // Arrival ports.
-  for (auto& l : net.links_) {
-    const Node& t = net.nodes_[l.config().to];
-    auto it =
-        std::find(t.neighbour.begin(), t.neighbour.end(), l.config().from);
-    Link::Config lc = l.config();
-    lc.to_port = static_cast<proto::PortId>(it - t.neighbour.begin() + 1);
-    l = Link(lc);
-  }
+  net.first_port_.push_back(static_cast<LinkIndex>(net.links_.size()));
   for (std::size_t i = 0; i < n; ++i) {
     if (!spec.nodes[i].host) continue;
     const std::string at = "nodes[" + std::to_string(i) + "]";
@@ -106,8 +106,8 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     Reach& r = net.reach_[i];
     r.leaf = leaf;
     r.fib_destination = net.nodes_[leaf].leaf_id;
-    r.uplink = out[i][0];
-    r.downlink = out[leaf][*port - 1];
+    r.uplink = net.first_port_[i];
+    r.downlink = net.first_port_[leaf] + *port - 1;
     leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
   net.fibs_.resize(n);
@@ -199,11 +199,11 @@ LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {
   }
   const auto port = fibs_[node_index]->select(to.fib_destination, p.flow_hash,
                                               now, select_mode_);
-  const std::uint32_t first = first_port_[node_index];
+  const LinkIndex first = first_port_[node_index];
   if (!port || *port == 0 || *port > first_port_[node_index + 1] - first) {
     return kNoLink;
   }
-  return port_links_[first + *port - 1];
+  return first + *port - 1;
 }
 
 void Network::egress(LinkIndex l, PacketIndex index, Time now) {
@@ -309,8 +309,7 @@ void Network::on_event(const Event& e) {
 }
 
 void Network::set_cable_up(std::size_t cable, bool up) {
-  for (LinkIndex l : {static_cast<LinkIndex>(2 * cable),
-                      static_cast<LinkIndex>(2 * cable + 1)}) {
+  for (LinkIndex l : cable_links_[cable]) {
     if (up) {
       links_[l].set_up();
       continue;
@@ -325,8 +324,7 @@ void Network::set_cable_up(std::size_t cable, bool up) {
 }
 
 void Network::set_cable_rate(std::size_t cable, BitsPerSecond rate) {
-  links_[2 * cable].set_rate(rate);
-  links_[2 * cable + 1].set_rate(rate);
+  for (LinkIndex l : cable_links_[cable]) links_[l].set_rate(rate);
 }
 
 }  // namespace arfabric::sim

@@ -14,10 +14,12 @@
 // the tests check.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <expected>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -140,8 +142,11 @@ class Network {
   // Dispatch of the events this network scheduled.
   void on_event(const Event& e);
 
-  // Links. `link` is one direction; cable c has links 2c (a->b) and
-  // 2c+1 (b->a).
+  // Links. `link` is one direction of a cable. They are numbered node by
+  // node in port order (a node's ports are its cables in spec order), so
+  // that port p of node n is link out_links(n)[p - 1] = out_links(n)[0] +
+  // p - 1, a sum rather than a table lookup on the forwarding path.
+  // cable_links(c) is cable c's {a -> b, b -> a}; cable_of(l) its inverse.
   void set_cable_up(std::size_t cable, bool up);
   void set_cable_rate(std::size_t cable, BitsPerSecond rate);
   const Link& link(LinkIndex l) const { return links_[l]; }
@@ -151,11 +156,15 @@ class Network {
     return links_[l].queued_bytes(now);
   }
   std::size_t link_count() const { return links_.size(); }
+  std::size_t cable_count() const { return cable_links_.size(); }
+  const std::array<LinkIndex, 2>& cable_links(std::size_t cable) const {
+    return cable_links_[cable];
+  }
+  std::size_t cable_of(LinkIndex l) const { return cable_of_[l]; }
 
-  // Switch ports: port p of node n is links_[out_links(n)[p - 1]].
-  std::span<const LinkIndex> out_links(NodeIndex n) const {
-    return {port_links_.data() + first_port_[n],
-            port_links_.data() + first_port_[n + 1]};
+  // A node's ports, in order: port p of node n is link out_links(n)[p - 1].
+  std::ranges::iota_view<LinkIndex, LinkIndex> out_links(NodeIndex n) const {
+    return {first_port_[n], first_port_[n + 1]};
   }
   // The port of node `from` whose cable goes to `to`, if any.
   std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
@@ -209,12 +218,11 @@ class Network {
   HeaderProcessor* headers_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Reach> reach_;  // by node
-  // Every node's ports, node by node: node n's port p is the link
-  // port_links_[first_port_[n] + p - 1], for p up to first_port_[n + 1] -
-  // first_port_[n]. One flat array, so that a hop finds its egress link
-  // with one load after the FIB's choice.
-  std::vector<LinkIndex> port_links_;
-  std::vector<std::uint32_t> first_port_;  // by node, and one past the last
+  // By node, and one past the last: its first port's link (links are
+  // numbered node by node, in port order).
+  std::vector<LinkIndex> first_port_;
+  std::vector<std::array<LinkIndex, 2>> cable_links_;  // by cable
+  std::vector<std::uint32_t> cable_of_;                // by link
   // By node: its FIB, or null for hosts. Apart from Node, so that the
   // forwarding path reads 8 bytes a node.
   std::vector<std::unique_ptr<proto::fib::Fib>> fibs_;

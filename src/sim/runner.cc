@@ -575,13 +575,15 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   double max_bytes = 0, sum = 0;
   std::size_t used = 0;
-  for (LinkIndex l = 0; l < net.link_count(); ++l) {
-    if (topo.is_host_link(l / 2)) continue;
-    const double b = static_cast<double>(net.link(l).counters().bytes);
-    if (b == 0) continue;
-    max_bytes = std::max(max_bytes, b);
-    sum += b;
-    ++used;
+  for (std::size_t c = 0; c < net.cable_count(); ++c) {
+    if (topo.is_host_link(c)) continue;
+    for (LinkIndex l : net.cable_links(c)) {
+      const double b = static_cast<double>(net.link(l).counters().bytes);
+      if (b == 0) continue;
+      max_bytes = std::max(max_bytes, b);
+      sum += b;
+      ++used;
+    }
   }
   if (used > 0) result.utilisation_imbalance = max_bytes / (sum / used);
   if (bgp != nullptr) {

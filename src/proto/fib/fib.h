@@ -257,9 +257,9 @@ class Fib {
     std::size_t sweep_at = 64;
   };
   static constexpr std::uint32_t kModulo = ~std::uint32_t{0};
-  struct Dest {
-    std::shared_ptr<const PortList> ports;     // null: none yet
-    std::shared_ptr<const SharedTable> table;  // null: never filled
+  // 64-byte aligned, with what select() reads in the first cache line
+  // (prefetch() loads that line).
+  struct alignas(64) Dest {
     // The table's entries, size and index mask, copied next to `state` so
     // that select() reads no other cache line before the entry it picks: it
     // indexes `entries` by hash & table_mask, or by hash % table_size when
@@ -275,6 +275,8 @@ class Fib {
     // cache line for it.
     bool has_overrides = false;
     std::uint32_t spray_next = 0;
+    std::shared_ptr<const PortList> ports;     // null: none yet
+    std::shared_ptr<const SharedTable> table;  // null: never filled
     // Per-flow overrides, sorted by (match.fields, hash of the match key);
     // override_hashes[i] is overrides[i]'s hash; override_groups holds
     // (fields, end index) per distinct field set. A lookup costs one hash
