@@ -99,7 +99,8 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     const std::string at = "nodes[" + std::to_string(i) + "]";
     if (out[i].size() != 1) {
       return fail(at, "a host needs exactly one cable, has " +
-                          std::to_string(out[i].size()));
+                          std::to_string(out[i].size()) +
+                          " (multi-homed hosts are not simulated)");
     }
     const NodeIndex leaf = net.nodes_[i].neighbour[0];
     auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));

@@ -1,10 +1,13 @@
 #include "sim/runner.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
+#include <string>
+#include <string_view>
 
 #include "sim/arn_control.h"
 #include "sim/bgp_control.h"
@@ -18,6 +21,29 @@
 namespace arfabric::sim {
 
 namespace {
+
+// Network::create names a node or cable by its index ("nodes[6]",
+// "cables[3].rate"); the scenario's author knows them by name.
+std::string named_error(const Topology& topo, const NetworkError& e) {
+  std::string_view rest = e.field;
+  std::size_t i = 0;
+  auto take_index = [&](std::string_view prefix) {
+    if (!rest.starts_with(prefix)) return false;
+    const char* end = rest.data() + rest.size();
+    auto [last, ec] = std::from_chars(rest.data() + prefix.size(), end, i);
+    if (ec != std::errc{} || last == end || *last != ']') return false;
+    rest = std::string_view(last + 1, end);
+    return true;
+  };
+  std::string where = e.field;
+  if (take_index("nodes[") && i < topo.nodes.size()) {
+    where = "node '" + topo.nodes[i].name + "'" + std::string(rest);
+  } else if (take_index("cables[") && i < topo.links.size()) {
+    where = "link [" + topo.nodes[topo.links[i].a].name + ", " +
+            topo.nodes[topo.links[i].b].name + "]" + std::string(rest);
+  }
+  return where + ": " + e.reason;
+}
 
 proto::fare::Role fare_role(NodeRole r) {
   switch (r) {
@@ -143,7 +169,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   EventQueue events;
   PacketPool pool;
   auto created = Network::create(spec, events, pool);
-  if (!created) return std::unexpected(created.error().to_string());
+  if (!created) return std::unexpected(named_error(topo, created.error()));
   Network net = std::move(*created);
 
   std::vector<proto::NodeId> leaf_id(topo.nodes.size(), kNotLeaf);
