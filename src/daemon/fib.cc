@@ -122,7 +122,7 @@ FibRoute fib_view(const bgp::Destination& destination,
     // An IPv6 next hop may carry global + link-local: the global is used.
     Bytes gw = h.next_hop.size() == 32
                    ? Bytes(h.next_hop.begin(), h.next_hop.begin() + 16)
-                   : h.next_hop;
+                   : h.next_hop.to_bytes();
     m.gateway = gateway_text(gw);
     m.interface = i < devices.size() ? devices[i] : "";
     m.kernel_weight = weights[i];
@@ -185,7 +185,7 @@ void Fib::apply(const bgp::FibUpdate& update,
     const auto& h = update.next_hops[i];
     Bytes gw = h.next_hop.size() == 32
                    ? Bytes(h.next_hop.begin(), h.next_hop.begin() + 16)
-                   : h.next_hop;
+                   : h.next_hop.to_bytes();
     auto id = acquire(NexthopKey{gw, ifindex}, created);
     if (!id) {
       rollback(id.error());

@@ -16,7 +16,7 @@ namespace bgp = proto::bgp;
 namespace wb = wire::bgp;
 using nlohmann::json;
 
-std::string format_next_hop(const Bytes& b) {
+std::string format_next_hop(ByteSpan b) {
   IpAddress a;
   if (b.size() == 4) {
     std::copy(b.begin(), b.end(), a.bytes.begin());

@@ -359,7 +359,7 @@ bool same_export(const AttributesRef& a, const AttributesRef& b) {
 DecisionChange Rib::run_decision(std::uint32_t index) {
   RibEntry& e = entries_[index];
   DecisionChange change{index, false, false};
-  // Built in scratch (next hop buffers keep their capacity), then shared.
+  // Built in scratch (its vectors keep their capacity), then shared.
   std::vector<NextHopWeight>& installed = scratch_.installed;
   std::size_t installed_count = 0;
   AttributesRef exported;

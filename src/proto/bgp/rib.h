@@ -13,8 +13,13 @@
 // reports which changed, so that one UPDATE of 1,000 prefixes costs one pass.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cassert>
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -48,10 +53,62 @@ struct RibConfig {
   fare::FareConfig fare;
 };
 
+// A next hop as the RIB installs it: 4 bytes (IPv4), 16 (IPv6) or 32
+// (IPv6 global and link-local, RFC 2545 section 3), held in place so that
+// copying a multipath set -- into every FibUpdate, for every decision that
+// changes it -- allocates nothing.
+class NextHopAddress {
+ public:
+  static constexpr std::size_t kCapacity = 32;
+
+  NextHopAddress() = default;
+  // Precondition: at most kCapacity bytes. The RIB's next hops come from
+  // attributes the wire layer checked (RFC 7606 section 7.11: 4, 16 or 32
+  // bytes for the families the RIB holds); anything longer is cut to
+  // kCapacity (asserted in debug builds).
+  NextHopAddress(ByteSpan bytes) { assign(bytes.begin(), bytes.end()); }
+  NextHopAddress(const Bytes& bytes) : NextHopAddress(ByteSpan(bytes)) {}
+  NextHopAddress(std::initializer_list<std::uint8_t> bytes) {
+    assign(bytes.begin(), bytes.end());
+  }
+  template <typename It>
+  void assign(It first, It last) {
+    const auto n = static_cast<std::size_t>(std::distance(first, last));
+    assert(n <= kCapacity);
+    size_ = static_cast<std::uint8_t>(std::min(n, kCapacity));
+    std::copy_n(first, size_, bytes_.begin());
+    std::fill(bytes_.begin() + size_, bytes_.end(), 0);
+  }
+
+  const std::uint8_t* data() const { return bytes_.data(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const std::uint8_t* begin() const { return bytes_.data(); }
+  const std::uint8_t* end() const { return bytes_.data() + size_; }
+  std::uint8_t operator[](std::size_t i) const { return bytes_[i]; }
+  operator ByteSpan() const { return {begin(), end()}; }
+  Bytes to_bytes() const { return Bytes(begin(), end()); }
+
+  // Bytes beyond size() are zero, so comparing all of them compares the
+  // addresses; shorter first where one is a prefix of the other.
+  friend bool operator==(const NextHopAddress&,
+                         const NextHopAddress&) = default;
+  friend bool operator<(const NextHopAddress& a, const NextHopAddress& b) {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+  }
+  friend bool operator==(const NextHopAddress& a, const Bytes& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  std::array<std::uint8_t, kCapacity> bytes_{};
+  std::uint8_t size_ = 0;
+};
+
 // One member of the installed multipath set.
 struct NextHopWeight {
   PeerId peer = kLocalPeer;
-  Bytes next_hop;
+  NextHopAddress next_hop;
   BitsPerSecond weight = 0;  // FARE path bandwidth, or 1 for equal weights
   bool operator==(const NextHopWeight&) const = default;
 };

@@ -73,6 +73,31 @@ Rib four_spines(RibConfig c = config()) {
   return rib;
 }
 
+TEST(NextHopAddress, HoldsFourSixteenOrThirtyTwoBytesAndOrdersAsBytes) {
+  const NextHopAddress v4{10, 0, 0, 2};
+  EXPECT_EQ(v4.size(), 4u);
+  EXPECT_EQ(v4, (Bytes{10, 0, 0, 2}));
+  EXPECT_FALSE(v4 == (Bytes{10, 0, 0, 2, 0}));  // the length counts
+  EXPECT_EQ(v4.to_bytes(), (Bytes{10, 0, 0, 2}));
+  Bytes global_and_link_local(32, 0);
+  global_and_link_local[0] = 0x20;
+  global_and_link_local[16] = 0xfe;
+  const NextHopAddress v6(global_and_link_local);
+  EXPECT_EQ(v6.size(), 32u);
+  EXPECT_EQ(ByteSpan(v6).size(), 32u);
+  EXPECT_EQ(v6[16], 0xfe);
+  // Byte-string order: 10.0.0.2 < 10.0.0.3 < 32.0..., and an address
+  // before a longer one it begins.
+  EXPECT_LT(v4, (NextHopAddress{10, 0, 0, 3}));
+  EXPECT_LT((NextHopAddress{10, 0, 0, 3}), v6);
+  EXPECT_LT(NextHopAddress(Bytes(16, 0)), NextHopAddress(Bytes(32, 0)));
+  EXPECT_FALSE(NextHopAddress(Bytes(16, 0)) == NextHopAddress(Bytes(32, 0)));
+  // Reassigning a shorter address leaves nothing of the longer one.
+  NextHopAddress reused = v6;
+  reused.assign(v4.begin(), v4.end());
+  EXPECT_EQ(reused, v4);
+}
+
 TEST(Rib, ShorterAsPathWinsAndIsTheOnlyMember) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
