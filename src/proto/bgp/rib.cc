@@ -416,8 +416,7 @@ DecisionChange Rib::run_decision(std::uint32_t index) {
             config_.fare_enabled && weights.weighted ? weights.weights[i] : 1;
         NextHopWeight& h = installed[i];
         h.peer = selected[i]->peer;
-        const Bytes& nh = selected[i]->attributes->next_hop;
-        h.next_hop.assign(nh.begin(), nh.end());
+        h.next_hop.assign(selected[i]->attributes->next_hop);
         h.weight = w;
       }
       // Deterministic order for the FIB: by peer, then next hop.

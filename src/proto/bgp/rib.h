@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
-#include <iterator>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -66,18 +65,16 @@ class NextHopAddress {
   // attributes the wire layer checked (RFC 7606 section 7.11: 4, 16 or 32
   // bytes for the families the RIB holds); anything longer is cut to
   // kCapacity (asserted in debug builds).
-  NextHopAddress(ByteSpan bytes) { assign(bytes.begin(), bytes.end()); }
-  NextHopAddress(const Bytes& bytes) : NextHopAddress(ByteSpan(bytes)) {}
+  NextHopAddress(ByteSpan bytes) { assign(bytes); }
+  NextHopAddress(const Bytes& bytes) { assign(bytes); }
   NextHopAddress(std::initializer_list<std::uint8_t> bytes) {
-    assign(bytes.begin(), bytes.end());
+    assign({bytes.begin(), bytes.size()});
   }
-  template <typename It>
-  void assign(It first, It last) {
-    const auto n = static_cast<std::size_t>(std::distance(first, last));
-    assert(n <= kCapacity);
-    size_ = static_cast<std::uint8_t>(std::min(n, kCapacity));
-    std::copy_n(first, size_, bytes_.begin());
-    std::fill(bytes_.begin() + size_, bytes_.end(), 0);
+  void assign(ByteSpan bytes) {
+    assert(bytes.size() <= kCapacity);
+    size_ = static_cast<std::uint8_t>(std::min(bytes.size(), kCapacity));
+    bytes_ = {};
+    std::copy_n(bytes.begin(), size_, bytes_.begin());
   }
 
   const std::uint8_t* data() const { return bytes_.data(); }

@@ -94,7 +94,7 @@ TEST(NextHopAddress, HoldsFourSixteenOrThirtyTwoBytesAndOrdersAsBytes) {
   EXPECT_FALSE(NextHopAddress(Bytes(16, 0)) == NextHopAddress(Bytes(32, 0)));
   // Reassigning a shorter address leaves nothing of the longer one.
   NextHopAddress reused = v6;
-  reused.assign(v4.begin(), v4.end());
+  reused.assign(v4);
   EXPECT_EQ(reused, v4);
 }
 
