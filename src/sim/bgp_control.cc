@@ -75,6 +75,15 @@ std::expected<std::unique_ptr<BgpControl>, NetworkError> BgpControl::create(
       sw.peer_switch.push_back(nb_sw);
     }
     if (sw.spec.leaf) sc.networks.push_back(leaf_prefix(sw.spec.leaf_id));
+    for (const Network::MultiHomedHost& m : network.multihomed()) {
+      const bgp::Destination prefix = leaf_prefix(m.destination);
+      sc.multihomed.emplace_back(prefix,
+                                 static_cast<std::uint32_t>(m.leaves.size()));
+      if (std::ranges::find(m.leaves, sw.spec.node) != m.leaves.end()) {
+        sc.networks.push_back(prefix);
+        sw.connected.push_back(m.destination);
+      }
+    }
     if (auto ok = bgp::validate(sc); !ok) {
       return std::unexpected(NetworkError{"switch node " +
                                               std::to_string(sw.spec.node) +
@@ -301,6 +310,7 @@ void BgpControl::program(std::uint32_t sw_index, const bgp::FibUpdate& update,
   }
   auto& fib = network_->fib(sw.spec.node);
   if (leaf >= fib.config().max_destinations) return;
+  if (std::ranges::find(sw.connected, leaf) != sw.connected.end()) return;
   (void)fib.set_route(leaf, members, now);
   if (sw.installed.size() <= leaf) sw.installed.resize(leaf + 1);
   sw.installed[leaf] = std::move(record);

@@ -16,6 +16,11 @@
 // - Leaf i originates 10.(i / 256).(i % 256).0/24, which stands for its
 //   hosts; a FibUpdate for it programs FIB destination i with the FARE
 //   weights (bit/s) scaled to at most 65535, zero-weight paths left out.
+// - A multi-homed host (Network::multihomed()) is FIB destination d, after
+//   the leaves: each of its leaves originates 10.(d / 256).(d % 256).0/24,
+//   and every speaker is configured with it as multi-homed to that many
+//   leaves (draft-xu-idr-fare section 4.1: a leaf divides the path
+//   bandwidth it receives by that number).
 #pragma once
 
 #include <cstdint>
@@ -134,6 +139,10 @@ class BgpControl : public ControlHandler {
     PendingTimer timer;
     std::vector<std::vector<std::pair<proto::PortId, std::uint32_t>>>
         installed;  // by leaf id
+    // FIB destinations of the multi-homed hosts cabled to this switch: it
+    // originates them and reaches them over its connected route, which
+    // BGP never overwrites.
+    std::vector<proto::NodeId> connected;
   };
 
   BgpControl(Network& network, EventQueue& events, PacketPool& pool,

@@ -96,12 +96,10 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   net.first_port_.push_back(static_cast<LinkIndex>(net.links_.size()));
   for (std::size_t i = 0; i < n; ++i) {
     if (!spec.nodes[i].host) continue;
-    const std::string at = "nodes[" + std::to_string(i) + "]";
-    if (out[i].size() != 1) {
-      return fail(at, "a host needs exactly one cable, has " +
-                          std::to_string(out[i].size()) +
-                          " (multi-homed hosts are not simulated)");
+    if (out[i].empty()) {
+      return fail("nodes[" + std::to_string(i) + "]", "a host needs a cable");
     }
+    if (out[i].size() > 1) continue;  // multi-homed: below
     const NodeIndex leaf = net.nodes_[i].neighbour[0];
     auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));
     Reach& r = net.reach_[i];
@@ -111,14 +109,33 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     r.downlink = net.first_port_[leaf] + *port - 1;
     leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
+  // A multi-homed host is a FIB destination of its own, numbered after the
+  // leaves: each of its leaves reaches it over its own port (a connected
+  // route, programmed below), every other switch through routing.
+  proto::NodeId destinations = leaves;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!spec.nodes[i].host || out[i].size() < 2) continue;
+    Reach& r = net.reach_[i];
+    r.leaf = kMultiHomed;
+    r.uplink = kNoLink;
+    r.fib_destination = destinations++;
+    net.multihomed_.push_back({static_cast<NodeIndex>(i), r.fib_destination,
+                               net.nodes_[i].neighbour});
+  }
   net.fibs_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (spec.nodes[i].host) continue;
     fib::FibConfig fc = spec.fib;
-    fc.max_destinations = std::max<proto::NodeId>(leaves, 1);
+    fc.max_destinations = std::max<proto::NodeId>(destinations, 1);
     auto f = fib::Fib::create(fc);
     if (!f) return fail("fib." + f.error().field, f.error().reason);
     net.fibs_[i] = std::make_unique<fib::Fib>(std::move(*f));
+  }
+  for (const MultiHomedHost& m : net.multihomed_) {
+    for (NodeIndex leaf : m.leaves) {
+      const fib::WeightedMember connected{*net.port_toward(leaf, m.host), 1};
+      (void)net.fibs_[leaf]->set_route(m.destination, {&connected, 1}, Time{});
+    }
   }
   return net;
 }
@@ -173,7 +190,44 @@ bool Network::send_control(NodeIndex node, proto::PortId port,
 
 void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
   ++counters_.injected;
-  put_on_link(reach_[host].uplink, packet, now);
+  LinkIndex uplink = reach_[host].uplink;
+  if (uplink == kNoLink) uplink = multihomed_uplink(host, (*pool_)[packet]);
+  put_on_link(uplink, packet, now);
+}
+
+// A multi-homed host's NIC spreads flows over its uplinks by flow hash
+// (the hash the first switch would compute, so it is computed once), from
+// bits the switches' own per-flow selection does not start from, and
+// skips an uplink that is down while another is up.
+LinkIndex Network::multihomed_uplink(NodeIndex host, Packet& p) {
+  if (p.flow_hash == 0) set_flow_hash(p);
+  const LinkIndex first = first_port_[host];
+  const std::uint32_t count = first_port_[host + 1] - first;
+  const auto pick = static_cast<std::uint32_t>((p.flow_hash >> 40) % count);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const LinkIndex l = first + (pick + k) % count;
+    if (links_[l].up()) return l;
+  }
+  return first + pick;  // all down: lost on the link, counted there
+}
+
+// The 5-tuple as the first switch sees it: host indices stand for the
+// addresses, the flow id for the ports. Nothing before the first switch
+// changes these fields, so it is the same wherever it is computed.
+void Network::set_flow_hash(Packet& p) {
+  proto::FlowKey key;
+  key.source[0] = static_cast<std::uint8_t>(p.source >> 24);
+  key.source[1] = static_cast<std::uint8_t>(p.source >> 16);
+  key.source[2] = static_cast<std::uint8_t>(p.source >> 8);
+  key.source[3] = static_cast<std::uint8_t>(p.source);
+  key.destination[0] = static_cast<std::uint8_t>(p.destination >> 24);
+  key.destination[1] = static_cast<std::uint8_t>(p.destination >> 16);
+  key.destination[2] = static_cast<std::uint8_t>(p.destination >> 8);
+  key.destination[3] = static_cast<std::uint8_t>(p.destination);
+  key.source_port = static_cast<std::uint16_t>(p.transport.flow);
+  key.destination_port = static_cast<std::uint16_t>(p.transport.flow >> 16);
+  key.protocol = 17;
+  p.flow_hash = fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
 }
 
 LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {
@@ -181,23 +235,7 @@ LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {
   const Reach& to = reach_[dst];
   // A host behind this switch: straight to its port.
   if (to.leaf == node_index) return to.downlink;
-  if (p.flow_hash == 0) {
-    // The 5-tuple as the first switch sees it: host indices stand for the
-    // addresses, the flow id for the ports.
-    proto::FlowKey key;
-    key.source[0] = static_cast<std::uint8_t>(p.source >> 24);
-    key.source[1] = static_cast<std::uint8_t>(p.source >> 16);
-    key.source[2] = static_cast<std::uint8_t>(p.source >> 8);
-    key.source[3] = static_cast<std::uint8_t>(p.source);
-    key.destination[0] = static_cast<std::uint8_t>(dst >> 24);
-    key.destination[1] = static_cast<std::uint8_t>(dst >> 16);
-    key.destination[2] = static_cast<std::uint8_t>(dst >> 8);
-    key.destination[3] = static_cast<std::uint8_t>(dst);
-    key.source_port = static_cast<std::uint16_t>(p.transport.flow);
-    key.destination_port = static_cast<std::uint16_t>(p.transport.flow >> 16);
-    key.protocol = 17;
-    p.flow_hash = fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
-  }
+  if (p.flow_hash == 0) set_flow_hash(p);
   const auto port = fibs_[node_index]->select(to.fib_destination, p.flow_hash,
                                               now, select_mode_);
   const LinkIndex first = first_port_[node_index];

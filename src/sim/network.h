@@ -4,10 +4,11 @@
 // A switch forwards a transport packet to a host attached to it directly;
 // otherwise it looks up the destination host's leaf in its FIB (the real
 // proto::fib::Fib, weighted ECMP with vetoes) and puts the packet on the
-// chosen port's link. The flow hash is computed once, at the first switch,
-// before any header changes (IBCS draft "Phase 2"). Hosts are sinks and
-// sources: packets that reach a host go to a HostHandler (the transport
-// layer), which sends with send_from_host().
+// chosen port's link. A multi-homed host is a FIB destination of its own
+// (multihomed()), reached through its leaves' connected routes. The flow hash
+// is computed once, at the first switch, before any header changes (IBCS draft
+// "Phase 2"). Hosts are sinks and sources: packets that reach a host go to a
+// HostHandler (the transport layer), which sends with send_from_host().
 //
 // Every packet sent is, at any moment, in exactly one place: on a link, or
 // handed to a host, or dropped with a counted reason -- the conservation
@@ -117,8 +118,8 @@ struct NetworkCounters {
 
 class Network {
  public:
-  // Errors: a cable to an unknown node or to itself, a host with no cable
-  // or more than one, a host attached to a non-leaf, a zero rate.
+  // Errors: a cable to an unknown node or to itself, a host with no cable,
+  // a cable between two hosts, a zero rate.
   static std::expected<Network, NetworkError> create(const NetworkSpec& spec,
                                                      EventQueue& events,
                                                      PacketPool& pool);
@@ -179,6 +180,23 @@ class Network {
 
   const NetworkCounters& counters() const { return counters_; }
 
+  // Hosts with cables to more than one leaf (FARE-BGP section 4.1, "server
+  // multi-homing"): each is a FIB destination of its own, numbered after
+  // the leaves' ids in node order; each of its leaves has a connected
+  // route to it from the start, and every other switch needs routing
+  // (BGP: the leaves originate it). The host sends each flow on one
+  // uplink, chosen by flow hash.
+  struct MultiHomedHost {
+    NodeIndex host = 0;
+    proto::NodeId destination = 0;
+    std::vector<NodeIndex> leaves;  // in the host's port order
+  };
+  const std::vector<MultiHomedHost>& multihomed() const { return multihomed_; }
+  // The FIB destination of traffic to `host`.
+  proto::NodeId fib_destination(NodeIndex host) const {
+    return reach_[host].fib_destination;
+  }
+
  private:
   struct Node {
     proto::NodeId leaf_id = 0;
@@ -189,13 +207,18 @@ class Network {
   // that forwarding touches one small entry (they matter once the nodes
   // no longer fit in cache).
   struct Reach {
-    NodeIndex leaf = kNoNode;  // hosts: their leaf switch; switches: none
-    LinkIndex downlink = 0;    // hosts: the link from their leaf to them
-    LinkIndex uplink = 0;      // hosts: their link to their leaf
-    proto::NodeId fib_destination = 0;  // hosts: their leaf's FIB id; else 0
+    // hosts: their leaf switch, or kMultiHomed; switches: kNoNode
+    NodeIndex leaf = kNoNode;
+    // Single-homed hosts: the links from their leaf and to it. A
+    // multi-homed host's uplink is kNoLink (chosen per flow).
+    LinkIndex downlink = 0;
+    LinkIndex uplink = 0;
+    // Hosts: their leaf's FIB id, or their own (multihomed()); else 0.
+    proto::NodeId fib_destination = 0;
     bool host() const { return leaf != kNoNode; }
   };
   static constexpr NodeIndex kNoNode = 0xffffffff;
+  static constexpr NodeIndex kMultiHomed = 0xfffffffe;
   static constexpr LinkIndex kNoLink = 0xffffffff;
 
   Network(EventQueue& events, PacketPool& pool)
@@ -210,6 +233,9 @@ class Network {
   void drop(PacketIndex index, DropReason reason);
   void prefetch_next_arrivals() const;
   void release_dropped(PacketIndex index);
+  // Sets p.flow_hash (never 0) from the packet's 5-tuple.
+  static void set_flow_hash(Packet& p);
+  LinkIndex multihomed_uplink(NodeIndex host, Packet& p);
 
   EventQueue* events_;
   PacketPool* pool_;
@@ -218,6 +244,7 @@ class Network {
   HeaderProcessor* headers_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<Reach> reach_;  // by node
+  std::vector<MultiHomedHost> multihomed_;
   // By node, and one past the last: its first port's link (links are
   // numbered node by node, in port order).
   std::vector<LinkIndex> first_port_;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "sim/clos_fixture.h"
 #include "sim/flows.h"
 
@@ -19,9 +21,14 @@ struct BgpRun {
   std::optional<Network> net;
   std::unique_ptr<BgpControl> bgp;
   std::optional<Flows> flows;
+  // With `multihome`, leaf 0's host also has a cable to leaf 1 (the last
+  // cable): it is multi-homed, FIB destination `leaves`.
   BgpRun(std::size_t spines, std::size_t leaves, BgpControlConfig config = {},
-         BitsPerSecond rate = gbps(400))
+         BitsPerSecond rate = gbps(400), bool multihome = false)
       : clos(spines, leaves, 1, rate, us(1)) {
+    if (multihome) {
+      clos.spec.cables.push_back({clos.host(0, 0), clos.leaf(1), rate, us(1)});
+    }
     auto n = Network::create(clos.spec, events, pool);
     EXPECT_TRUE(n) << n.error().to_string();
     net.emplace(std::move(*n));
@@ -131,6 +138,75 @@ TEST(BgpControl, LinkFailureConvergesInMillisecondsOfCpuAndFibDelay) {
   EXPECT_LT(converged, ms(100));
   // Messages lost with the link left nothing behind.
   EXPECT_TRUE(r.bgp->quiet());
+}
+
+// FARE-BGP section 4.1: a host multi-homed to leaf0 and leaf1, seen from
+// leaf2. Leaf1-spine0 runs at 100G, everything else at 400G. Spine0
+// weighs leaf0 400G : leaf1 100G and re-advertises their sum, 500G;
+// spine1, 800G. Leaf2 divides what it receives by the two leaves before
+// the minimum with its links: min(400G, 250G) : min(400G, 400G).
+TEST(BgpControl, AMultiHomedHostsPathBandwidthIsDividedByItsLeaves) {
+  BgpRun r(2, 3, {}, gbps(400), /*multihome=*/true);
+  ASSERT_EQ(r.net->multihomed().size(), 1u);
+  const proto::NodeId d = r.net->multihomed()[0].destination;
+  EXPECT_EQ(d, 3u);
+  EXPECT_EQ(r.net->fib_destination(r.clos.host(0, 0)), d);
+  r.run_until(ms(100));
+  ASSERT_TRUE(r.bgp->all_established());
+  // Cables per leaf: spine0, spine1, host. Leaf1-spine0 is cable 3.
+  r.net->set_cable_rate(3, gbps(100));
+  r.bgp->cable_rate(3, gbps(100), ms(100));
+  r.run_until(ms(200));
+
+  const auto port = [&](NodeIndex from, NodeIndex to) {
+    return *r.net->port_toward(from, to);
+  };
+  const auto* at_spine0 = r.bgp->installed(r.clos.spine(0), d);
+  ASSERT_NE(at_spine0, nullptr);
+  std::map<proto::PortId, std::uint32_t> s0(at_spine0->begin(),
+                                            at_spine0->end());
+  ASSERT_EQ(s0.size(), 2u);
+  EXPECT_EQ(s0.at(port(r.clos.spine(0), r.clos.leaf(0))), 65535u);
+  EXPECT_EQ(s0.at(port(r.clos.spine(0), r.clos.leaf(1))), 16383u);
+
+  const auto* at_leaf2 = r.bgp->installed(r.clos.leaf(2), d);
+  ASSERT_NE(at_leaf2, nullptr);
+  std::map<proto::PortId, std::uint32_t> l2(at_leaf2->begin(), at_leaf2->end());
+  ASSERT_EQ(l2.size(), 2u);
+  EXPECT_EQ(l2.at(port(r.clos.leaf(2), r.clos.spine(1))), 65535u);
+  EXPECT_EQ(l2.at(port(r.clos.leaf(2), r.clos.spine(0))), 40959u);  // 250/400
+
+  // The host's own leaves keep their connected route: BGP (which sees
+  // the other leaf's origination) never replaces it.
+  EXPECT_EQ(r.bgp->installed(r.clos.leaf(0), d), nullptr);
+  EXPECT_EQ(
+      r.net->fib(r.clos.leaf(0)).routing_ports(d),
+      std::vector<proto::PortId>{port(r.clos.leaf(0), r.clos.host(0, 0))});
+  EXPECT_EQ(
+      r.net->fib(r.clos.leaf(1)).routing_ports(d),
+      std::vector<proto::PortId>{port(r.clos.leaf(1), r.clos.host(0, 0))});
+
+  // Flows to and from it complete, over both of its uplinks.
+  std::vector<FlowId> ids;
+  for (int k = 0; k < 16; ++k) {
+    ids.push_back(
+        r.flows->start(r.clos.host(2, 0), r.clos.host(0, 0), 20'000, ms(200)));
+    ids.push_back(
+        r.flows->start(r.clos.host(0, 0), r.clos.host(2, 0), 20'000, ms(200)));
+  }
+  r.run_until(ms(300));
+  for (FlowId f : ids) {
+    EXPECT_NE(r.flows->stats(f).completed, Time::max()) << "flow " << f;
+  }
+  const auto uplink = [&](NodeIndex leaf) {
+    return r.net
+        ->link(r.net->out_links(
+            r.clos.host(0, 0))[port(r.clos.host(0, 0), leaf) - 1])
+        .counters()
+        .packets;
+  };
+  EXPECT_GT(uplink(r.clos.leaf(0)), 0u);
+  EXPECT_GT(uplink(r.clos.leaf(1)), 0u);
 }
 
 }  // namespace
