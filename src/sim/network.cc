@@ -109,12 +109,21 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     r.downlink = net.first_port_[leaf] + *port - 1;
     leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
-  // A multi-homed host is a FIB destination of its own, numbered after the
-  // leaves: each of its leaves reaches it over its own port (a connected
-  // route, programmed below), every other switch through routing.
+  // A multi-homed host is a FIB destination of its own, numbered after
+  // every leaf's id (a leaf whose hosts are all multi-homed has one too,
+  // and routing carries it): each of its leaves reaches it over its own
+  // port (a connected route, programmed below), every other switch
+  // through routing.
   proto::NodeId destinations = leaves;
   for (std::size_t i = 0; i < n; ++i) {
     if (!spec.nodes[i].host || out[i].size() < 2) continue;
+    if (net.multihomed_.empty()) {
+      for (std::size_t k = 0; k < n; ++k) {
+        if (spec.nodes[k].host) continue;
+        destinations =
+            std::max<proto::NodeId>(destinations, spec.nodes[k].leaf_id + 1);
+      }
+    }
     Reach& r = net.reach_[i];
     r.leaf = kMultiHomed;
     r.uplink = kNoLink;

@@ -203,6 +203,53 @@ TEST(Network, EveryNodesPortsAreItsOwnLinksInCableOrder) {
   EXPECT_EQ(net->neighbours(2), (std::vector<NodeIndex>{4, 0, 1, 5}));
 }
 
+// Host 4 is on leaf 0 only; host 5 on leaves 0 and 1 (leaf 1 has no
+// other host, so its id is in routing but not among the hosts' leaves).
+TEST(Network, AMultiHomedHostIsADestinationAfterEveryLeaf) {
+  NetworkSpec s;
+  s.nodes = {{false, 0}, {false, 0}, {false, 1}, {false, 2},
+             {true, 0},  {true, 0}};  // spine 0; leaves 1, 2, 3 (ids 0, 1, 2)
+  s.cables = {{1, 0, gbps(100), us(1)}, {2, 0, gbps(100), us(1)},
+              {3, 0, gbps(100), us(1)}, {4, 1, gbps(100), us(1)},
+              {5, 1, gbps(100), us(1)}, {5, 2, gbps(100), us(1)}};
+  s.fib.table_size = 64;
+  Sim r(s);
+  ASSERT_EQ(r.net->multihomed().size(), 1u);
+  const auto& m = r.net->multihomed()[0];
+  EXPECT_EQ(m.host, 5u);
+  EXPECT_EQ(m.destination, 3u);  // after leaf ids 0..2, not after 0
+  EXPECT_EQ(m.leaves, (std::vector<NodeIndex>{1, 2}));
+  EXPECT_EQ(r.net->fib_destination(5), 3u);
+  EXPECT_EQ(r.net->fib_destination(4), 0u);
+  EXPECT_TRUE(r.net->is_host(5));
+  // Its leaves reach it over their own port from the start.
+  for (NodeIndex leaf : {1u, 2u}) {
+    EXPECT_EQ(r.net->fib(leaf).routing_ports(3),
+              std::vector<proto::PortId>{*r.net->port_toward(leaf, 5)});
+  }
+  // Host 4 -> host 5 through leaf 1's connected route; host 5 sends each
+  // flow on one uplink, both in use over many flows.
+  for (FlowId f = 0; f < 64; ++f) r.send(4, 5, 1000, f, Time{});
+  for (FlowId f = 0; f < 64; ++f) r.send(5, 4, 1000, f, Time{});
+  // Leaf 2 reaches host 4 through the spine.
+  const fib::WeightedMember up{*r.net->port_toward(2, 0), 1};
+  ASSERT_TRUE(r.net->fib(2).set_route(0, {&up, 1}, Time{}));
+  const fib::WeightedMember down{*r.net->port_toward(0, 1), 1};
+  ASSERT_TRUE(r.net->fib(0).set_route(0, {&down, 1}, Time{}));
+  r.run_until(sec(1));
+  EXPECT_EQ(r.sink.got.size(), 128u);
+  EXPECT_EQ(r.dropped(), 0u);
+  const auto uplink_packets = [&](NodeIndex leaf) {
+    const auto out = r.net->out_links(5);
+    return r.net->link(out[*r.net->port_toward(5, leaf) - 1])
+        .counters()
+        .packets;
+  };
+  EXPECT_GT(uplink_packets(1), 0u);
+  EXPECT_GT(uplink_packets(2), 0u);
+  EXPECT_EQ(uplink_packets(1) + uplink_packets(2), 64u);
+}
+
 TEST(Network, BadSpecsAreRejected) {
   EventQueue e;
   PacketPool p;
