@@ -81,7 +81,11 @@ std::expected<std::unique_ptr<BgpControl>, NetworkError> BgpControl::create(
                                  static_cast<std::uint32_t>(m.leaves.size()));
       if (std::ranges::find(m.leaves, sw.spec.node) != m.leaves.end()) {
         sc.networks.push_back(prefix);
-        sw.connected.push_back(m.destination);
+        const proto::PortId port = *network.port_toward(sw.spec.node, m.host);
+        sw.connected.push_back(
+            {m.destination, port,
+             network.cable_of(network.out_links(sw.spec.node)[port - 1]),
+             true});
       }
     }
     if (auto ok = bgp::validate(sc); !ok) {
@@ -310,7 +314,9 @@ void BgpControl::program(std::uint32_t sw_index, const bgp::FibUpdate& update,
   }
   auto& fib = network_->fib(sw.spec.node);
   if (leaf >= fib.config().max_destinations) return;
-  if (std::ranges::find(sw.connected, leaf) != sw.connected.end()) return;
+  for (const Switch::Connected& c : sw.connected) {
+    if (c.destination == leaf && c.up) return;  // the connected route stands
+  }
   (void)fib.set_route(leaf, members, now);
   if (sw.installed.size() <= leaf) sw.installed.resize(leaf + 1);
   sw.installed[leaf] = std::move(record);
@@ -346,6 +352,9 @@ void BgpControl::on_event(const Event& e) {
     case WorkKind::fib:
       program(w.sw, w.fib, now);
       return;
+    case WorkKind::host_link:
+      on_host_link(w.sw, w.index, w.up, now);
+      break;
   }
   pump(w.sw, now);
 }
@@ -358,9 +367,49 @@ void BgpControl::cable_down(std::size_t cable, Time now) {
       close_connection(static_cast<bgp::ConnectionId>(i + 1), detected);
     }
   }
+  host_cable(cable, false, detected);
 }
 
-void BgpControl::cable_up(std::size_t cable, Time) { cable_up_[cable] = true; }
+void BgpControl::cable_up(std::size_t cable, Time now) {
+  cable_up_[cable] = true;
+  host_cable(cable, true, now + config_.failure_detection);
+}
+
+void BgpControl::host_cable(std::size_t cable, bool up, Time at) {
+  for (std::uint32_t i = 0; i < switches_.size(); ++i) {
+    const auto& connected = switches_[i].connected;
+    for (std::uint32_t k = 0; k < connected.size(); ++k) {
+      if (connected[k].cable != cable) continue;
+      Work w;
+      w.kind = WorkKind::host_link;
+      w.sw = i;
+      w.index = k;
+      w.up = up;
+      schedule(at, std::move(w));
+    }
+  }
+}
+
+void BgpControl::on_host_link(std::uint32_t sw_index, std::uint32_t index,
+                              bool up, Time now) {
+  Switch& sw = switches_[sw_index];
+  Switch::Connected& c = sw.connected[index];
+  if (c.up == up) return;
+  c.up = up;
+  const bgp::Destination prefix = leaf_prefix(c.destination);
+  if (!up) {
+    sw.speaker->withdraw_origin(prefix, now);
+    return;
+  }
+  // The interface is up: its connected route is back at once, whatever
+  // BGP had programmed meanwhile.
+  const proto::fib::WeightedMember member{c.port, 1};
+  (void)network_->fib(sw.spec.node).set_route(c.destination, {&member, 1}, now);
+  if (c.destination < sw.installed.size()) sw.installed[c.destination].clear();
+  ++counters_.fib_updates;
+  last_fib_change_ = now;
+  sw.speaker->originate(prefix, now);
+}
 
 void BgpControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
   for (std::uint32_t i = 0; i < switches_.size(); ++i) {

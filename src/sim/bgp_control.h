@@ -20,7 +20,9 @@
 //   the leaves: each of its leaves originates 10.(d / 256).(d % 256).0/24,
 //   and every speaker is configured with it as multi-homed to that many
 //   leaves (draft-xu-idr-fare section 4.1: a leaf divides the path
-//   bandwidth it receives by that number).
+//   bandwidth it receives by that number). A leaf whose cable to the host
+//   is down (as detected) withdraws the prefix and programs BGP's route
+//   to it; up again, its connected route and the origination return.
 #pragma once
 
 #include <cstdint>
@@ -82,7 +84,11 @@ class BgpControl : public ControlHandler {
 
   // The cable's loss of signal is detected `failure_detection` after
   // `now`; up again re-enables connections (sessions restart by
-  // themselves).
+  // themselves). A multi-homed host's cable: its leaf withdraws the
+  // host's prefix when the loss is detected, and uses BGP's route to the
+  // host (through its other leaves) meanwhile; up again, the leaf's
+  // connected route returns and it originates the prefix again, both
+  // `failure_detection` after `now`.
   void cable_down(std::size_t cable, Time now);
   void cable_up(std::size_t cable, Time now);
   // Both ends learn the cable's new bandwidth (degradation).
@@ -109,7 +115,8 @@ class BgpControl : public ControlHandler {
     connected,
     connect_failed,
     closed,
-    fib
+    fib,
+    host_link,  // a multi-homed host's cable: connected[index], up or down
   };
   struct Work {
     WorkKind kind = WorkKind::timer;
@@ -119,6 +126,8 @@ class BgpControl : public ControlHandler {
     proto::bgp::Direction direction = proto::bgp::Direction::outgoing;
     Bytes bytes;
     proto::bgp::FibUpdate fib;
+    std::uint32_t index = 0;  // host_link
+    bool up = false;          // host_link
   };
   // One end of a simulated TCP connection, by connection id - 1.
   struct ConnectionEnd {
@@ -139,10 +148,17 @@ class BgpControl : public ControlHandler {
     PendingTimer timer;
     std::vector<std::vector<std::pair<proto::PortId, std::uint32_t>>>
         installed;  // by leaf id
-    // FIB destinations of the multi-homed hosts cabled to this switch: it
-    // originates them and reaches them over its connected route, which
-    // BGP never overwrites.
-    std::vector<proto::NodeId> connected;
+    // The multi-homed hosts cabled to this switch. While the cable is up
+    // (as detected) the switch originates the host's prefix and reaches
+    // it over its connected route, which BGP never overwrites; while it
+    // is down, BGP's route (through the host's other leaves) is used.
+    struct Connected {
+      proto::NodeId destination = 0;
+      proto::PortId port = 0;
+      std::size_t cable = 0;
+      bool up = true;
+    };
+    std::vector<Connected> connected;
   };
 
   BgpControl(Network& network, EventQueue& events, PacketPool& pool,
@@ -153,6 +169,10 @@ class BgpControl : public ControlHandler {
   void arm_timer(std::uint32_t sw);
   void program(std::uint32_t sw, const proto::bgp::FibUpdate& update, Time now);
   void close_connection(proto::bgp::ConnectionId id, Time at);
+  // Schedules host_link work for every switch end of `cable` that is a
+  // multi-homed host's leaf.
+  void host_cable(std::size_t cable, bool up, Time at);
+  void on_host_link(std::uint32_t sw, std::uint32_t index, bool up, Time now);
 
   Network* network_;
   EventQueue* events_;

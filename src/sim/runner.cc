@@ -46,32 +46,15 @@ std::string named_error(const Topology& topo, const NetworkError& e) {
 }
 
 // What the simulator does not do with multi-homed hosts yet, as an
-// error naming the host (empty: nothing refused). Static routes reach
-// leaves only. A multi-homed host's cable going down would need its leaf
-// to withdraw the host's prefix, which the leaves originate
-// unconditionally: the leaf would black-hole the host's traffic forever.
+// error naming the host (empty: nothing refused): static routes reach
+// leaves only.
 std::string refuse_multihoming_gaps(const Scenario& scenario,
                                     const Network& net) {
-  const Topology& topo = scenario.topology;
   for (const Network::MultiHomedHost& m : net.multihomed()) {
-    const std::string& name = topo.nodes[m.host].name;
     if (scenario.switches.routing != Routing::bgp) {
-      return "host '" + name +
+      return "host '" + scenario.topology.nodes[m.host].name +
              "' is multi-homed: multi-homed hosts need switches.routing: "
              "bgp (static routes reach leaves only)";
-    }
-    for (std::size_t i = 0; i < scenario.events.size(); ++i) {
-      const EventSpec& ev = scenario.events[i];
-      const bool down_or_up =
-          ev.kind == EventKind::link_down || ev.kind == EventKind::link_up;
-      if (down_or_up && (ev.a == m.host || ev.b == m.host)) {
-        return "events[" + std::to_string(i) + "]: link [" +
-               topo.nodes[ev.a].name + ", " + topo.nodes[ev.b].name +
-               "] of multi-homed host '" + name +
-               "': taking a multi-homed host's link down or up is not "
-               "simulated yet (its leaf would keep originating the host's "
-               "prefix)";
-      }
     }
   }
   return {};

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "sim/clos_fixture.h"
@@ -207,6 +208,59 @@ TEST(BgpControl, AMultiHomedHostsPathBandwidthIsDividedByItsLeaves) {
   };
   EXPECT_GT(uplink(r.clos.leaf(0)), 0u);
   EXPECT_GT(uplink(r.clos.leaf(1)), 0u);
+}
+
+// The multi-homed host's cable to leaf0 fails: leaf0 withdraws the host's
+// prefix and reaches it through the spines and leaf1 meanwhile; back up,
+// its connected route returns and it originates the prefix again.
+TEST(BgpControl, AMultiHomedHostsLeafWithdrawsItWhileItsCableIsDown) {
+  BgpControlConfig c;
+  c.update_processing = us(200);
+  c.fib_programming = ms(10);
+  BgpRun r(2, 3, c, gbps(400), /*multihome=*/true);
+  const proto::NodeId d = r.net->multihomed()[0].destination;
+  r.run_until(ms(100));
+  ASSERT_TRUE(r.bgp->all_established());
+  const auto port = [&](NodeIndex from, NodeIndex to) {
+    return *r.net->port_toward(from, to);
+  };
+  const auto ports_of = [&](NodeIndex sw) {
+    std::vector<proto::PortId> ports;
+    for (const auto& [p, w] : *r.bgp->installed(sw, d)) ports.push_back(p);
+    std::sort(ports.begin(), ports.end());
+    return ports;
+  };
+  const NodeIndex host = r.clos.host(0, 0);
+  EXPECT_EQ(ports_of(r.clos.spine(0)).size(), 2u);  // leaf0 and leaf1
+
+  // Cables per leaf: spine0, spine1, host; the host-leaf0 cable is 2.
+  r.net->set_cable_up(2, false);
+  r.bgp->cable_down(2, ms(100));
+  r.run_until(ms(200));
+  EXPECT_EQ(ports_of(r.clos.spine(0)),
+            std::vector<proto::PortId>{port(r.clos.spine(0), r.clos.leaf(1))});
+  std::vector<proto::PortId> up{port(r.clos.leaf(0), r.clos.spine(0)),
+                                port(r.clos.leaf(0), r.clos.spine(1))};
+  std::sort(up.begin(), up.end());
+  EXPECT_EQ(ports_of(r.clos.leaf(0)), up);
+  EXPECT_EQ(r.net->fib(r.clos.leaf(0)).routing_ports(d), up);
+  // Flows from leaf2's host reach it through leaf1.
+  std::vector<FlowId> ids;
+  for (int k = 0; k < 8; ++k) {
+    ids.push_back(r.flows->start(r.clos.host(2, 0), host, 20'000, ms(200)));
+  }
+  r.run_until(ms(300));
+  for (FlowId f : ids) {
+    EXPECT_NE(r.flows->stats(f).completed, Time::max()) << "flow " << f;
+  }
+
+  r.net->set_cable_up(2, true);
+  r.bgp->cable_up(2, ms(300));
+  r.run_until(ms(400));
+  EXPECT_EQ(r.net->fib(r.clos.leaf(0)).routing_ports(d),
+            std::vector<proto::PortId>{port(r.clos.leaf(0), host)});
+  EXPECT_EQ(ports_of(r.clos.spine(0)).size(), 2u);
+  EXPECT_TRUE(r.bgp->quiet());
 }
 
 }  // namespace
