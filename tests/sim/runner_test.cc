@@ -192,6 +192,27 @@ TEST(Runner, FarePaysOffForADegradationThatLasts) {
   EXPECT_EQ(fare->payload_bytes, ecmp->payload_bytes);
 }
 
+TEST(Runner, FarePaysOffForAMultiHomedServer) {
+  // examples/scenarios/multihomed.yaml: s on leaf1 and leaf2, spine0-leaf2
+  // at 25G from time 0, an all-to-all from 20 ms.
+  auto s = load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                              "/examples/scenarios/multihomed.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto ecmp = run_mode(*s, Mode::ecmp);
+  auto fare = run_mode(*s, Mode::fare);
+  ASSERT_TRUE(ecmp && fare) << (ecmp ? fare.error() : ecmp.error());
+  ASSERT_TRUE(ecmp->finished && fare->finished);
+  const Time start = s->workloads[0].start;
+  const Time ecmp_job = ecmp->completion - start;
+  const Time fare_job = fare->completion - start;
+  // ECMP sends a quarter of the flows into s over the 25G lane; FARE's
+  // weights (spine0 100 : 25, leaf3 62.5 : 100) keep most of them off it.
+  EXPECT_LT(fare_job.ps() * 4, ecmp_job.ps() * 3)
+      << "fare " << fare_job.seconds() << " s, ecmp " << ecmp_job.seconds()
+      << " s";
+  EXPECT_EQ(fare->payload_bytes, ecmp->payload_bytes);
+}
+
 TEST(Runner, SameScenarioSameResult) {
   const Scenario s = tiny();
   auto a = run_mode(s, Mode::fare);
