@@ -34,7 +34,7 @@ std::uint64_t dropped(const ModeResult& r) {
 TEST(Runner, AMultiHomedHostRunsWithBgpAndIsRefusedWithStaticRoutes) {
   auto s = parse_scenario(R"(
 name: multihomed
-stop_at: 30ms
+stop_at: 60ms
 topology:
   kind: edges
   allow_multihoming: true
@@ -48,11 +48,11 @@ topology:
   links:
     - [spine1, leaf1]
     - [spine1, leaf2]
-    - [h1, leaf1]
+    - [h1, leaf2]
     - [h2, leaf1]
     - [h2, leaf2]
 workloads:
-  - {kind: all_to_all, participants: all, bytes: 64KB}
+  - {kind: all_to_all, participants: all, bytes: 4MB}
 )",
                           "multihomed.yaml");
   ASSERT_TRUE(s) << s.error().to_string();
@@ -70,8 +70,11 @@ workloads:
   EXPECT_NE(refused.error().find("host 'h2' is multi-homed"), std::string::npos)
       << refused.error();
 
-  // Its cable to leaf2 fails and comes back mid-run: leaf2 withdraws it and
-  // routes to it through leaf1 meanwhile; nothing is lost for good.
+  // Its cable to leaf2 (h1's leaf) fails at 20 us and is back at 40 ms:
+  // leaf2 drops h1's packets to it until it has withdrawn the host and
+  // programmed BGP's route through leaf1 (10 ms of FIB programming), then
+  // forwards them that way, and the flows finish before the cable is back
+  // (at ~15 ms, the transport's backed-off retransmission).
   Scenario host_link_flap = *s;
   const NodeIndex h2 = *s->topology.find("h2");
   const NodeIndex leaf2 = *s->topology.find("leaf2");
@@ -82,13 +85,17 @@ workloads:
   down.b = leaf2;
   down.link = *s->topology.find_link(h2, leaf2);
   EventSpec up = down;
-  up.at = ms(15);
+  up.at = ms(40);
   up.kind = EventKind::link_up;
   host_link_flap.events = {down, up};
   for (Mode m : {Mode::fare, Mode::fare_lsn_arn}) {
     auto r = run_mode(host_link_flap, m);
     ASSERT_TRUE(r) << r.error();
     EXPECT_TRUE(r->finished) << mode_name(m);
+    EXPECT_GT(r->dropped[static_cast<std::size_t>(DropReason::no_route)], 0u)
+        << mode_name(m);
+    EXPECT_GT(r->completion, ms(10)) << mode_name(m);
+    EXPECT_LT(r->completion, ms(40)) << mode_name(m);
     EXPECT_EQ(r->injected, r->delivered + dropped(*r) + r->in_flight);
   }
 }
