@@ -30,6 +30,12 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   auto fail = [](std::string field, std::string reason) {
     return std::unexpected(NetworkError{std::move(field), std::move(reason)});
   };
+  auto fail_at = [](NetworkError::Subject subject, std::size_t index,
+                    std::string subfield, std::string reason) {
+    return std::unexpected(
+        NetworkError(subject, index, std::move(subfield), std::move(reason)));
+  };
+  constexpr auto kCable = NetworkError::Subject::cable;
   Network net(events, pool);
   net.select_mode_ = spec.select_mode;
   net.rng_ = spec.seed == 0 ? 0x9e3779b97f4a7c15ull : spec.seed;
@@ -45,17 +51,18 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   }
   for (std::size_t c = 0; c < spec.cables.size(); ++c) {
     const auto& cable = spec.cables[c];
-    const std::string at = "cables[" + std::to_string(c) + "]";
     if (cable.a >= n || cable.b >= n) {
-      return fail(at, "names a node that does not exist");
+      return fail_at(kCable, c, "", "names a node that does not exist");
     }
-    if (cable.a == cable.b) return fail(at, "connects a node to itself");
-    if (cable.rate == 0) return fail(at + ".rate", "must be above 0");
+    if (cable.a == cable.b) {
+      return fail_at(kCable, c, "", "connects a node to itself");
+    }
+    if (cable.rate == 0) return fail_at(kCable, c, ".rate", "must be above 0");
     if (spec.nodes[cable.a].host && spec.nodes[cable.b].host) {
-      return fail(at, "connects two hosts");
+      return fail_at(kCable, c, "", "connects two hosts");
     }
     if (cable.drop_probability < 0 || cable.drop_probability > 1) {
-      return fail(at + ".drop_probability", "must be within [0, 1]");
+      return fail_at(kCable, c, ".drop_probability", "must be within [0, 1]");
     }
     if (cable.drop_probability > 0) net.random_loss_ = true;
     out[cable.a].push_back({static_cast<std::uint32_t>(c), 0});
@@ -97,7 +104,8 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   for (std::size_t i = 0; i < n; ++i) {
     if (!spec.nodes[i].host) continue;
     if (out[i].empty()) {
-      return fail("nodes[" + std::to_string(i) + "]", "a host needs a cable");
+      return fail_at(NetworkError::Subject::node, i, "",
+                     "a host needs a cable");
     }
     if (out[i].size() > 1) continue;  // multi-homed: below
     const NodeIndex leaf = net.nodes_[i].neighbour[0];

@@ -70,8 +70,26 @@ struct NetworkSpec {
 inline constexpr proto::NodeId kNotLeaf = 0xffffffff;
 
 struct NetworkError {
+  // What a field belongs to, for callers that know nodes and cables by
+  // name: field is then "nodes[index]" or "cables[index]" + subfield.
+  enum class Subject : std::uint8_t { none, node, cable };
+
+  NetworkError(std::string field_, std::string reason_)
+      : field(std::move(field_)), reason(std::move(reason_)) {}
+  NetworkError(Subject subject_, std::size_t index_, std::string subfield_,
+               std::string reason_)
+      : field((subject_ == Subject::node ? "nodes[" : "cables[") +
+              std::to_string(index_) + "]" + subfield_),
+        reason(std::move(reason_)),
+        subject(subject_),
+        index(index_),
+        subfield(std::move(subfield_)) {}
+
   std::string field;
   std::string reason;
+  Subject subject = Subject::none;
+  std::size_t index = 0;
+  std::string subfield;  // e.g. ".rate"
   std::string to_string() const { return field + ": " + reason; }
 };
 

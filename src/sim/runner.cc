@@ -1,13 +1,11 @@
 #include "sim/runner.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 
 #include "sim/arn_control.h"
 #include "sim/bgp_control.h"
@@ -25,39 +23,16 @@ namespace {
 // Network::create names a node or cable by its index ("nodes[6]",
 // "cables[3].rate"); the scenario's author knows them by name.
 std::string named_error(const Topology& topo, const NetworkError& e) {
-  std::string_view rest = e.field;
-  std::size_t i = 0;
-  auto take_index = [&](std::string_view prefix) {
-    if (!rest.starts_with(prefix)) return false;
-    const char* end = rest.data() + rest.size();
-    auto [last, ec] = std::from_chars(rest.data() + prefix.size(), end, i);
-    if (ec != std::errc{} || last == end || *last != ']') return false;
-    rest = std::string_view(last + 1, end);
-    return true;
-  };
+  using Subject = NetworkError::Subject;
   std::string where = e.field;
-  if (take_index("nodes[") && i < topo.nodes.size()) {
-    where = "node '" + topo.nodes[i].name + "'" + std::string(rest);
-  } else if (take_index("cables[") && i < topo.links.size()) {
-    where = "link [" + topo.nodes[topo.links[i].a].name + ", " +
-            topo.nodes[topo.links[i].b].name + "]" + std::string(rest);
+  if (e.subject == Subject::node && e.index < topo.nodes.size()) {
+    where = "node '" + topo.nodes[e.index].name + "'" + e.subfield;
+  } else if (e.subject == Subject::cable && e.index < topo.links.size()) {
+    const LinkSpec& l = topo.links[e.index];
+    where = "link [" + topo.nodes[l.a].name + ", " + topo.nodes[l.b].name +
+            "]" + e.subfield;
   }
   return where + ": " + e.reason;
-}
-
-// What the simulator does not do with multi-homed hosts yet, as an
-// error naming the host (empty: nothing refused): static routes reach
-// leaves only.
-std::string refuse_multihoming_gaps(const Scenario& scenario,
-                                    const Network& net) {
-  for (const Network::MultiHomedHost& m : net.multihomed()) {
-    if (scenario.switches.routing != Routing::bgp) {
-      return "host '" + scenario.topology.nodes[m.host].name +
-             "' is multi-homed: multi-homed hosts need switches.routing: "
-             "bgp (static routes reach leaves only)";
-    }
-  }
-  return {};
 }
 
 proto::fare::Role fare_role(NodeRole r) {
@@ -186,8 +161,12 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   auto created = Network::create(spec, events, pool);
   if (!created) return std::unexpected(named_error(topo, created.error()));
   Network net = std::move(*created);
-  if (auto refused = refuse_multihoming_gaps(scenario, net); !refused.empty()) {
-    return std::unexpected(refused);
+  // Static routes reach leaves only.
+  if (!net.multihomed().empty() && sp.routing != Routing::bgp) {
+    return std::unexpected(
+        "host '" + topo.nodes[net.multihomed()[0].host].name +
+        "' is multi-homed: multi-homed hosts need switches.routing: bgp "
+        "(static routes reach leaves only)");
   }
 
   std::vector<proto::NodeId> leaf_id(topo.nodes.size(), kNotLeaf);

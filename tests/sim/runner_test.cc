@@ -124,6 +124,29 @@ TEST(Runner, EverySmallExampleRunsItsModes) {
   EXPECT_GE(ran, 3u);  // tiny, tiny_degrade, edges
 }
 
+// The parser refuses these, but a scenario built in code reaches the
+// network's own checks: their errors name nodes and links as the
+// scenario does, not by index.
+TEST(Runner, NetworkErrorsNameNodesAndLinks) {
+  Scenario lonely = tiny();
+  NodeSpec host;
+  host.name = "lonely";
+  host.role = NodeRole::host;
+  lonely.topology.nodes.push_back(host);
+  auto r = run_mode(lonely, Mode::ecmp);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "node 'lonely': a host needs a cable");
+
+  Scenario stopped = tiny();
+  LinkSpec& l = stopped.topology.links[0];
+  l.rate = 0;
+  r = run_mode(stopped, Mode::ecmp);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "link [" + stopped.topology.nodes[l.a].name + ", " +
+                           stopped.topology.nodes[l.b].name +
+                           "].rate: must be above 0");
+}
+
 TEST(Runner, TinyScenarioFinishesInBothBgpModes) {
   const Scenario s = tiny();
   for (Mode m : {Mode::ecmp, Mode::fare}) {
