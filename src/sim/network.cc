@@ -1,6 +1,7 @@
 #include "sim/network.h"
 
 #include <algorithm>
+#include <array>
 
 #include "proto/fib/flow_hash.h"
 
@@ -43,8 +44,10 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   net.nodes_.resize(n);
   net.reach_.resize(n);
   // Each direction of each cable, as (cable, direction 0: a -> b, 1:
-  // b -> a), by the node it leaves: that node's ports in order.
+  // b -> a), by the node it leaves: that node's ports in order; and each
+  // cable's port at a and at b.
   std::vector<std::vector<std::pair<std::uint32_t, int>>> out(n);
+  std::vector<std::array<proto::PortId, 2>> port_of(spec.cables.size());
   proto::NodeId leaves = 0;
   for (std::size_t i = 0; i < n; ++i) {
     net.nodes_[i].leaf_id = spec.nodes[i].leaf_id;
@@ -67,6 +70,8 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     if (cable.drop_probability > 0) net.random_loss_ = true;
     out[cable.a].push_back({static_cast<std::uint32_t>(c), 0});
     out[cable.b].push_back({static_cast<std::uint32_t>(c), 1});
+    port_of[c] = {static_cast<proto::PortId>(out[cable.a].size()),
+                  static_cast<proto::PortId>(out[cable.b].size())};
     net.nodes_[cable.a].neighbour.push_back(cable.b);
     net.nodes_[cable.b].neighbour.push_back(cable.a);
   }
@@ -88,12 +93,7 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
         lc.buffer_bytes = spec.buffer_bytes;
         lc.ecn_threshold_bytes = spec.ecn_threshold_bytes;
       }
-      // The port it arrives on: the far node's port for this cable.
-      const auto& back = out[to];
-      lc.to_port = static_cast<proto::PortId>(
-          std::find(back.begin(), back.end(),
-                    std::pair<std::uint32_t, int>{c, 1 - dir}) -
-          back.begin() + 1);
+      lc.to_port = port_of[c][1 - dir];  // the far node's port
       net.cable_links_[c][dir] = static_cast<LinkIndex>(net.links_.size());
       net.cable_of_.push_back(c);
       net.drop_probability_.push_back(cable.drop_probability);
@@ -109,12 +109,12 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     }
     if (out[i].size() > 1) continue;  // multi-homed: below
     const NodeIndex leaf = net.nodes_[i].neighbour[0];
-    auto port = net.port_toward(leaf, static_cast<NodeIndex>(i));
+    const auto [cable, dir] = out[i][0];
     Reach& r = net.reach_[i];
     r.leaf = leaf;
     r.fib_destination = net.nodes_[leaf].leaf_id;
     r.uplink = net.first_port_[i];
-    r.downlink = net.first_port_[leaf] + *port - 1;
+    r.downlink = net.first_port_[leaf] + port_of[cable][1 - dir] - 1;
     leaves = std::max<proto::NodeId>(leaves, net.nodes_[leaf].leaf_id + 1);
   }
   // A multi-homed host is a FIB destination of its own, numbered after
@@ -123,15 +123,18 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   // port (a connected route, programmed below), every other switch
   // through routing.
   proto::NodeId destinations = leaves;
+  const auto multihomed = [&](std::size_t i) {
+    return spec.nodes[i].host && out[i].size() > 1;
+  };
+  bool any_multihomed = false;
+  for (std::size_t i = 0; i < n; ++i) any_multihomed |= multihomed(i);
+  for (std::size_t i = 0; i < n && any_multihomed; ++i) {
+    if (spec.nodes[i].host) continue;
+    destinations =
+        std::max<proto::NodeId>(destinations, spec.nodes[i].leaf_id + 1);
+  }
   for (std::size_t i = 0; i < n; ++i) {
-    if (!spec.nodes[i].host || out[i].size() < 2) continue;
-    if (net.multihomed_.empty()) {
-      for (std::size_t k = 0; k < n; ++k) {
-        if (spec.nodes[k].host) continue;
-        destinations =
-            std::max<proto::NodeId>(destinations, spec.nodes[k].leaf_id + 1);
-      }
-    }
+    if (!multihomed(i)) continue;
     Reach& r = net.reach_[i];
     r.leaf = kMultiHomed;
     r.uplink = kNoLink;
