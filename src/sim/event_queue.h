@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "common/units.h"
-#include "sim/huge_page_allocator.h"
+#include "sim/huge_pages.h"
 
 namespace arfabric::sim {
 

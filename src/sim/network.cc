@@ -142,12 +142,13 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
     net.multihomed_.push_back({static_cast<NodeIndex>(i), r.fib_destination,
                                net.nodes_[i].neighbour});
   }
+  net.fib_memory_ = std::make_unique<HugePageArena>();
   net.fibs_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (spec.nodes[i].host) continue;
     fib::FibConfig fc = spec.fib;
     fc.max_destinations = std::max<proto::NodeId>(destinations, 1);
-    auto f = fib::Fib::create(fc);
+    auto f = fib::Fib::create(fc, net.fib_memory_.get());
     if (!f) return fail("fib." + f.error().field, f.error().reason);
     net.fibs_[i] = std::make_unique<fib::Fib>(std::move(*f));
   }

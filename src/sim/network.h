@@ -28,7 +28,7 @@
 
 #include "proto/fib/fib.h"
 #include "sim/event_queue.h"
-#include "sim/huge_page_allocator.h"
+#include "sim/huge_pages.h"
 #include "sim/link.h"
 #include "sim/packet_pool.h"
 
@@ -268,6 +268,9 @@ class Network {
   std::vector<LinkIndex> first_port_;
   std::vector<std::array<LinkIndex, 2>> cable_links_;  // by cable
   std::vector<std::uint32_t> cable_of_;                // by link
+  // Where the FIBs' destination tables live (huge pages: a hop reads one
+  // at random); declared before fibs_, so that it outlives them.
+  std::unique_ptr<HugePageArena> fib_memory_;
   // By node: its FIB, or null for hosts. Apart from Node, so that the
   // forwarding path reads 8 bytes a node.
   std::vector<std::unique_ptr<proto::fib::Fib>> fibs_;

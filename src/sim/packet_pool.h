@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "sim/huge_page_allocator.h"
+#include "sim/huge_pages.h"
 #include "sim/packet.h"
 
 namespace arfabric::sim {

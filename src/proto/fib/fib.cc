@@ -100,14 +100,15 @@ void Fib::commit(NodeId dest) {
       [&] { return new PortList(edit_); });
 }
 
-std::expected<Fib, ConfigError> Fib::create(const FibConfig& config) {
+std::expected<Fib, ConfigError> Fib::create(const FibConfig& config,
+                                            std::pmr::memory_resource* memory) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
-  return Fib(config);
+  return Fib(config, memory);
 }
 
-Fib::Fib(const FibConfig& config)
+Fib::Fib(const FibConfig& config, std::pmr::memory_resource* memory)
     : config_(config),
-      dests_(config.max_destinations),
+      dests_(config.max_destinations, memory),
       flowlets_(config.flowlet_table_size, config.flowlet_gap) {}
 
 std::expected<void, ConfigError> Fib::check_members(

@@ -62,6 +62,7 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <optional>
 #include <queue>
 #include <span>
@@ -132,8 +133,13 @@ struct FibCounters {
 
 class Fib {
  public:
-  // Errors: whatever validate(config) reports.
-  static std::expected<Fib, ConfigError> create(const FibConfig& config);
+  // Errors: whatever validate(config) reports. The destination table
+  // (max_destinations entries, the memory select() reads) is allocated
+  // from `memory`, which must outlive the Fib: a simulator with hundreds
+  // of switches passes one that packs their tables into huge pages.
+  static std::expected<Fib, ConfigError> create(
+      const FibConfig& config,
+      std::pmr::memory_resource* memory = std::pmr::get_default_resource());
 
   // Control plane. Errors: dest >= max_destinations; a weight above
   // kMaxWeight; a port listed twice. An empty list (or all weights 0) means
@@ -292,7 +298,7 @@ class Fib {
     bool operator>(const Deadline& o) const { return at > o.at; }
   };
 
-  explicit Fib(const FibConfig& config);
+  Fib(const FibConfig& config, std::pmr::memory_resource* memory);
   std::expected<void, ConfigError> check_members(
       std::string_view what, NodeId dest,
       std::span<const WeightedMember> members);
@@ -336,7 +342,7 @@ class Fib {
   };
 
   FibConfig config_;
-  std::vector<Dest> dests_;
+  std::pmr::vector<Dest> dests_;
   SharePool<PortList> port_lists_;
   SharePool<SharedTable> tables_;
   std::uint64_t next_table_id_ = 1;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory_resource>
 #include <random>
 #include <vector>
 
@@ -46,6 +47,43 @@ TEST(Fib, CreateRejectsBadConfig) {
   FibConfig c;
   c.table_size = 10;
   EXPECT_EQ(Fib::create(c).error().field, "config.table_size");
+}
+
+// A resource that counts what is outstanding, over the default heap.
+class CountingResource final : public std::pmr::memory_resource {
+ public:
+  std::size_t outstanding = 0;
+
+ private:
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    outstanding += bytes;
+    return std::pmr::new_delete_resource()->allocate(bytes, alignment);
+  }
+  void do_deallocate(void* p, std::size_t bytes,
+                     std::size_t alignment) override {
+    outstanding -= bytes;
+    std::pmr::new_delete_resource()->deallocate(p, bytes, alignment);
+  }
+  bool do_is_equal(const memory_resource& o) const noexcept override {
+    return this == &o;
+  }
+};
+
+// The destination table comes from the resource given to create(), moves
+// with the Fib and goes back to it when the Fib is destroyed.
+TEST(Fib, DestinationTableComesFromTheGivenMemory) {
+  CountingResource memory;
+  {
+    auto created = Fib::create({.max_destinations = 100}, &memory);
+    ASSERT_TRUE(created) << created.error().to_string();
+    EXPECT_GE(memory.outstanding, 100u * 64u);  // a cache line or more each
+    const std::size_t table = memory.outstanding;
+    Fib f = std::move(*created);
+    ASSERT_TRUE(f.set_route(99, equal(1, 4), Time{}));
+    EXPECT_TRUE(f.select(99, 12345, Time{}, SelectMode::per_flow));
+    EXPECT_EQ(memory.outstanding, table);
+  }
+  EXPECT_EQ(memory.outstanding, 0u);
 }
 
 TEST(Fib, ControlPlaneErrors) {
