@@ -1,11 +1,19 @@
 // The packet-hop workload of the simulator's data-plane benchmarks
-// (sim_network_bench, sim_hop_count): a 3-stage CLOS at 400G with
-// `leaves` leaves, leaves / 2 spines and 8 hosts per leaf, equal-cost
+// (sim_network_bench, sim_hop_count): a 3-stage CLOS at 400G, equal-cost
 // routes, and every host keeping 8 packets in flight in a closed loop:
 // each packet delivered makes its receiver send a new one to a
-// pseudo-random host. Deterministic: the same leaves give the same events.
+// pseudo-random host. Deterministic: the same shape gives the same events.
+//
+// Two families of shapes:
+// - ClosShape::dense(leaves): leaves / 2 spines and 8 hosts per leaf. The
+//   fabric grows with the square of the hosts (4,096 hosts: 256 uplinks
+//   per leaf, 131,072 spine-leaf cables), a worst case for the working set.
+// - ClosShape::non_blocking(k): k leaves, k spines and k hosts per leaf,
+//   as many uplinks as hosts on each leaf (k^2 hosts, 2 k^2 cables), the
+//   shape of a real fabric built from switches of radix 2k.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -15,31 +23,44 @@
 
 namespace arfabric::sim::bench {
 
+struct ClosShape {
+  std::uint32_t leaves = 0;
+  std::uint32_t spines = 0;
+  std::uint32_t hosts_per_leaf = 0;
+
+  static ClosShape dense(std::uint32_t leaves) {
+    return {leaves, leaves / 2, 8};
+  }
+  static ClosShape non_blocking(std::uint32_t k) { return {k, k, k}; }
+};
+
 class ClosLoop : public HostHandler {
  public:
-  static constexpr std::uint32_t kHostsPerLeaf = 8;
   static constexpr int kPacketsPerHost = 8;
 
   // Builds the fabric, installs the routes, sends the first packets and
-  // runs `warm_up` events, so that the pool and the link rings reach their
-  // working size. Throws std::runtime_error if the network is refused.
-  explicit ClosLoop(std::uint32_t leaves, int warm_up = 200000)
-      : leaves_(leaves), spines_(leaves / 2) {
+  // runs warm-up events (200,000, or 6 per packet in flight if more), so
+  // that the pool and the link rings reach their working size. Throws
+  // std::runtime_error if the network is refused.
+  explicit ClosLoop(const ClosShape& shape)
+      : leaves_(shape.leaves),
+        spines_(shape.spines),
+        hosts_per_leaf_(shape.hosts_per_leaf) {
     NetworkSpec spec;
     for (std::uint32_t i = 0; i < spines_; ++i)
       spec.nodes.push_back({false, 0});
     for (std::uint32_t i = 0; i < leaves_; ++i)
       spec.nodes.push_back({false, i});
     first_host_ = spines_ + leaves_;
-    hosts_ = leaves_ * kHostsPerLeaf;
+    hosts_ = leaves_ * hosts_per_leaf_;
     for (std::uint32_t i = 0; i < hosts_; ++i) spec.nodes.push_back({true, 0});
     for (std::uint32_t l = 0; l < leaves_; ++l) {
       for (std::uint32_t s = 0; s < spines_; ++s) {
         spec.cables.push_back({spines_ + l, s, gbps(400), ns(500)});
       }
-      for (std::uint32_t h = 0; h < kHostsPerLeaf; ++h) {
-        spec.cables.push_back({first_host_ + l * kHostsPerLeaf + h, spines_ + l,
-                               gbps(400), ns(500)});
+      for (std::uint32_t h = 0; h < hosts_per_leaf_; ++h) {
+        spec.cables.push_back({first_host_ + l * hosts_per_leaf_ + h,
+                               spines_ + l, gbps(400), ns(500)});
       }
     }
     spec.buffer_bytes = 1 << 20;
@@ -54,7 +75,7 @@ class ClosLoop : public HostHandler {
     for (std::uint32_t h = 0; h < hosts_; ++h) {
       for (int k = 0; k < kPacketsPerHost; ++k) send(first_host_ + h, Time{});
     }
-    run(warm_up);
+    run(std::max<long>(200000, 6L * hosts_ * kPacketsPerHost));
   }
 
   // Dispatches the next `n` events.
@@ -110,7 +131,7 @@ class ClosLoop : public HostHandler {
     net_->send_from_host(from, i, now);
   }
 
-  std::uint32_t leaves_, spines_, hosts_ = 0, first_host_ = 0;
+  std::uint32_t leaves_, spines_, hosts_per_leaf_, hosts_ = 0, first_host_ = 0;
   EventQueue events_;
   PacketPool pool_;
   std::unique_ptr<Network> net_;

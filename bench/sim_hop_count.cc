@@ -4,7 +4,7 @@
 // instructions and simulated cache misses by the packet hops this prints.
 // Those counts are the same on every run, so two builds can be compared
 // where the machine's timing noise (+-30 %) hides a 5 % change.
-//   sim_hop_count LEAVES EVENTS
+//   sim_hop_count LEAVES EVENTS [--non-blocking]
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
@@ -12,6 +12,7 @@
 #include "clos_loop.h"
 
 using arfabric::sim::bench::ClosLoop;
+using arfabric::sim::bench::ClosShape;
 
 // Not inlined: callgrind's --toggle-collect names it.
 [[gnu::noinline]] void run_events(ClosLoop& loop, long events) {
@@ -22,15 +23,20 @@ int main(int argc, char** argv) {
   CLI::App app{"Runs the packet-hop workload's events for counting"};
   std::uint32_t leaves = 0;
   long events = 0;
-  app.add_option("LEAVES", leaves, "leaves of the CLOS (8 hosts each)")
+  bool non_blocking = false;
+  app.add_option("LEAVES", leaves,
+                 "leaves of the CLOS (dense: 8 hosts each, LEAVES / 2 spines)")
       ->required()
       ->check(CLI::Range(2, 4096));
   app.add_option("EVENTS", events, "events to run after the warm-up")
       ->required()
       ->check(CLI::Range(1L, 1L << 40));
+  app.add_flag("--non-blocking", non_blocking,
+               "LEAVES spines and LEAVES hosts per leaf instead");
   CLI11_PARSE(app, argc, argv);
   try {
-    ClosLoop loop(leaves);
+    ClosLoop loop(non_blocking ? ClosShape::non_blocking(leaves)
+                               : ClosShape::dense(leaves));
     const std::uint64_t hops0 = loop.network().counters().packet_hops;
     const std::uint64_t pushed0 = loop.events().pushed();
     run_events(loop, events);

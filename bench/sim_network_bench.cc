@@ -3,7 +3,10 @@
 // 1.5 events per packet-hop).
 //
 // The workload is bench/clos_loop.h (a 3-stage CLOS, 8 packets per host
-// in a closed loop). The timed part is the event loop alone: link
+// in a closed loop), in two shapes: BM_ClosPacketHops/LEAVES, the dense
+// CLOS (leaves / 2 spines, 8 hosts per leaf, so the fabric grows with the
+// square of the hosts), and BM_NonBlockingClosPacketHops/K, K leaves of K
+// hosts and K uplinks each. The timed part is the event loop alone: link
 // arrivals, FIB selection (per-flow hash), egress queueing with drop-tail
 // and ECN, delivery. For counts that the machine's timing noise cannot
 // blur, see sim_hop_count.cc.
@@ -16,12 +19,12 @@
 namespace {
 
 using arfabric::sim::bench::ClosLoop;
+using arfabric::sim::bench::ClosShape;
 
-void BM_ClosPacketHops(benchmark::State& state) {
+void run_packet_hops(benchmark::State& state, const ClosShape& shape) {
   std::unique_ptr<ClosLoop> loop;
   try {
-    loop =
-        std::make_unique<ClosLoop>(static_cast<std::uint32_t>(state.range(0)));
+    loop = std::make_unique<ClosLoop>(shape);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
@@ -38,10 +41,24 @@ void BM_ClosPacketHops(benchmark::State& state) {
   state.counters["hosts"] = loop->hosts();
   state.counters["sim_time_us"] = loop->events().now().seconds() * 1e6;
 }
+void BM_ClosPacketHops(benchmark::State& state) {
+  run_packet_hops(state,
+                  ClosShape::dense(static_cast<std::uint32_t>(state.range(0))));
+}
 BENCHMARK(BM_ClosPacketHops)
-    ->Arg(16)
-    ->Arg(128)
-    ->Arg(512)
+    ->Arg(16)   // 128 hosts (also the non-blocking shape of 128 hosts)
+    ->Arg(128)  // 1,024 hosts, 8,192 spine-leaf cables
+    ->Arg(512)  // 4,096 hosts, 131,072 spine-leaf cables
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_NonBlockingClosPacketHops(benchmark::State& state) {
+  run_packet_hops(state, ClosShape::non_blocking(
+                             static_cast<std::uint32_t>(state.range(0))));
+}
+BENCHMARK(BM_NonBlockingClosPacketHops)
+    ->Arg(32)   // 1,024 hosts
+    ->Arg(64)   // 4,096 hosts
+    ->Arg(128)  // 16,384 hosts
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
