@@ -10,11 +10,8 @@ EventQueue::EventQueue()
       occupied_(kBuckets / 64),
       occupied_words_(kBuckets / 64 / 64) {}
 
-std::uint32_t EventQueue::next_occupied(std::uint32_t from) const {
+std::uint32_t EventQueue::next_occupied_beyond_word(std::uint32_t from) const {
   std::uint32_t word = from / 64;
-  const std::uint64_t here =
-      occupied_[word] & (~std::uint64_t{0} << (from % 64));
-  if (here != 0) return word * 64 + std::countr_zero(here);
   // The next non-zero word after `word`, wrapping round to `word` itself
   // (whose set bits, all before `from`, are then the ring's last buckets).
   constexpr std::uint32_t kWords = kBuckets / 64;

@@ -110,6 +110,12 @@ class EventQueue {
   // The event after top(), as the queue stands (a later push may come
   // before it); false when there is none. For prefetching.
   bool second(Event& out) const;
+  // What second() gives, and a hint for prefetching one event further:
+  // the near calendar's event after its own second. The far heap is not
+  // consulted for that third, so an event of its may come first (far
+  // events are rarely link arrivals). Returns how many of the two it
+  // found: 0 (size() < 2), 1 (`second` only) or 2.
+  int second_and_near_third(Event& second, Event& third) const;
   // Removes the earliest event and advances now() to its time.
   Event pop();
   Time now() const { return Time::from_ps(static_cast<std::int64_t>(now_)); }
@@ -157,6 +163,15 @@ class EventQueue {
   std::uint32_t head(std::uint32_t bucket) const {
     return nodes_[bucket_tail_[bucket]].next;
   }
+  // The near node after `node` in pop order: the next in its list, or the
+  // head of the next non-empty bucket (at least two near nodes).
+  Event second_given(std::uint32_t near_second) const;
+  std::uint32_t near_after(std::uint32_t node) const {
+    const std::uint32_t bucket = bucket_of(nodes_[node].at);
+    return bucket_tail_[bucket] != node
+               ? nodes_[node].next
+               : head(next_occupied((bucket + 1) % kBuckets));
+  }
   static std::uint32_t bucket_of(std::uint64_t at) {
     return static_cast<std::uint32_t>(at >> kBucketShift) & (kBuckets - 1);
   }
@@ -190,8 +205,15 @@ class EventQueue {
     }
   }
   // The first non-empty bucket at or after `from`, wrapping around; at
-  // least one bucket must be non-empty.
-  std::uint32_t next_occupied(std::uint32_t from) const;
+  // least one bucket must be non-empty. Inline when it is in `from`'s
+  // word of the bitmap (the usual case), else a call.
+  std::uint32_t next_occupied(std::uint32_t from) const {
+    const std::uint64_t here =
+        occupied_[from / 64] & (~std::uint64_t{0} << (from % 64));
+    if (here != 0) return from / 64 * 64 + std::countr_zero(here);
+    return next_occupied_beyond_word(from);
+  }
+  std::uint32_t next_occupied_beyond_word(std::uint32_t from) const;
 
   // The far heap.
   // The earliest of the children first..first+3 that exist (first < n).
@@ -327,15 +349,25 @@ class EventQueue {
 
 [[gnu::always_inline]] inline bool EventQueue::second(Event& out) const {
   if (size() < 2) return false;
-  // The near calendar's second: after the front in its list, or the head
-  // of the next non-empty bucket.
-  std::uint32_t near_second = kNone;
-  if (near_count_ >= 2) {
-    const std::uint32_t bucket = bucket_of(nodes_[front_].at);
-    near_second = bucket_tail_[bucket] != front_
-                      ? nodes_[front_].next
-                      : head(next_occupied((bucket + 1) % kBuckets));
-  }
+  out = second_given(near_count_ >= 2 ? near_after(front_) : kNone);
+  return true;
+}
+
+[[gnu::always_inline]] inline int EventQueue::second_and_near_third(
+    Event& second, Event& third) const {
+  if (size() < 2) return 0;
+  const std::uint32_t near_second =
+      near_count_ >= 2 ? near_after(front_) : kNone;
+  second = second_given(near_second);
+  if (near_count_ < 3) return 1;
+  third = event(nodes_[near_after(near_second)]);
+  return 2;
+}
+
+// The event after top() (size() >= 2), given the near calendar's own
+// second (kNone if it has fewer than two).
+[[gnu::always_inline]] inline Event EventQueue::second_given(
+    std::uint32_t near_second) const {
   const Entry* first_rest;   // the earliest of the part that has top()
   const Entry* other_first;  // and of the other part
   if (near_first_) {
@@ -352,8 +384,7 @@ class EventQueue {
       (other_first != nullptr && key(*other_first) < key(*pick))) {
     pick = other_first;
   }
-  out = event(*pick);
-  return true;
+  return event(*pick);
 }
 
 }  // namespace arfabric::sim

@@ -132,6 +132,8 @@ class HugePageArena final : public std::pmr::memory_resource {
     for (const Mapping& m : mappings_) total += m.size;
     return total;
   }
+  // Bytes handed out so far (without alignment padding).
+  std::size_t allocated() const { return allocated_; }
 
  private:
   struct Mapping {
@@ -153,6 +155,7 @@ class HugePageArena final : public std::pmr::memory_resource {
       p = (next_ + alignment - 1) & ~(alignment - 1);
     }
     next_ = p + bytes;
+    allocated_ += bytes;
     return reinterpret_cast<void*>(p);
   }
   void do_deallocate(void*, std::size_t, std::size_t) override {}
@@ -164,6 +167,7 @@ class HugePageArena final : public std::pmr::memory_resource {
   std::vector<Mapping> mappings_;
   std::uintptr_t next_ = 0;  // the current mapping's first free byte
   std::uintptr_t end_ = 0;   // and its end
+  std::size_t allocated_ = 0;
 };
 
 }  // namespace arfabric::sim

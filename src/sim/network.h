@@ -63,6 +63,10 @@ struct NetworkSpec {
   proto::fib::SelectMode select_mode = proto::fib::SelectMode::per_flow;
   proto::fib::FibConfig fib;  // max_destinations is set to the leaf count
   std::uint64_t seed = 1;     // random losses (drop_probability)
+  // How many events ahead a hop prefetches (Network::on_event): 2, 3, or
+  // 0 for 3 where the links and FIB tables outgrow a core's L2. Speed
+  // only: every result is the same.
+  std::uint8_t prefetch_depth = 0;
 };
 
 // "This node is not a leaf", in per-node tables of leaf ids (FIB
@@ -132,12 +136,14 @@ struct NetworkCounters {
   std::uint64_t control_delivered = 0;  // control packets handed to CPUs
   std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
       dropped{};
+  bool operator==(const NetworkCounters&) const = default;
 };
 
 class Network {
  public:
   // Errors: a cable to an unknown node or to itself, a host with no cable,
-  // a cable between two hosts, a zero rate.
+  // a cable between two hosts, a zero rate, a prefetch_depth other than 0,
+  // 2 or 3.
   static std::expected<Network, NetworkError> create(const NetworkSpec& spec,
                                                      EventQueue& events,
                                                      PacketPool& pool);
@@ -249,7 +255,9 @@ class Network {
   // A switch's egress: the header processor, then the link.
   void egress(LinkIndex l, PacketIndex index, Time now);
   void drop(PacketIndex index, DropReason reason);
-  void prefetch_next_arrivals() const;
+  void prefetch_next_arrivals();
+  void prefetch_fib_entry(NodeIndex node, const Packet& packet) const;
+  void prefetch_egress(NodeIndex node, Packet& packet);
   void release_dropped(PacketIndex index);
   // Sets p.flow_hash (never 0) from the packet's 5-tuple.
   static void set_flow_hash(Packet& p);
@@ -280,6 +288,9 @@ class Network {
   bool random_loss_ = false;              // some link has drop_probability > 0
   std::uint64_t rng_ = 1;                 // xorshift64* state
   proto::fib::SelectMode select_mode_ = proto::fib::SelectMode::per_flow;
+  // Whether hops prefetch three events ahead, not two
+  // (NetworkSpec::prefetch_depth, prefetch_next_arrivals).
+  bool deep_lookahead_ = false;
   NetworkCounters counters_;
 };
 

@@ -81,6 +81,36 @@ TEST(EventQueue, SecondIsTheEventAfterTop) {
   }
 }
 
+// second_and_near_third() names the events that pop() returns after top()
+// when every event is in the near calendar and nothing is pushed in
+// between: ties within a bucket, and thirds in the next buckets.
+TEST(EventQueue, SecondAndNearThirdAreTheNextTwoAfterTop) {
+  std::mt19937_64 rng(13);
+  for (const int n : {0, 2, 3, 4, 7, 1000}) {
+    EventQueue q;
+    Event second{}, third{};
+    for (int i = 0; i < n; ++i) {
+      q.push(Time::from_ps(static_cast<std::int64_t>(rng() % 2000)),
+             EventType::link_arrival, static_cast<std::uint32_t>(i), 0,
+             static_cast<std::uint32_t>(i));
+    }
+    while (q.size() >= 3) {
+      ASSERT_EQ(q.second_and_near_third(second, third), 2) << n;
+      (void)q.pop();
+      EXPECT_EQ(second.seq, q.top().seq) << n;
+      (void)q.pop();
+      EXPECT_EQ(third.seq, q.top().seq) << n;
+      EXPECT_EQ(third.c, q.top().c) << n;
+      if (rng() % 2 == 0) {
+        q.push(q.now() + Time::from_ps(static_cast<std::int64_t>(rng() % 600)),
+               EventType::link_arrival, 0, 0);
+      }
+    }
+    EXPECT_EQ(q.second_and_near_third(second, third), q.size() == 2 ? 1 : 0)
+        << n;
+  }
+}
+
 // remove_if drops exactly the chosen events and leaves the rest in their
 // order (by time, then insertion), whatever the heap's size, and the queue
 // keeps working after it.

@@ -56,6 +56,7 @@ TEST(HugePageArena, PacksAlignedAllocationsIntoHugePageMappings) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % kHugePage, 0u);
   EXPECT_EQ(b - a, 128);  // the next 64-byte boundary after 100 bytes
   EXPECT_EQ(arena.mapped(), HugePageArena::kChunk);
+  EXPECT_EQ(arena.allocated(), 1100u);
   a[99] = 1;
   b[999] = 2;
   // Larger than a chunk: a mapping of its own, rounded to huge pages.

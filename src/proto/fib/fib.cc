@@ -447,9 +447,8 @@ void Fib::rebuild(NodeId dest) {
   }
   ++counters_.selections[static_cast<std::size_t>(mode)];
   switch (mode) {
-    case SelectMode::per_flow:  // MemberTable::index_for on the copies
-      return d.entries[d.table_mask != kModulo ? flow_hash & d.table_mask
-                                               : flow_hash % d.table_size];
+    case SelectMode::per_flow:
+      return d.entries[per_flow_index(d, flow_hash)];
     case SelectMode::per_packet: {
       // i & table_mask is i, except for a one-port table (mask 0).
       const std::uint32_t i = d.spray_next;

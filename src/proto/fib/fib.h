@@ -199,6 +199,30 @@ class Fib {
   [[gnu::always_inline]] void prefetch(NodeId dest) const {
     if (dest < dests_.size()) __builtin_prefetch(&dests_[dest]);
   }
+  // A hint for simulators that prefetch a packet's egress before its hop:
+  // the port select(dest, flow_hash, now, mode) would return now in
+  // per-flow or per-packet mode, read without changing anything (no
+  // counters, no spray position); 0 when there is no cheap answer (no
+  // route, a fallback drop, flowlet mode, an unknown dest). Per-flow
+  // overrides are not consulted.
+  [[gnu::always_inline]] PortId likely_port(NodeId dest,
+                                            std::uint64_t flow_hash,
+                                            SelectMode mode) const {
+    if (dest >= dests_.size()) return 0;
+    const Dest& d = dests_[dest];
+    if (d.state == GroupState::no_route || d.state == GroupState::drop) {
+      return 0;
+    }
+    switch (mode) {
+      case SelectMode::per_flow:
+        return d.entries[per_flow_index(d, flow_hash)];
+      case SelectMode::per_packet:
+        return d.entries[d.spray_next & d.table_mask];
+      case SelectMode::flowlet:
+        return 0;
+    }
+    return 0;
+  }
 
   // Prefixes -> destination nodes (prefix_table.h for costs and errors).
   std::expected<void, ConfigError> add_prefix(const Prefix& prefix,
@@ -325,6 +349,13 @@ class Fib {
   // in scratch_, and whether the fallback was entered.
   GroupState compute_group(const Dest& d, bool& fallback_entered);
   static void index_overrides(Dest& d);
+  // The entry per-flow selection picks: MemberTable::index_for on the
+  // copies in `d`.
+  static std::uint32_t per_flow_index(const Dest& d, std::uint64_t flow_hash) {
+    return static_cast<std::uint32_t>(d.table_mask != kModulo
+                                          ? flow_hash & d.table_mask
+                                          : flow_hash % d.table_size);
+  }
   std::optional<PortId> select_plain(Dest& d, NodeId dest,
                                      std::uint64_t flow_hash, Time now,
                                      SelectMode mode);
