@@ -20,7 +20,7 @@ std::unexpected<ConfigError> dest_error(std::string_view what, NodeId dest,
 }
 
 // Each port id at its own index: the entries of any table whose every
-// entry is that one port (Fib::Dest::entries).
+// entry is that one port (Fib::Selector::entries).
 constexpr auto kEveryPort = [] {
   std::array<PortId, std::size_t{std::numeric_limits<PortId>::max()} + 1> a{};
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<PortId>(i);
@@ -108,7 +108,8 @@ std::expected<Fib, ConfigError> Fib::create(const FibConfig& config,
 
 Fib::Fib(const FibConfig& config, std::pmr::memory_resource* memory)
     : config_(config),
-      dests_(config.max_destinations, memory),
+      selectors_(config.max_destinations, memory),
+      dests_(config.max_destinations),
       flowlets_(config.flowlet_table_size, config.flowlet_gap) {}
 
 std::expected<void, ConfigError> Fib::check_members(
@@ -406,20 +407,23 @@ void Fib::rebuild(NodeId dest) {
     memo.valid = true;
   }
   if (memo.fallback_entered) ++counters_.fallback_entered;
-  d.state = memo.state;
-  if (d.state == GroupState::no_route || d.state == GroupState::drop) return;
+  Selector& s = selectors_[dest];
+  s.state = memo.state;
+  if (s.state == GroupState::no_route || s.state == GroupState::drop) return;
   if (d.table == memo.to) return;  // the same members: nothing to move
   d.table = memo.to;
   const MemberTable& table = d.table->table;
-  d.table_size = table.size();
+  s.table_size = static_cast<std::uint16_t>(table.size());
   if (d.table->active.size() == 1) {
     const PortId port = d.table->active.front().port;
     assert(std::ranges::count(table.entries(), port) == table.size());
-    d.entries = &kEveryPort[port];
-    d.table_mask = 0;
+    s.entries = &kEveryPort[port];
+    s.table_mask = 0;
   } else {
-    d.entries = table.entries().data();
-    d.table_mask = table.mask() != 0 ? table.mask() : kModulo;  // size >= 64
+    s.entries = table.entries().data();
+    // size >= 64 when it is not a power of two
+    s.table_mask =
+        table.mask() != 0 ? static_cast<std::uint16_t>(table.mask()) : kModulo;
   }
   ++counters_.table_rebuilds;
   counters_.entries_moved += d.table->moved;
@@ -428,8 +432,9 @@ void Fib::rebuild(NodeId dest) {
 // The per-destination selection (no overrides). Kept separate so both
 // select() forms share it; the compiler inlines it into each.
 [[gnu::always_inline]] inline std::optional<PortId> Fib::select_plain(
-    Dest& d, NodeId dest, std::uint64_t flow_hash, Time now, SelectMode mode) {
-  switch (d.state) {
+    Selector& s, NodeId dest, std::uint64_t flow_hash, Time now,
+    SelectMode mode) {
+  switch (s.state) {
     case GroupState::no_route:
       ++counters_.no_route;
       return std::nullopt;
@@ -448,42 +453,42 @@ void Fib::rebuild(NodeId dest) {
   ++counters_.selections[static_cast<std::size_t>(mode)];
   switch (mode) {
     case SelectMode::per_flow:
-      return d.entries[per_flow_index(d, flow_hash)];
+      return s.entries[per_flow_index(s, flow_hash)];
     case SelectMode::per_packet: {
       // i & table_mask is i, except for a one-port table (mask 0).
-      const std::uint32_t i = d.spray_next;
-      if (++d.spray_next == d.table_size) d.spray_next = 0;
-      return d.entries[i & d.table_mask];
+      const std::uint32_t i = s.spray_next;
+      if (++s.spray_next == s.table_size) s.spray_next = 0;
+      return s.entries[i & s.table_mask];
     }
     case SelectMode::flowlet:
-      return flowlets_.select(dest, flow_hash, now, d.table->table);
+      return flowlets_.select(dest, flow_hash, now, dests_[dest].table->table);
   }
   return std::nullopt;
 }
 
 std::optional<PortId> Fib::select(NodeId dest, std::uint64_t flow_hash,
                                   Time now, SelectMode mode) {
-  if (dest >= dests_.size()) {
+  if (dest >= selectors_.size()) {
     ++counters_.no_route;
     return std::nullopt;
   }
-  Dest& d = dests_[dest];
-  if (d.has_overrides) [[unlikely]]
+  Selector& s = selectors_[dest];
+  if (s.has_overrides) [[unlikely]]
     ++counters_.flow_key_missing;
-  return select_plain(d, dest, flow_hash, now, mode);
+  return select_plain(s, dest, flow_hash, now, mode);
 }
 
 std::optional<PortId> Fib::select(NodeId dest, const FlowKey& key,
                                   std::uint64_t flow_hash, Time now,
                                   SelectMode mode) {
-  if (dest >= dests_.size()) {
+  if (dest >= selectors_.size()) {
     ++counters_.no_route;
     return std::nullopt;
   }
-  Dest& d = dests_[dest];
-  if (!d.has_overrides) [[likely]]
-    return select_plain(d, dest, flow_hash, now, mode);
-  return select_overridden(d, dest, key, flow_hash, now, mode);
+  Selector& s = selectors_[dest];
+  if (!s.has_overrides) [[likely]]
+    return select_plain(s, dest, flow_hash, now, mode);
+  return select_overridden(s, dest, key, flow_hash, now, mode);
 }
 
 namespace {
@@ -502,10 +507,11 @@ constexpr std::uint32_t kLinearGroup = 8;
 
 }  // namespace
 
-std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
+std::optional<PortId> Fib::select_overridden(Selector& s, NodeId dest,
                                              const FlowKey& key,
                                              std::uint64_t flow_hash, Time now,
                                              SelectMode mode) {
+  const Dest& d = dests_[dest];
   adjust_.clear();
   std::uint32_t begin = 0;
   for (const auto& [fields, end] : d.override_groups) {
@@ -535,7 +541,7 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
     begin = end;
   }
   const std::optional<PortId> first =
-      select_plain(d, dest, flow_hash, now, mode);
+      select_plain(s, dest, flow_hash, now, mode);
   // No route / drop: an override can only take paths away.
   if (adjust_.empty() || !first) return first;
   ++counters_.flow_matched;
@@ -566,7 +572,7 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
   };
   // Spraying has no flow to keep together: vary the draws per packet.
   const std::uint64_t seed = mode == SelectMode::per_packet
-                                 ? mix64(flow_hash + d.spray_next)
+                                 ? mix64(flow_hash + s.spray_next)
                                  : flow_hash;
   if (accept(*first, seed)) return first;
   const MemberTable& t = d.table->table;
@@ -597,7 +603,7 @@ std::optional<PortId> Fib::select_overridden(Dest& d, NodeId dest,
       ++counters_.fallback_keep_routing;
       return first;
     case Fallback::backup:
-      if (d.state != GroupState::backup) {
+      if (s.state != GroupState::backup) {
         std::uint64_t total = 0;
         auto usable = [&](const PortState& p) {
           const FlowAdjust* a = find(p.port);
@@ -653,7 +659,7 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
     if (remove) {
       list.erase(it);
       --flow_override_count_;
-      index_overrides(dests_[c.destination]);
+      index_overrides(c.destination);
     } else {
       it->vetoed = c.vetoed;
       it->level = c.level;
@@ -673,15 +679,16 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
   ++counters_.flow_override_changes;
   list.push_back({match, c.port, c.source, c.vetoed, c.level});
   ++flow_override_count_;
-  index_overrides(dests_[c.destination]);
+  index_overrides(c.destination);
   // select() must not allocate: room for every override of one destination.
   if (adjust_.capacity() < list.size()) adjust_.reserve(list.size() * 2);
   return {};
 }
 
-void Fib::index_overrides(Dest& d) {
+void Fib::index_overrides(NodeId dest) {
+  Dest& d = dests_[dest];
   const std::size_t n = d.overrides.size();
-  d.has_overrides = n > 0;
+  selectors_[dest].has_overrides = n > 0;
   std::vector<std::pair<std::uint64_t, FlowOverride>> keyed;
   keyed.reserve(n);
   for (const FlowOverride& o : d.overrides)
@@ -718,7 +725,8 @@ std::expected<void, ConfigError> Fib::add_prefix(const Prefix& prefix,
 }
 
 GroupState Fib::state(NodeId dest) const {
-  return dest < dests_.size() ? dests_[dest].state : GroupState::no_route;
+  return dest < selectors_.size() ? selectors_[dest].state
+                                  : GroupState::no_route;
 }
 
 const MemberTable* Fib::table(NodeId dest) const {

@@ -133,10 +133,10 @@ struct FibCounters {
 
 class Fib {
  public:
-  // Errors: whatever validate(config) reports. The destination table
-  // (max_destinations entries, the memory select() reads) is allocated
-  // from `memory`, which must outlive the Fib: a simulator with hundreds
-  // of switches passes one that packs their tables into huge pages.
+  // Errors: whatever validate(config) reports. What select() reads of
+  // each destination (16 bytes times max_destinations) is allocated from
+  // `memory`, which must outlive the Fib: a simulator with hundreds of
+  // switches passes one that packs them into huge pages.
   static std::expected<Fib, ConfigError> create(
       const FibConfig& config,
       std::pmr::memory_resource* memory = std::pmr::get_default_resource());
@@ -197,7 +197,7 @@ class Fib {
   // state; out-of-range destinations are ignored. Always inlined: GCC
   // drops calls to a function whose only effect is a prefetch.
   [[gnu::always_inline]] void prefetch(NodeId dest) const {
-    if (dest < dests_.size()) __builtin_prefetch(&dests_[dest]);
+    if (dest < selectors_.size()) __builtin_prefetch(&selectors_[dest]);
   }
   // A hint for simulators that prefetch a packet's egress before its hop:
   // the port select(dest, flow_hash, now, mode) would return now in
@@ -208,16 +208,16 @@ class Fib {
   [[gnu::always_inline]] PortId likely_port(NodeId dest,
                                             std::uint64_t flow_hash,
                                             SelectMode mode) const {
-    if (dest >= dests_.size()) return 0;
-    const Dest& d = dests_[dest];
-    if (d.state == GroupState::no_route || d.state == GroupState::drop) {
+    if (dest >= selectors_.size()) return 0;
+    const Selector& s = selectors_[dest];
+    if (s.state == GroupState::no_route || s.state == GroupState::drop) {
       return 0;
     }
     switch (mode) {
       case SelectMode::per_flow:
-        return d.entries[per_flow_index(d, flow_hash)];
+        return s.entries[per_flow_index(s, flow_hash)];
       case SelectMode::per_packet:
-        return d.entries[d.spray_next & d.table_mask];
+        return s.entries[s.spray_next & s.table_mask];
       case SelectMode::flowlet:
         return 0;
     }
@@ -286,25 +286,32 @@ class Fib {
     std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
     std::size_t sweep_at = 64;
   };
-  static constexpr std::uint32_t kModulo = ~std::uint32_t{0};
-  // 64-byte aligned, with what select() reads in the first cache line
-  // (prefetch() loads that line).
-  struct alignas(64) Dest {
-    // The table's entries, size and index mask, copied next to `state` so
-    // that select() reads no other cache line before the entry it picks: it
-    // indexes `entries` by hash & table_mask, or by hash % table_size when
-    // table_mask is kModulo (MemberTable::index_for). When one port holds
-    // every entry, `entries` points at that port in kEveryPort and the mask
-    // is 0: all such destinations (a spine's downlinks) read the same few
-    // lines instead of a random line of a table each.
+  // Selector::table_mask when the table size is not a power of two.
+  static constexpr std::uint16_t kModulo = 0xffff;
+  static_assert(kMaxTableSize <= kModulo, "a table index fits in 16 bits");
+  // What select() reads of a destination, 16 bytes, four to a cache line,
+  // in an array of their own (selectors_) apart from the rest of the
+  // destination (Dest): a simulated hop reads one at random, and a switch
+  // with thousands of destinations keeps them in a quarter of the lines.
+  // `entries`, `table_size` and `table_mask` are copies of the member
+  // table's: select() indexes `entries` by hash & table_mask, or by
+  // hash % table_size when table_mask is kModulo (MemberTable::index_for).
+  // When one port holds every entry, `entries` points at that port in
+  // kEveryPort and the mask is 0: all such destinations (a spine's
+  // downlinks) read the same few lines instead of a random line of a table
+  // each.
+  struct Selector {
     const PortId* entries = nullptr;
-    std::uint32_t table_size = 0;
-    std::uint32_t table_mask = 0;
+    std::uint16_t table_size = 0;
+    std::uint16_t table_mask = 0;
+    std::uint16_t spray_next = 0;  // per-packet mode's next entry
     GroupState state = GroupState::no_route;
-    // !overrides.empty(), next to `state` so that select() reads no other
-    // cache line for it.
-    bool has_overrides = false;
-    std::uint32_t spray_next = 0;
+    bool has_overrides = false;  // !Dest::overrides.empty()
+  };
+  static_assert(sizeof(Selector) == 16);
+  // The rest of a destination: what routing, notifications and per-flow
+  // overrides change.
+  struct Dest {
     std::shared_ptr<const PortList> ports;     // null: none yet
     std::shared_ptr<const SharedTable> table;  // null: never filled
     // Per-flow overrides, sorted by (match.fields, hash of the match key);
@@ -348,20 +355,21 @@ class Fib {
   // rebuild()'s work: the group state for `d`'s port states, the members
   // in scratch_, and whether the fallback was entered.
   GroupState compute_group(const Dest& d, bool& fallback_entered);
-  static void index_overrides(Dest& d);
+  void index_overrides(NodeId dest);
   // The entry per-flow selection picks: MemberTable::index_for on the
-  // copies in `d`.
-  static std::uint32_t per_flow_index(const Dest& d, std::uint64_t flow_hash) {
-    return static_cast<std::uint32_t>(d.table_mask != kModulo
-                                          ? flow_hash & d.table_mask
-                                          : flow_hash % d.table_size);
+  // copies in `s`.
+  static std::uint32_t per_flow_index(const Selector& s,
+                                      std::uint64_t flow_hash) {
+    return static_cast<std::uint32_t>(s.table_mask != kModulo
+                                          ? flow_hash & s.table_mask
+                                          : flow_hash % s.table_size);
   }
-  std::optional<PortId> select_plain(Dest& d, NodeId dest,
+  std::optional<PortId> select_plain(Selector& s, NodeId dest,
                                      std::uint64_t flow_hash, Time now,
                                      SelectMode mode);
   // Out of line: inlined, its frame would slow the common path.
   [[gnu::noinline]] std::optional<PortId> select_overridden(
-      Dest& d, NodeId dest, const FlowKey& key, std::uint64_t flow_hash,
+      Selector& s, NodeId dest, const FlowKey& key, std::uint64_t flow_hash,
       Time now, SelectMode mode);
   // A matching flow's view of one port (select_overridden scratch).
   struct FlowAdjust {
@@ -373,7 +381,8 @@ class Fib {
   };
 
   FibConfig config_;
-  std::pmr::vector<Dest> dests_;
+  std::pmr::vector<Selector> selectors_;  // by destination
+  std::vector<Dest> dests_;               // by destination
   SharePool<PortList> port_lists_;
   SharePool<SharedTable> tables_;
   std::uint64_t next_table_id_ = 1;
