@@ -100,16 +100,20 @@ void Fib::commit(NodeId dest) {
       [&] { return new PortList(edit_); });
 }
 
-std::expected<Fib, ConfigError> Fib::create(const FibConfig& config,
-                                            std::pmr::memory_resource* memory) {
+std::expected<Fib, ConfigError> Fib::create(
+    const FibConfig& config, std::pmr::memory_resource* memory,
+    std::shared_ptr<MemberTablePool> tables) {
   if (auto ok = validate(config); !ok) return std::unexpected(ok.error());
-  return Fib(config, memory);
+  if (!tables) tables = std::make_shared<MemberTablePool>();
+  return Fib(config, memory, std::move(tables));
 }
 
-Fib::Fib(const FibConfig& config, std::pmr::memory_resource* memory)
+Fib::Fib(const FibConfig& config, std::pmr::memory_resource* memory,
+         std::shared_ptr<MemberTablePool> tables)
     : config_(config),
       selectors_(config.max_destinations, memory),
       dests_(config.max_destinations),
+      tables_(std::move(tables)),
       flowlets_(config.flowlet_table_size, config.flowlet_gap) {}
 
 std::expected<void, ConfigError> Fib::check_members(
@@ -390,16 +394,19 @@ void Fib::rebuild(NodeId dest) {
       // The table this destination's own history gives: built from its
       // current one (resilient update), shared with every destination that
       // made the same step from the same table.
+      // (Fibs sharing a pool may differ in table size.)
       const std::uint64_t parent = d.table ? d.table->id : 0;
       memo.to = share(
-          tables_, hash_of(parent, scratch_),
+          tables_->tables_,
+          hash_of(parent, scratch_) ^ mix64(config_.table_size),
           [&](const SharedTable& t) {
-            return t.parent == parent && t.active == scratch_;
+            return t.parent == parent && t.active == scratch_ &&
+                   t.table.size() == config_.table_size;
           },
           [&] {
             auto* t = new SharedTable{
                 d.table ? d.table->table : MemberTable(config_.table_size),
-                scratch_, next_table_id_++, parent, 0};
+                scratch_, tables_->next_id_++, parent, 0};
             t->moved = t->table.assign(t->active);
             return t;
           });

@@ -32,7 +32,8 @@
 // per-port state share one immutable copy of it, and destinations whose
 // tables were built from the same table with the same members share the
 // result, so a switch with thousands of destinations over the same uplinks
-// holds a handful of tables. Each destination still sees exactly the table
+// holds a handful of tables (and Fibs given one MemberTablePool share them
+// between switches too). Each destination still sees exactly the table
 // its own history gives (a shared table is keyed by the table it was built
 // from), so the resilient-update guarantee and the counters are per
 // destination as before. A change to one destination copies its port
@@ -57,6 +58,7 @@
 // group minus all vetoes; drop). Congestion alone never empties the set.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <expected>
@@ -131,15 +133,64 @@ struct FibCounters {
                                             // destination that has overrides
 };
 
+namespace detail {
+
+// A member table as built from `active`, starting from table `parent` (0:
+// an empty one) with `moved` entries changing; shared, never changed.
+struct SharedTable {
+  MemberTable table;
+  std::vector<WeightedMember> active;
+  std::uint64_t id = 0;  // unique for its pool's life, never 0
+  std::uint64_t parent = 0;
+  std::uint32_t moved = 0;
+};
+// Live shared objects by content hash (weak: the last destination to drop
+// one frees it; dead entries are swept as the map grows).
+template <typename T>
+struct SharePool {
+  std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
+  std::size_t sweep_at = 64;
+};
+
+}  // namespace detail
+
+// The member tables of one or more Fibs. Each Fib has its own unless
+// several are given the same (Fib::create): then destinations of
+// different switches that reach the same members from the same table (a
+// simulated fabric's leaves, whose uplinks have the same port numbers)
+// share one copy, as destinations of one switch always do. Sharing never
+// changes what a destination selects: a table is keyed by the table it
+// was built from, its members and its size. Not thread-safe: Fibs that
+// share one are used from one thread.
+class MemberTablePool {
+ public:
+  MemberTablePool() = default;
+  MemberTablePool(const MemberTablePool&) = delete;
+  MemberTablePool& operator=(const MemberTablePool&) = delete;
+  // Distinct tables alive.
+  std::size_t live() const {
+    return static_cast<std::size_t>(std::ranges::count_if(
+        tables_.live, [](const auto& e) { return !e.second.expired(); }));
+  }
+
+ private:
+  friend class Fib;
+  detail::SharePool<detail::SharedTable> tables_;
+  std::uint64_t next_id_ = 1;
+};
+
 class Fib {
  public:
   // Errors: whatever validate(config) reports. What select() reads of
   // each destination (16 bytes times max_destinations) is allocated from
   // `memory`, which must outlive the Fib: a simulator with hundreds of
-  // switches passes one that packs them into huge pages.
+  // switches passes one that packs them into huge pages. Member tables
+  // come from `tables`, shared with the Fibs given the same pool, or from
+  // a pool of the Fib's own (null).
   static std::expected<Fib, ConfigError> create(
       const FibConfig& config,
-      std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+      std::pmr::memory_resource* memory = std::pmr::get_default_resource(),
+      std::shared_ptr<MemberTablePool> tables = nullptr);
 
   // Control plane. Errors: dest >= max_destinations; a weight above
   // kMaxWeight; a port listed twice. An empty list (or all weights 0) means
@@ -270,22 +321,9 @@ class Fib {
   };
   // One destination's port states, sorted by port; shared, never changed.
   using PortList = std::vector<PortState>;
-  // A member table as built from `active`, starting from table `parent`
-  // (0: an empty one) with `moved` entries changing; shared, never changed.
-  struct SharedTable {
-    MemberTable table;
-    std::vector<WeightedMember> active;
-    std::uint64_t id = 0;  // unique for the Fib's life, never 0
-    std::uint64_t parent = 0;
-    std::uint32_t moved = 0;
-  };
-  // Live shared objects by content hash (weak: the last destination to
-  // drop one frees it; dead entries are swept as the map grows).
+  using SharedTable = detail::SharedTable;
   template <typename T>
-  struct SharePool {
-    std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
-    std::size_t sweep_at = 64;
-  };
+  using SharePool = detail::SharePool<T>;
   // Selector::table_mask when the table size is not a power of two.
   static constexpr std::uint16_t kModulo = 0xffff;
   static_assert(kMaxTableSize <= kModulo, "a table index fits in 16 bits");
@@ -329,7 +367,8 @@ class Fib {
     bool operator>(const Deadline& o) const { return at > o.at; }
   };
 
-  Fib(const FibConfig& config, std::pmr::memory_resource* memory);
+  Fib(const FibConfig& config, std::pmr::memory_resource* memory,
+      std::shared_ptr<MemberTablePool> tables);
   std::expected<void, ConfigError> check_members(
       std::string_view what, NodeId dest,
       std::span<const WeightedMember> members);
@@ -384,8 +423,7 @@ class Fib {
   std::pmr::vector<Selector> selectors_;  // by destination
   std::vector<Dest> dests_;               // by destination
   SharePool<PortList> port_lists_;
-  SharePool<SharedTable> tables_;
-  std::uint64_t next_table_id_ = 1;
+  std::shared_ptr<MemberTablePool> tables_;  // never null
   PortList edit_;
   // set_route()'s last change of a port list, for the next destination
   // that makes the same one: a routing protocol (or a simulator's static

@@ -87,6 +87,51 @@ TEST(Fib, SelectorsComeFromTheGivenMemory) {
   EXPECT_EQ(memory.outstanding, 0u);
 }
 
+// Fibs given one MemberTablePool share the tables their destinations
+// reach by the same steps (same members from the same table, same size),
+// and select exactly what Fibs with pools of their own select, through
+// route changes that move entries.
+TEST(Fib, FibsSharingAPoolShareTablesAndSelectAsAlone) {
+  auto pool = std::make_shared<MemberTablePool>();
+  auto create = [&](FibConfig c, std::shared_ptr<MemberTablePool> tables) {
+    auto f = Fib::create(c, std::pmr::get_default_resource(), tables);
+    EXPECT_TRUE(f) << f.error().to_string();
+    return std::move(*f);
+  };
+  {
+    const FibConfig config{.max_destinations = 8, .table_size = 256};
+    Fib a = create(config, pool);
+    Fib b = create(config, pool);
+    Fib small = create({.max_destinations = 8, .table_size = 64}, pool);
+    Fib alone = create(config, nullptr);
+    for (Fib* f : {&a, &b, &small, &alone}) {
+      for (NodeId d = 0; d < 8; ++d) {
+        ASSERT_TRUE(f->set_route(d, equal(1, 4), Time{}));
+      }
+    }
+    // The same step on another switch: the same table; another size: not.
+    EXPECT_EQ(a.table(0), a.table(7));
+    EXPECT_EQ(a.table(0), b.table(3));
+    EXPECT_NE(a.table(0), small.table(0));
+    EXPECT_EQ(small.table(0)->size(), 64u);
+    EXPECT_EQ(pool->live(), 2u);
+    // b's destination 3 loses a member and gets it back: the members of
+    // a's destination 3, by another history, so another table.
+    ASSERT_TRUE(b.set_route(3, equal(1, 3), Time{}));
+    ASSERT_TRUE(alone.set_route(3, equal(1, 3), Time{}));
+    ASSERT_TRUE(b.set_route(3, equal(1, 4), Time{}));
+    ASSERT_TRUE(alone.set_route(3, equal(1, 4), Time{}));
+    EXPECT_NE(a.table(3), b.table(3));
+    EXPECT_EQ(a.table(3), a.table(0));
+    for (std::uint64_t h = 1; h < 2000; h += 7) {
+      EXPECT_EQ(b.select(3, h, Time{}, SelectMode::per_flow),
+                alone.select(3, h, Time{}, SelectMode::per_flow));
+    }
+  }
+  // Tables no destination holds any more are gone from the pool.
+  EXPECT_EQ(pool->live(), 0u);
+}
+
 TEST(Fib, ControlPlaneErrors) {
   Fib f = make({.max_destinations = 4});
   EXPECT_EQ(f.set_route(4, equal(1, 2), Time()).error().field,
