@@ -193,6 +193,16 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     timings.push_back(o.timing);
   }
   threads.clear();  // joins
+  // Routing loops have no column: a line per mode that had any.
+  for (const sim::ModeResult& r : results) {
+    const std::uint64_t looped =
+        r.dropped[static_cast<std::size_t>(sim::DropReason::ttl_expired)];
+    if (looped > 0) {
+      out << fmt::format(
+          "{:<14}{} packets expired in routing loops (TTL {} used up)\n",
+          sim::mode_name(r.mode), looped, sim::kInitialTtl);
+    }
+  }
   if (scenario->switches.ibcs && !results.empty()) {
     out << fmt::format(
         "IBCS, CSIG signal {} (0..31 at receivers):\n{:<14}{:>12}{:>12}{:>11}"

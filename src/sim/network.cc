@@ -34,6 +34,8 @@ std::string_view drop_reason_name(DropReason r) {
       return "no_route";
     case DropReason::link_error:
       return "link_error";
+    case DropReason::ttl_expired:
+      return "ttl_expired";
     case DropReason::count_:
       break;
   }
@@ -404,8 +406,12 @@ void Network::on_event(const Event& e) {
   Packet& packet = (*pool_)[index];
   const bool forwarded =
       !lost && packet.kind != PacketKind::control && !reach_[to].host();
+  // A switch discards a packet it would forward with TTL 0, before any
+  // lookup.
+  const bool expired = forwarded && packet.ttl <= 1;
   LinkIndex egress_link = kNoLink;
-  if (forwarded) {
+  if (forwarded && !expired) {
+    --packet.ttl;
     egress_link = route(to, packet, e.at);
     if (egress_link != kNoLink) links_[egress_link].prefetch();
   }
@@ -436,6 +442,10 @@ void Network::on_event(const Event& e) {
     } else {
       pool_->release(index);
     }
+    return;
+  }
+  if (expired) {
+    drop(index, DropReason::ttl_expired);
     return;
   }
   if (headers_ && reach_[link.from()].host() && packet.transport.signal_valid) {

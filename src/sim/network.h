@@ -37,8 +37,9 @@ namespace arfabric::sim {
 enum class DropReason : std::uint8_t {
   link_down,  // sent onto, or in flight on, a dead link ("black-holed")
   queue_overflow,
-  no_route,    // the FIB had nothing (no route, or a drop fallback)
-  link_error,  // random loss
+  no_route,     // the FIB had nothing (no route, or a drop fallback)
+  link_error,   // random loss
+  ttl_expired,  // a switch would have forwarded it with TTL 0 (a loop)
   count_,
 };
 std::string_view drop_reason_name(DropReason r);

@@ -50,11 +50,19 @@ enum class PacketKind : std::uint8_t { transport, control };
 // Which control plane a control packet belongs to (sim/control_mux.h).
 enum class ControlProtocol : std::uint8_t { bgp, lsn, arn };
 
+// The IP TTL (hop limit) hosts send with: Linux's default
+// (net.ipv4.ip_default_ttl, net.ipv6.conf.*.hop_limit).
+inline constexpr std::uint8_t kInitialTtl = 64;
+
 // 64-byte aligned, with everything a data packet's hops and hosts read in
 // the first cache line; the control-packet fields take the second.
 struct alignas(64) Packet {
   PacketKind kind = PacketKind::transport;
   ControlProtocol protocol = ControlProtocol::bgp;  // control packets
+  // Transport packets: each switch that forwards one takes one off, and
+  // discards it instead when that would leave none (RFC 791 / RFC 8200),
+  // so a packet caught in a routing loop dies after kInitialTtl hops.
+  std::uint8_t ttl = kInitialTtl;
   NodeIndex source = 0;          // sending host (or node, for control)
   NodeIndex destination = 0;     // receiving host (or the next node)
   std::uint32_t wire_bytes = 0;  // size on the link, headers included

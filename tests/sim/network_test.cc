@@ -165,6 +165,33 @@ TEST(Network, InFlightPacketsAreLostWhenTheLinkDies) {
   EXPECT_EQ(r.pool.in_use(), 0u);
 }
 
+// A routing loop (leaf0 sends leaf1's traffic to the spine, which sends
+// it back) ends when the TTL does: the packet reaches a switch 64 times,
+// is forwarded 63 times and dropped on the 64th arrival, without a
+// lookup.
+TEST(Network, APacketInARoutingLoopDiesWithItsTtl) {
+  Clos c(1, 2, 1, gbps(100), us(1));
+  Sim r(c.spec);
+  const fib::WeightedMember up{*r.net->port_toward(c.leaf(0), c.spine(0)), 1};
+  const fib::WeightedMember back{*r.net->port_toward(c.spine(0), c.leaf(0)), 1};
+  ASSERT_TRUE(r.net->fib(c.leaf(0)).set_route(1, {&up, 1}, Time{}));
+  ASSERT_TRUE(r.net->fib(c.spine(0)).set_route(1, {&back, 1}, Time{}));
+  r.send(c.host(0, 0), c.host(1, 0), 1000, 1, Time{});
+  r.run_until(sec(1));
+  const auto& counters = r.net->counters();
+  EXPECT_EQ(counters.dropped[static_cast<std::size_t>(DropReason::ttl_expired)],
+            1u);
+  EXPECT_EQ(counters.packet_hops, 64u);
+  EXPECT_EQ(r.sink.got.size(), 0u);
+  EXPECT_EQ(r.pool.in_use(), 0u);
+  const auto selections = [&](NodeIndex sw) {
+    const auto& s = r.net->fib(sw).counters().selections;
+    return s[static_cast<std::size_t>(fib::SelectMode::per_flow)];
+  };
+  EXPECT_EQ(selections(c.leaf(0)) + selections(c.spine(0)), 63u);
+  EXPECT_EQ(drop_reason_name(DropReason::ttl_expired), "ttl_expired");
+}
+
 TEST(Network, NoRouteIsCounted) {
   Clos c(1, 2, 1, gbps(100), us(1));
   Sim r(c.spec);

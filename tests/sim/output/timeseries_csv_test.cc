@@ -19,6 +19,7 @@ TEST(TimeseriesCsv, HeaderNamesEveryColumn) {
   EXPECT_EQ(timeseries_csv_header(),
             "mode,time_us,interval_us,goodput_gbps,payload_bytes,"
             "drop_link_down,drop_queue_overflow,drop_no_route,drop_link_error,"
+            "drop_ttl_expired,"
             "control_messages,control_bytes,packets_in_flight");
 }
 
@@ -32,7 +33,7 @@ TEST(TimeseriesCsv, TimesArePrintedExactly) {
   s.payload_bytes = 7;
   r.samples.push_back(s);
   const std::string csv = timeseries_csv({r});
-  EXPECT_NE(csv.find("\nfare,1234.567891,0.000500,12.346,7,0,0,0,0,0,0,0\n"),
+  EXPECT_NE(csv.find("\nfare,1234.567891,0.000500,12.346,7,0,0,0,0,0,0,0,0\n"),
             std::string::npos)
       << csv;
 }
