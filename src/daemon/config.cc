@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/suggest.h"
 #include "wire/bgp/nlri.h"
 
 namespace arfabric::daemon {
@@ -16,22 +17,6 @@ namespace {
 
 namespace bgp = proto::bgp;
 using Result = std::expected<void, ConfigFileError>;
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // Reads one YAML document with located errors. Every map is opened with
 // the keys it allows so that a typo is an error, not a silent default.
@@ -71,16 +56,8 @@ class Reader {
       seen.push_back(key);
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         std::string message = "unknown key";
-        std::string_view best;
-        std::size_t best_d = std::max<std::size_t>(2, key.size() / 3) + 1;
-        for (std::string_view c : allowed) {
-          if (const std::size_t d = edit_distance(key, c); d < best_d) {
-            best_d = d;
-            best = c;
-          }
-        }
-        if (!best.empty())
-          message += " (did you mean '" + std::string(best) + "'?)";
+        if (const auto best = suggest(key, allowed))
+          message += " (did you mean '" + std::string(*best) + "'?)";
         return std::unexpected(error(kv.first, at, message));
       }
     }

@@ -4,27 +4,12 @@
 #include <charconv>
 
 #include "common/error.h"
+#include "common/suggest.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/strformat.h"
 
 namespace arfabric::sim::yaml_reader {
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string_view type_name(const YAML::Node& n) {
   switch (n.Type()) {
@@ -61,20 +46,6 @@ ScenarioError error_at(std::string_view file, const YAML::Node& node,
   return ScenarioError{std::string(file), known ? mark.line + 1 : 0,
                        known ? mark.column + 1 : 0, std::move(key),
                        std::move(message)};
-}
-
-std::optional<std::string_view> suggest(
-    std::string_view word, const std::vector<std::string_view>& candidates) {
-  std::optional<std::string_view> best;
-  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
-  for (std::string_view c : candidates) {
-    const std::size_t d = edit_distance(word, c);
-    if (d < best_distance) {
-      best_distance = d;
-      best = c;
-    }
-  }
-  return best;
 }
 
 Result<std::string> as_string(std::string_view file, const YAML::Node& n,

@@ -29,10 +29,6 @@ using Result = std::expected<T, ScenarioError>;
 ScenarioError error_at(std::string_view file, const YAML::Node& node,
                        std::string key, std::string message);
 
-// The closest of `candidates` to `word` if it is a plausible typo.
-std::optional<std::string_view> suggest(
-    std::string_view word, const std::vector<std::string_view>& candidates);
-
 // Scalars. `key` is the dotted path for errors. Errors: not a scalar (a map
 // or list, or null), and the parse errors of quantity.h.
 Result<std::string> as_string(std::string_view file, const YAML::Node& n,
