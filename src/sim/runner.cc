@@ -155,6 +155,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   spec.fib.flowlet_gap = sp.flowlet_gap;
   spec.fib.flowlet_table_size = 4096;
   spec.seed = scenario.seed;
+  spec.prefetch_depth = options.prefetch_depth;
 
   EventQueue events;
   PacketPool pool;

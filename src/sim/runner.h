@@ -94,6 +94,9 @@ struct RunOptions {
   std::function<void(double fraction)> progress;
   // Filled with the run's wall-clock phases when set.
   RunTiming* timing = nullptr;
+  // NetworkSpec::prefetch_depth (0: chosen by the fabric's size). Speed
+  // only: the results are the same at every depth.
+  std::uint8_t prefetch_depth = 0;
 };
 
 // Errors: a mode or workload kind not supported yet; a topology the

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/output/results_json.h"
 #include "sim/scenario/scenario.h"
 
 namespace arfabric::sim {
@@ -122,6 +123,31 @@ TEST(Runner, EverySmallExampleRunsItsModes) {
     }
   }
   EXPECT_GE(ran, 3u);  // tiny, tiny_degrade, edges
+}
+
+// Prefetching two or three events ahead (automatic by size, so small
+// examples always use two) changes speed only: with BGP, LSN, ARN, IBCS,
+// failures, a multi-homed host and per-packet spraying, every mode's
+// results are the same at both depths.
+TEST(Runner, PrefetchDepthChangesNoResult) {
+  for (const char* example : {"edges.yaml", "tiny_degrade.yaml"}) {
+    auto s = load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                                "/examples/scenarios/" + example);
+    ASSERT_TRUE(s) << example << ": " << s.error().to_string();
+    std::vector<ModeResult> by_depth[2];
+    for (int d = 0; d < 2; ++d) {
+      RunOptions options;
+      options.prefetch_depth = d == 0 ? 2 : 3;
+      for (Mode m : s->modes) {
+        auto r = run_mode(*s, m, options);
+        ASSERT_TRUE(r) << example << " " << mode_name(m) << ": " << r.error();
+        by_depth[d].push_back(std::move(*r));
+      }
+    }
+    EXPECT_EQ(output::results_json(*s, by_depth[0]),
+              output::results_json(*s, by_depth[1]))
+        << example;
+  }
 }
 
 // The parser refuses these, but a scenario built in code reaches the
