@@ -163,9 +163,11 @@ class EventQueue {
   std::uint32_t head(std::uint32_t bucket) const {
     return nodes_[bucket_tail_[bucket]].next;
   }
+  // The event after top() (size() >= 2), given the near calendar's own
+  // second (kNone if it has fewer than two).
+  Event second_given(std::uint32_t near_second) const;
   // The near node after `node` in pop order: the next in its list, or the
   // head of the next non-empty bucket (at least two near nodes).
-  Event second_given(std::uint32_t near_second) const;
   std::uint32_t near_after(std::uint32_t node) const {
     const std::uint32_t bucket = bucket_of(nodes_[node].at);
     return bucket_tail_[bucket] != node
@@ -369,8 +371,6 @@ class EventQueue {
   return 2;
 }
 
-// The event after top() (size() >= 2), given the near calendar's own
-// second (kNone if it has fewer than two).
 [[gnu::always_inline]] inline Event EventQueue::second_given(
     std::uint32_t near_second) const {
   const Entry* first_rest;   // the earliest of the part that has top()
