@@ -257,12 +257,20 @@ class Network {
   void egress(LinkIndex l, PacketIndex index, Time now);
   void drop(PacketIndex index, DropReason reason);
   void prefetch_next_arrivals();
+  void prefetch_link_and_packet(const Event& e) const;
   void prefetch_fib_entry(NodeIndex node, const Packet& packet) const;
   void prefetch_egress(NodeIndex node, Packet& packet);
   void release_dropped(PacketIndex index);
   // Sets p.flow_hash (never 0) from the packet's 5-tuple.
   static void set_flow_hash(Packet& p);
   LinkIndex multihomed_uplink(NodeIndex host, Packet& p);
+  // The link of `node`'s port `port`, or kNoLink for port 0 or one the
+  // node does not have.
+  LinkIndex port_link(NodeIndex node, proto::PortId port) const {
+    const LinkIndex first = first_port_[node];
+    return port == 0 || port > first_port_[node + 1] - first ? kNoLink
+                                                             : first + port - 1;
+  }
 
   EventQueue* events_;
   PacketPool* pool_;
