@@ -17,6 +17,13 @@ std::string gateway_text(const Bytes& b) {
   return a.to_string();
 }
 
+// The address the kernel routes through: an IPv6 next hop may carry
+// global + link-local (32 bytes), and the global is used.
+Bytes gateway_bytes(const bgp::NextHopAddress& next_hop) {
+  const std::size_t n = next_hop.size() == 32 ? 16 : next_hop.size();
+  return Bytes(next_hop.begin(), next_hop.begin() + n);
+}
+
 Bytes destination_bytes(const bgp::Destination& d) {
   return Bytes(d.address.begin(),
                d.address.begin() + (d.afi == wire::bgp::kAfiIpv6 ? 16 : 4));
@@ -119,11 +126,7 @@ FibRoute fib_view(const bgp::Destination& destination,
   for (std::size_t i = 0; i < next_hops.size(); ++i) {
     const auto& h = next_hops[i];
     FibMember m;
-    // An IPv6 next hop may carry global + link-local: the global is used.
-    Bytes gw = h.next_hop.size() == 32
-                   ? Bytes(h.next_hop.begin(), h.next_hop.begin() + 16)
-                   : h.next_hop.to_bytes();
-    m.gateway = gateway_text(gw);
+    m.gateway = gateway_text(gateway_bytes(h.next_hop));
     m.interface = i < devices.size() ? devices[i] : "";
     m.kernel_weight = weights[i];
     m.fare_weight = h.weight;
@@ -183,10 +186,7 @@ void Fib::apply(const bgp::FibUpdate& update,
       return;
     }
     const auto& h = update.next_hops[i];
-    Bytes gw = h.next_hop.size() == 32
-                   ? Bytes(h.next_hop.begin(), h.next_hop.begin() + 16)
-                   : h.next_hop.to_bytes();
-    auto id = acquire(NexthopKey{gw, ifindex}, created);
+    auto id = acquire(NexthopKey{gateway_bytes(h.next_hop), ifindex}, created);
     if (!id) {
       rollback(id.error());
       return;
