@@ -21,6 +21,14 @@ FlowId Flows::start(NodeIndex source, NodeIndex destination,
   return id;
 }
 
+transport::SenderCounters Flows::sender_totals() const {
+  transport::SenderCounters totals = completed_senders_;
+  for (const Flow& f : flows_) {
+    if (f.sender != nullptr) totals.add(f.sender->counters());
+  }
+  return totals;
+}
+
 void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
                  Time now) {
   const PacketIndex i = pool_->allocate();
@@ -44,6 +52,8 @@ void Flows::pump(FlowId id, Time now) {
       note_stale_timer();
     }
     f.stats.completed = now;
+    completed_senders_.add(f.sender->counters());
+    f.sender.reset();
     --active_;
     if (on_complete_) on_complete_(id, now);
     return;

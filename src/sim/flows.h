@@ -5,7 +5,10 @@
 //
 // Flows are created up front or at run time (start()); each owns its
 // Sender and Receiver, sized from the flow's length at creation, so the
-// per-packet path allocates nothing.
+// per-packet path allocates nothing. A complete flow frees its Sender
+// (its counters join sender_totals()) and its Receiver's bitmap: a ring
+// all-reduce across 1,024 hosts starts two million flows, and kept whole
+// they took 1.7 GB.
 #pragma once
 
 #include <array>
@@ -65,7 +68,13 @@ class Flows : public HostHandler {
 
   std::size_t size() const { return flows_.size(); }
   const FlowStats& stats(FlowId f) const { return flows_[f].stats; }
-  const transport::Sender& sender(FlowId f) const { return *flows_[f].sender; }
+  // The flow's Sender while it runs; null once it is complete.
+  const transport::Sender* sender(FlowId f) const {
+    return flows_[f].sender.get();
+  }
+  // Sender counters summed over every flow started: the complete ones'
+  // final counts and the running ones' counts so far. O(flows).
+  transport::SenderCounters sender_totals() const;
   const transport::Receiver& receiver(FlowId f) const {
     return *flows_[f].receiver;
   }
@@ -78,7 +87,7 @@ class Flows : public HostHandler {
  private:
   struct Flow {
     FlowStats stats;
-    std::unique_ptr<transport::Sender> sender;
+    std::unique_ptr<transport::Sender> sender;  // null once done
     std::unique_ptr<transport::Receiver> receiver;
     PendingTimer timer;  // its pending timer event
     bool done = false;
@@ -99,6 +108,7 @@ class Flows : public HostHandler {
   std::size_t active_ = 0;
   std::uint64_t data_sent_ = 0;
   std::uint64_t payload_delivered_ = 0;
+  transport::SenderCounters completed_senders_;  // summed at completion
   // Stale timer events still in the EventQueue: a flow whose deadline
   // moves earlier pushes a new event and leaves the old one behind, and a
   // flow that completes leaves its last one. They are purged when they

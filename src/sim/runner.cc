@@ -569,8 +569,8 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   result.samples = series.take();
   for (FlowId f = 0; f < flows.size(); ++f) {
     result.payload_bytes += flows.receiver(f).bytes_delivered();
-    result.retransmissions += flows.sender(f).counters().retransmissions;
   }
+  result.retransmissions = flows.sender_totals().retransmissions;
   const Time span = result.finished ? result.completion : result.simulated;
   if (span > Time{}) {
     result.goodput_gbps =

@@ -80,6 +80,32 @@ TEST(Flows, CompletedFlowsLeaveNoTimersBehind) {
   EXPECT_EQ(r.pool.in_use(), 0u);
 }
 
+// A complete flow frees its Sender; its counters stay in the totals, and
+// a running flow's count there too.
+TEST(Flows, CompleteFlowsFreeTheirSendersAndKeepTheirCounts) {
+  Clos c(2, 2, 1, gbps(100), us(1));
+  FlowRun r(c);
+  const FlowId small =
+      r.flows->start(c.host(0, 0), c.host(1, 0), 64 << 10, Time{});
+  const FlowId large =
+      r.flows->start(c.host(1, 0), c.host(0, 0), 64 << 20, Time{});
+  r.run_until(us(200));
+  ASSERT_NE(r.flows->stats(small).completed, Time::max());
+  ASSERT_EQ(r.flows->stats(large).completed, Time::max());
+  EXPECT_EQ(r.flows->sender(small), nullptr);
+  ASSERT_NE(r.flows->sender(large), nullptr);
+  const std::uint64_t running = r.flows->sender(large)->counters().bytes_acked;
+  EXPECT_GT(running, 0u);
+  EXPECT_EQ(r.flows->sender_totals().bytes_acked, (64u << 10) + running);
+  EXPECT_EQ(r.flows->sender_totals().packets_sent,
+            16 + r.flows->sender(large)->counters().packets_sent);
+  EXPECT_EQ(r.flows->receiver(small).bytes_delivered(), 64u << 10);
+  r.run_until(sec(1));
+  EXPECT_EQ(r.flows->sender(large), nullptr);
+  EXPECT_EQ(r.flows->sender_totals().bytes_acked, (64u << 10) + (64u << 20));
+  EXPECT_EQ(r.flows->active(), 0u);
+}
+
 TEST(Flows, IncastSharesTheBottleneckAndDeliversEverything) {
   Clos c(2, 2, 4, gbps(100), us(1));
   c.spec.buffer_bytes = 512 * 1024;
@@ -99,9 +125,7 @@ TEST(Flows, IncastSharesTheBottleneckAndDeliversEverything) {
   // 8 MiB through one 100G host link: at least 671 us.
   EXPECT_GT(last, us(671));
   // DCTCP reacted to the marks on the shared link.
-  std::uint64_t echoes = 0;
-  for (FlowId f : ids) echoes += r.flows->sender(f).counters().ecn_echoes;
-  EXPECT_GT(echoes, 0u);
+  EXPECT_GT(r.flows->sender_totals().ecn_echoes, 0u);
   EXPECT_EQ(r.pool.in_use(), 0u);
 }
 
@@ -135,7 +159,7 @@ TEST(Flows, LossOnADeadLinkIsRecoveredAfterRoutingMoves) {
   EXPECT_GT(r.net->counters()
                 .dropped[static_cast<std::size_t>(DropReason::link_down)],
             0u);
-  EXPECT_GT(r.flows->sender(f).counters().retransmissions, 0u);
+  EXPECT_GT(r.flows->sender_totals().retransmissions, 0u);
 }
 
 }  // namespace

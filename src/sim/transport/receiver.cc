@@ -37,7 +37,10 @@ TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
       ++counters_.out_of_order;
     } else {
       while (cumulative_ < packets_ && received(cumulative_)) ++cumulative_;
-      if (complete()) completed_at_ = now;
+      if (complete()) {
+        completed_at_ = now;
+        bitmap_ = {};  // received() needs no bit from now on
+      }
     }
   }
   ack.cumulative_ack = cumulative_;

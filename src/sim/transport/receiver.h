@@ -8,7 +8,8 @@
 // the sender's congestion controller).
 //
 // The receive bitmap is one bit per packet of the flow, allocated when the
-// flow is created; on_data never allocates.
+// flow is created and freed when the last packet arrives (every later one
+// is a duplicate); on_data never allocates.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,7 @@ class Receiver {
 
  private:
   bool received(std::uint32_t seq) const {
-    return (bitmap_[seq >> 6] >> (seq & 63)) & 1;
+    return seq < cumulative_ || ((bitmap_[seq >> 6] >> (seq & 63)) & 1);
   }
 
   FlowId flow_;

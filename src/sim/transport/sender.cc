@@ -17,6 +17,23 @@ std::uint32_t pow2_at_least(std::uint64_t v) {
 }
 }  // namespace
 
+void SenderCounters::add(const SenderCounters& other) {
+  packets_sent += other.packets_sent;
+  retransmissions += other.retransmissions;
+  spurious_retransmissions += other.spurious_retransmissions;
+  losses_detected += other.losses_detected;
+  timeouts += other.timeouts;
+  acks += other.acks;
+  duplicate_acks += other.duplicate_acks;
+  invalid_acks += other.invalid_acks;
+  ecn_echoes += other.ecn_echoes;
+  window_reductions += other.window_reductions;
+  bytes_acked += other.bytes_acked;
+  rtt_samples += other.rtt_samples;
+  rtt_sum = rtt_sum + other.rtt_sum;
+  min_rtt = std::min(min_rtt, other.min_rtt);
+}
+
 Sender::Sender(const TransportConfig& config, FlowId flow, std::uint64_t bytes,
                Time now)
     : config_(config),

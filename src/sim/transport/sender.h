@@ -49,6 +49,9 @@ struct SenderCounters {
   std::uint64_t rtt_samples = 0;
   Time rtt_sum{};
   Time min_rtt = Time::max();
+
+  // Adds `other`'s counts to these (min_rtt: the smaller of the two).
+  void add(const SenderCounters& other);
 };
 
 class Sender {

@@ -47,6 +47,28 @@ TEST(Receiver, DuplicatesCountedOnce) {
   EXPECT_EQ(r.bytes_delivered(), 4096u);
 }
 
+// A complete receiver has freed its bitmap; late retransmissions of every
+// packet, the last one included, are still duplicates, answered as before.
+TEST(Receiver, AfterCompletionEveryPacketIsADuplicate) {
+  TransportConfig c;
+  // 130 packets: the bitmap spans three words.
+  Receiver r(c, 7, 130 * 4096);
+  for (std::uint32_t seq = 130; seq-- > 0;) r.on_data(data(seq, 4096), us(1));
+  ASSERT_TRUE(r.complete());
+  for (std::uint32_t seq : {0u, 63u, 64u, 128u, 129u}) {
+    const auto a = r.on_data(data(seq, 4096), us(2));
+    EXPECT_EQ(a.acked_seq, seq);
+    EXPECT_EQ(a.cumulative_ack, 130u);
+  }
+  EXPECT_EQ(r.counters().duplicates, 5u);
+  EXPECT_EQ(r.counters().out_of_order, 129u);
+  EXPECT_EQ(r.bytes_delivered(), 130u * 4096);
+  EXPECT_EQ(r.completion_time(), us(1));
+  // Past the end is still invalid, not a duplicate.
+  EXPECT_EQ(r.on_data(data(130, 4096), us(3)).acked_seq, kNoSeq);
+  EXPECT_EQ(r.counters().invalid, 1u);
+}
+
 TEST(Receiver, EchoesEcnAndIbcsSignal) {
   TransportConfig c;
   Receiver r(c, 7, 8192);
