@@ -197,6 +197,12 @@ class ArnEngine {
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
   std::vector<Entry> entries_;
+  // One past the last used entry: scans stop here. A switch holds a few
+  // conditions in a table of max_entries (1,024 by default), and every
+  // message and timer scanned all of it.
+  std::size_t held_end_ = 0;
+  std::span<Entry> held() { return {entries_.data(), held_end_}; }
+  std::span<const Entry> held() const { return {entries_.data(), held_end_}; }
   fib::PrefixTable destinations_;  // config_.destinations, IPv4 and IPv6
   std::vector<std::pair<NodeId, std::vector<PortId>>> next_hops_;
   ByteWriter scratch_;

@@ -30,11 +30,10 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
     if (node != destination) continue;
     for (PortId p : ports) {
       if (p == arrival) continue;
-      const bool vetoed =
-          std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) {
-            return e.used && e.active && e.vetoed && !e.is_flow &&
-                   e.port == p && e.destination == destination;
-          });
+      const bool vetoed = std::ranges::any_of(held(), [&](const Entry& e) {
+        return e.used && e.active && e.vetoed && !e.is_flow && e.port == p &&
+               e.destination == destination;
+      });
       if (!vetoed) return true;
     }
   }
@@ -44,7 +43,7 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
 // `match` null: the destination object of `destination`; else that flow.
 ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
                                   const FlowMatch* match) {
-  for (Entry& e : entries_) {
+  for (Entry& e : held()) {
     if (!e.used || e.path_id != id || e.destination != destination ||
         e.is_flow != (match != nullptr))
       continue;
@@ -54,9 +53,10 @@ ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
 }
 
 ArnEngine::Entry* ArnEngine::allocate() {
-  for (Entry& e : entries_)
+  for (Entry& e : held())
     if (!e.used) return &e;
-  return nullptr;
+  if (held_end_ == entries_.size()) return nullptr;
+  return &entries_[held_end_++];
 }
 
 // The Fib holds one override per (destination, match, port): give it the
@@ -64,7 +64,7 @@ ArnEngine::Entry* ArnEngine::allocate() {
 void ArnEngine::emit_flow(const Entry& e) {
   FlowOverrideChange c{e.destination,   e.match, e.port,
                        VetoSource::arn, false,   0};
-  for (const Entry& o : entries_) {
+  for (const Entry& o : held()) {
     if (!o.used || !o.is_flow || o.destination != e.destination ||
         o.port != e.port || !(o.match == e.match))
       continue;

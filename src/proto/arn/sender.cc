@@ -260,13 +260,13 @@ Time ArnEngine::next_deadline() const {
     for (const Condition& c : pair)
       if (c.phase == Phase::notifying || c.phase == Phase::eliminating)
         t = std::min(t, c.next_send);
-  for (const Entry& e : entries_)
+  for (const Entry& e : held())
     if (e.used) t = std::min(t, e.expires);
   return t;
 }
 
 void ArnEngine::on_timer(Time now) {
-  for (Entry& e : entries_) {
+  for (Entry& e : held()) {
     if (!e.used || e.expires > now) continue;
     if (e.active) {
       revoke(e);
@@ -274,6 +274,7 @@ void ArnEngine::on_timer(Time now) {
     }
     e = Entry{};
   }
+  while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
   for (std::size_t m = 0; m < conditions_.size(); ++m)
     for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
 }

@@ -276,6 +276,48 @@ TEST(Receiver, TableFullIsCounted) {
   EXPECT_EQ(leaf1.counters().table_full, 1u);
 }
 
+// Entries freed at expiry are taken again, whether they sat in the middle
+// of the table or at its end, and the table still holds max_entries.
+TEST(Receiver, ExpiredEntriesAreReusedAnywhereInTheTable) {
+  ArnConfig c = leaf1_config();
+  c.max_entries = 2;
+  c.hold_time = us(500);
+  ArnEngine leaf1 = make(c);
+  auto detect = [&](std::uint32_t reporter, Time now) {
+    leaf1.on_message(0,
+                     udp_message(ArnType::failure_detected, 255,
+                                 path_id(reporter, 1), kLeaf2Addr),
+                     now);
+  };
+  detect(101, us(0));    // the first entry
+  detect(102, us(100));  // the second
+  detect(103, us(200));  // the table is full
+  EXPECT_EQ(leaf1.counters().table_full, 1u);
+  leaf1.on_timer(us(500));  // the first entry expires; the second holds
+  EXPECT_EQ(leaf1.counters().timed_out, 1u);
+  EXPECT_EQ(leaf1.next_deadline(), us(600));
+  detect(103, us(510));  // takes the first entry again
+  EXPECT_EQ(leaf1.counters().table_full, 1u);
+  detect(104, us(520));  // full again
+  EXPECT_EQ(leaf1.counters().table_full, 2u);
+  leaf1.on_timer(us(600));  // the entry at the end expires
+  EXPECT_EQ(leaf1.counters().timed_out, 2u);
+  EXPECT_EQ(leaf1.next_deadline(), us(1010));  // the reused one is held
+  detect(104, us(610));                        // takes the end again
+  detect(105, us(620));                        // full
+  EXPECT_EQ(leaf1.counters().table_full, 3u);
+  EXPECT_EQ(leaf1.next_deadline(), us(1010));
+  leaf1.on_timer(us(1010));
+  EXPECT_EQ(leaf1.next_deadline(), us(1110));  // 104's, at the end
+  leaf1.on_timer(us(1110));
+  EXPECT_EQ(leaf1.counters().timed_out, 4u);
+  EXPECT_EQ(leaf1.next_deadline(), Time::max());
+  // Empty again: two new conditions fit.
+  detect(106, us(1200));
+  detect(107, us(1200));
+  EXPECT_EQ(leaf1.counters().table_full, 3u);
+}
+
 // --- Flow objects (§4.1 "identifiers of flows").
 
 // RoCEv2 (UDP 4791) from 10.0.1.5 to leaf2's 10.0.2.9, any source port.
