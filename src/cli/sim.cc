@@ -37,7 +37,7 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
   sim->add_flag("--timing", options.timing,
                 "after the table, where each mode's wall time went: set-up, "
                 "BGP warm-up, workload start, event loop (with its "
-                "packet-hops per second)");
+                "packet-hops per second and queue events per packet-hop)");
 }
 
 namespace {
@@ -221,16 +221,20 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (options.timing && !results.empty()) {
     out << fmt::format(
-        "wall time (s):\n{:<14}{:>8}{:>9}{:>8}{:>12}{:>14}{:>14}\n", "mode",
-        "set-up", "warm-up", "start", "event loop", "packet-hops", "hops/s");
+        "wall time (s):\n{:<14}{:>8}{:>9}{:>8}{:>12}{:>14}{:>14}{:>12}\n",
+        "mode", "set-up", "warm-up", "start", "event loop", "packet-hops",
+        "hops/s", "events/hop");
     for (std::size_t i = 0; i < results.size(); ++i) {
       const sim::RunTiming& t = timings[i];
       out << fmt::format(
-          "{:<14}{:>8.2f}{:>9.2f}{:>8.2f}{:>12.2f}{:>14}{:>12.2f} M\n",
+          "{:<14}{:>8.2f}{:>9.2f}{:>8.2f}{:>12.2f}{:>14}{:>12.2f} M{:>12.2f}\n",
           sim::mode_name(results[i].mode), t.setup, t.warm_up, t.start,
           t.events, t.packet_hops,
           t.events > 0 ? static_cast<double>(t.packet_hops) / t.events / 1e6
-                       : 0.0);
+                       : 0.0,
+          t.packet_hops > 0 ? static_cast<double>(t.queue_events) /
+                                  static_cast<double>(t.packet_hops)
+                            : 0.0);
     }
   }
   if (output_error) {

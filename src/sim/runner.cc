@@ -506,6 +506,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
 
   end_phase(&RunTiming::start);
   const std::uint64_t hops_before_loop = net.counters().packet_hops;
+  std::uint64_t loop_events = 0;
   while (true) {
     Time next = events.empty() ? Time::max() : events.top().at;
     if (next_workload < workload_starts.size()) {
@@ -549,6 +550,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
       continue;
     }
     dispatch(events.pop());
+    ++loop_events;
   }
 
   result.finished = pending_workloads == 0;
@@ -562,6 +564,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   end_phase(&RunTiming::events);
   if (options.timing != nullptr) {
     options.timing->packet_hops = net.counters().packet_hops - hops_before_loop;
+    options.timing->queue_events = loop_events;
   }
   if (!result.finished) result.completion = Time::max();
   result.simulated = events.now() - t0;

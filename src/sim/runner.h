@@ -82,6 +82,9 @@ struct RunTiming {
   double start = 0;               // LSN/ARN engines, IBCS, flows set up
   double events = 0;              // the event loop of the workload
   std::uint64_t packet_hops = 0;  // during the event loop
+  // Queue events the event loop handled: link arrivals, transport timers,
+  // control-plane and notification events (stale timers included).
+  std::uint64_t queue_events = 0;
 };
 
 struct RunOptions {

@@ -118,8 +118,11 @@ TEST(SimCommand, TimingShowsWhereTheWallTimeWent) {
   std::istringstream row(text.substr(text.find("\nfare ", at) + 1));
   std::string mode;
   double setup = -1, warm_up = -1, start = -1, loop = -1, rate = -1;
+  double events_per_hop = -1;
   std::uint64_t hops = 0;
-  row >> mode >> setup >> warm_up >> start >> loop >> hops >> rate;
+  std::string mega;
+  row >> mode >> setup >> warm_up >> start >> loop >> hops >> rate >> mega >>
+      events_per_hop;
   EXPECT_EQ(mode, "fare");
   EXPECT_GE(setup, 0);
   EXPECT_GE(warm_up, 0);
@@ -127,6 +130,10 @@ TEST(SimCommand, TimingShowsWhereTheWallTimeWent) {
   EXPECT_GE(loop, 0);
   EXPECT_GT(hops, 1000u);  // the collective's packets
   EXPECT_GT(rate, 0);
+  EXPECT_EQ(mega, "M");
+  // Every hop is an arrival event; transport timers and BGP add a few.
+  EXPECT_GE(events_per_hop, 1.0);
+  EXPECT_LT(events_per_hop, 1.5);
   // Off by default.
   o.timing = false;
   std::ostringstream quiet, quiet_err;
