@@ -107,6 +107,14 @@ class alignas(64) Link {
   }
   // Starts loading the FIFO's head entry, which pop_arrival() reads.
   void prefetch_head() const { __builtin_prefetch(&at(0)); }
+  // Starts loading the FIFO entries enqueue() reads and writes when the
+  // FIFO is on the heap: the first unsent one (advance_queue) and the
+  // tail (busy_until, the new entry). Reads the link's first line.
+  [[gnu::always_inline]] void prefetch_queue_ends() const {
+    if (!ring_) return;
+    __builtin_prefetch(&at(sent_));
+    __builtin_prefetch(&at(count_));
+  }
   // The packet that arrives next; kNoPacket when the FIFO is empty.
   PacketIndex head_packet() const {
     return count_ == 0 ? kNoPacket : at(0).packet;

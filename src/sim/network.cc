@@ -419,6 +419,12 @@ void Network::on_event(const Event& e) {
                   link.head_packet());
   }
   prefetch_next_arrivals();
+  // The egress link's first line has had the push and the look-ahead to
+  // load (three deep, a hop more): the ends of its queue, on the heap when
+  // it is busy, can load while IBCS works, before enqueue() reads them.
+  if (deep_lookahead_ && egress_link != kNoLink) {
+    links_[egress_link].prefetch_queue_ends();
+  }
   ++counters_.packet_hops;
   if (lost) {
     link.count_error_drop();
