@@ -106,6 +106,31 @@ void Flows::on_event(const Event& e) {
   pump(e.a, e.at);
 }
 
+void Flows::prefetch_record(const Packet& packet) const {
+  if (packet.kind != PacketKind::transport ||
+      packet.transport.flow >= flows_.size()) {
+    return;
+  }
+  const char* record =
+      reinterpret_cast<const char*>(&flows_[packet.transport.flow]);
+  __builtin_prefetch(record);
+  __builtin_prefetch(record + sizeof(Flow) - 1);
+}
+
+void Flows::prefetch_state(const Packet& packet) const {
+  if (packet.kind != PacketKind::transport ||
+      packet.transport.flow >= flows_.size()) {
+    return;
+  }
+  const Flow& f = flows_[packet.transport.flow];
+  if (!packet.transport.is_ack) {
+    __builtin_prefetch(f.receiver.get());
+    __builtin_prefetch(reinterpret_cast<const char*>(f.receiver.get()) + 64);
+  } else if (f.sender != nullptr) {
+    f.sender->prefetch();
+  }
+}
+
 void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
   // Only the packet's first line: the second holds control fields, and
   // copying it cost a cache miss per delivery at 4,096 hosts.

@@ -63,6 +63,9 @@ class Flows : public HostHandler {
   const SignalStats& signals() const { return signals_; }
 
   void on_packet(NodeIndex host, PacketIndex packet, Time now) override;
+  // The flow's record, then its Sender (for an ACK) or Receiver.
+  void prefetch_record(const Packet& packet) const override;
+  void prefetch_state(const Packet& packet) const override;
   // Timer events this object scheduled (EventType::flow_timer, a = flow).
   void on_event(const Event& e);
 

@@ -103,6 +103,14 @@ class HostHandler {
   virtual ~HostHandler() = default;
   // `packet` reached `host`; the handler owns it (and releases it).
   virtual void on_packet(NodeIndex host, PacketIndex packet, Time now) = 0;
+  // Look-ahead, three events deep (Network::prefetch_next_arrivals):
+  // `packet` is due at a host two events from now, then one.
+  // prefetch_record() may start loading the handler's record for it, and
+  // prefetch_state(), a hop later, may read that record to start loading
+  // what it points to. `packet` may be stale (freed, even reused): both
+  // must only read, within bounds. Default: nothing.
+  virtual void prefetch_record(const Packet&) const {}
+  virtual void prefetch_state(const Packet&) const {}
 };
 
 class ControlHandler {
