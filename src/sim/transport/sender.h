@@ -87,12 +87,13 @@ class Sender {
   Time rto() const;  // with backoff
   Time reorder_window() const;
   Time avg_rtt() const;
-  // Starts loading the object, all of which on_ack() reads (the
-  // simulator's look-ahead, before an ACK arrives).
+  // Starts loading every line of the object, most of which on_ack()
+  // reads (the simulator's look-ahead, before an ACK arrives).
   void prefetch() const {
-    const char* self = reinterpret_cast<const char*>(this);
-    for (std::size_t at = 0; at < sizeof(Sender); at += 64) {
-      __builtin_prefetch(self + at);
+    const auto self = reinterpret_cast<std::uintptr_t>(this);
+    for (std::uintptr_t line = self & ~std::uintptr_t{63};
+         line < self + sizeof(Sender); line += 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(line));
     }
   }
   // The last IBCS signal the receiver echoed (nullopt until one is).
