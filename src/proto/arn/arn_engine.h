@@ -49,6 +49,7 @@
 #include <cstdint>
 #include <expected>
 #include <span>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -197,12 +198,25 @@ class ArnEngine {
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
   std::vector<Entry> entries_;
-  // One past the last used entry: scans stop here. A switch holds a few
-  // conditions in a table of max_entries (1,024 by default), and every
-  // message and timer scanned all of it.
+  // One past the last used entry: scans stop here. A switch often holds
+  // few conditions in a table of max_entries (1,024 by default), and
+  // every timer scanned all of it.
   std::size_t held_end_ = 0;
   std::span<Entry> held() { return {entries_.data(), held_end_}; }
   std::span<const Entry> held() const { return {entries_.data(), held_end_}; }
+  // The earliest expiry among held entries, for next_deadline(). Every
+  // expiry is now + hold_time, so it only grows when the entry that set
+  // it is refreshed or freed: then it is recomputed, on demand.
+  mutable Time held_expiry_ = Time::max();
+  mutable bool held_expiry_stale_ = false;
+  void hold(Entry& e, bool was_held, Time now);
+  // Held destination objects (not flows) by (path_id, destination), so
+  // that a message finds its entry without a scan: under load a switch
+  // holds hundreds of them. Flow objects are found by a scan.
+  std::unordered_map<std::uint64_t, std::uint32_t> object_entries_;
+  static std::uint64_t object_key(std::uint32_t path_id, NodeId destination) {
+    return std::uint64_t{path_id} << 32 | destination;
+  }
   fib::PrefixTable destinations_;  // config_.destinations, IPv4 and IPv6
   std::vector<std::pair<NodeId, std::vector<PortId>>> next_hops_;
   ByteWriter scratch_;

@@ -43,13 +43,22 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
 // `match` null: the destination object of `destination`; else that flow.
 ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
                                   const FlowMatch* match) {
+  if (match == nullptr) {
+    const auto it = object_entries_.find(object_key(id, destination));
+    return it == object_entries_.end() ? nullptr : &entries_[it->second];
+  }
   for (Entry& e : held()) {
-    if (!e.used || e.path_id != id || e.destination != destination ||
-        e.is_flow != (match != nullptr))
-      continue;
-    if (match == nullptr || e.match == *match) return &e;
+    if (e.used && e.is_flow && e.path_id == id &&
+        e.destination == destination && e.match == *match)
+      return &e;
   }
   return nullptr;
+}
+
+void ArnEngine::hold(Entry& e, bool was_held, Time now) {
+  if (was_held && e.expires == held_expiry_) held_expiry_stale_ = true;
+  e.expires = now + config_.hold_time;
+  held_expiry_ = std::min(held_expiry_, e.expires);
 }
 
 ArnEngine::Entry* ArnEngine::allocate() {
@@ -157,7 +166,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     }
     if (m) emit_flow(*e);
     e->active = e->vetoed || e->level > 0;
-    e->expires = now + config_.hold_time;
+    hold(*e, true, now);
     ++counters_.revoked;
     if (e->propagated) {
       send_to_targets(msg, arrival, true, now);
@@ -166,6 +175,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     return;
   }
 
+  const bool was_held = e != nullptr;
   if (e) {
     ++counters_.refreshed;
   } else {
@@ -181,9 +191,13 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     e->path_id = *msg.path_id;
     e->destination = *node;
     e->port = arrival;
+    if (!m) {
+      object_entries_.emplace(object_key(e->path_id, e->destination),
+                              static_cast<std::uint32_t>(e - entries_.data()));
+    }
   }
   e->active = true;
-  e->expires = now + config_.hold_time;
+  hold(*e, was_held, now);
   bool changed = false;
   if (failure && !e->vetoed) {
     e->vetoed = true;

@@ -260,9 +260,13 @@ Time ArnEngine::next_deadline() const {
     for (const Condition& c : pair)
       if (c.phase == Phase::notifying || c.phase == Phase::eliminating)
         t = std::min(t, c.next_send);
-  for (const Entry& e : held())
-    if (e.used) t = std::min(t, e.expires);
-  return t;
+  if (held_expiry_stale_) {
+    held_expiry_ = Time::max();
+    for (const Entry& e : held())
+      if (e.used) held_expiry_ = std::min(held_expiry_, e.expires);
+    held_expiry_stale_ = false;
+  }
+  return std::min(t, held_expiry_);
 }
 
 void ArnEngine::on_timer(Time now) {
@@ -272,7 +276,9 @@ void ArnEngine::on_timer(Time now) {
       revoke(e);
       ++counters_.timed_out;
     }
+    if (!e.is_flow) object_entries_.erase(object_key(e.path_id, e.destination));
     e = Entry{};
+    held_expiry_stale_ = true;
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
   for (std::size_t m = 0; m < conditions_.size(); ++m)

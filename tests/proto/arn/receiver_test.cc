@@ -298,6 +298,14 @@ TEST(Receiver, ExpiredEntriesAreReusedAnywhereInTheTable) {
   EXPECT_EQ(leaf1.next_deadline(), us(600));
   detect(103, us(510));  // takes the first entry again
   EXPECT_EQ(leaf1.counters().table_full, 1u);
+  // 101's entry is gone: its elimination finds nothing, not 103's entry
+  // in the same slot.
+  leaf1.on_message(
+      0,
+      udp_message(ArnType::failure_eliminated, 0, path_id(101, 1), kLeaf2Addr),
+      us(515));
+  EXPECT_EQ(leaf1.counters().stale_elimination, 1u);
+  EXPECT_EQ(leaf1.counters().revoked, 0u);
   detect(104, us(520));  // full again
   EXPECT_EQ(leaf1.counters().table_full, 2u);
   leaf1.on_timer(us(600));  // the entry at the end expires
