@@ -507,25 +507,28 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   end_phase(&RunTiming::start);
   const std::uint64_t hops_before_loop = net.counters().packet_hops;
   std::uint64_t loop_events = 0;
+  // Done: workloads finished, every event applied, and the control plane
+  // quiet (so the convergence after the last event is seen).
+  auto done = [&] {
+    return pending_workloads == 0 && next_workload == workload_starts.size() &&
+           next_event == scenario.events.size() && flows.active() == 0 &&
+           (bgp == nullptr || bgp->quiet());
+  };
   while (true) {
-    Time next = events.empty() ? Time::max() : events.top().at;
+    // The next time something outside the queue is due.
+    Time other = Time::max();
     if (next_workload < workload_starts.size()) {
-      next = std::min(next, workload_starts[next_workload].first);
+      other = std::min(other, workload_starts[next_workload].first);
     }
     if (next_event < scenario.events.size()) {
-      next = std::min(next, t0 + scenario.events[next_event].at);
+      other = std::min(other, t0 + scenario.events[next_event].at);
     }
     if (next_arrival < arrivals.size()) {
-      next = std::min(next, arrivals[next_arrival].at);
+      other = std::min(other, arrivals[next_arrival].at);
     }
-    if (next > stop || next == Time::max()) break;
-    // Done: workloads finished, every event applied, and the control plane
-    // quiet (so the convergence after the last event is seen).
-    if (pending_workloads == 0 && next_workload == workload_starts.size() &&
-        next_event == scenario.events.size() && flows.active() == 0 &&
-        (bgp == nullptr || bgp->quiet())) {
-      break;
-    }
+    const Time next =
+        std::min(events.empty() ? Time::max() : events.top().at, other);
+    if (next > stop || next == Time::max() || done()) break;
     // The state just before anything at `next` happens.
     while (series.next_at() <= next) take_sample(series.next_at());
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
@@ -549,8 +552,15 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
       ++next_event;
       continue;
     }
-    dispatch(events.pop());
-    ++loop_events;
+    // Queue events: this one, and every one after it due before anything
+    // else (a sample included), with no other check than the end of the
+    // run's, until one is not.
+    const Time before = std::min(other, series.next_at());
+    do {
+      dispatch(events.pop());
+      ++loop_events;
+    } while (!events.empty() && events.top().at < before &&
+             events.top().at <= stop && !done());
   }
 
   result.finished = pending_workloads == 0;
