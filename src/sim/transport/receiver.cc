@@ -39,7 +39,9 @@ TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
       while (cumulative_ < packets_ && received(cumulative_)) ++cumulative_;
       if (complete()) {
         completed_at_ = now;
-        bitmap_ = {};  // received() needs no bit from now on
+        // received() needs no bit from now on. (Assigning {} would keep
+        // the buffer.)
+        std::vector<std::uint64_t>().swap(bitmap_);
       }
     }
   }
