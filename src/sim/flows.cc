@@ -43,9 +43,8 @@ void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
 
 void Flows::pump(FlowId id, Time now) {
   Flow& f = flows_[id];
-  if (f.done) return;
+  if (!f.sender) return;  // complete
   if (f.sender->complete()) {
-    f.done = true;
     // Its pending timer (an RTO, often milliseconds away) is of no use now.
     if (f.timer.at() != Time::max()) {
       f.timer.cancel();
@@ -101,16 +100,13 @@ void Flows::on_event(const Event& e) {
     if (stale_timers_ > 0) --stale_timers_;
     return;
   }
-  if (f.done) return;
+  if (!f.sender) return;  // complete
   if (f.sender->next_deadline() <= e.at) f.sender->on_timer(e.at);
   pump(e.a, e.at);
 }
 
 void Flows::prefetch_record(const Packet& packet) const {
-  if (packet.kind != PacketKind::transport ||
-      packet.transport.flow >= flows_.size()) {
-    return;
-  }
+  if (!names_flow(packet.kind, packet.transport)) return;
   const char* record =
       reinterpret_cast<const char*>(&flows_[packet.transport.flow]);
   __builtin_prefetch(record);
@@ -118,10 +114,7 @@ void Flows::prefetch_record(const Packet& packet) const {
 }
 
 void Flows::prefetch_state(const Packet& packet) const {
-  if (packet.kind != PacketKind::transport ||
-      packet.transport.flow >= flows_.size()) {
-    return;
-  }
+  if (!names_flow(packet.kind, packet.transport)) return;
   const Flow& f = flows_[packet.transport.flow];
   if (!packet.transport.is_ack) {
     __builtin_prefetch(f.receiver.get());
@@ -137,7 +130,7 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
   const PacketKind kind = (*pool_)[index].kind;
   const TransportHeader h = (*pool_)[index].transport;
   pool_->release(index);
-  if (kind != PacketKind::transport || h.flow >= flows_.size()) return;
+  if (!names_flow(kind, h)) return;
   Flow& f = flows_[h.flow];
   if (!h.is_ack) {
     if (host != f.stats.destination) return;
@@ -152,7 +145,7 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
     send(f.stats.destination, f.stats.source, ack, now);
     return;
   }
-  if (host != f.stats.source || f.done) return;
+  if (host != f.stats.source || !f.sender) return;
   f.sender->on_ack(h, now);
   pump(h.flow, now);
 }

@@ -90,11 +90,15 @@ class Flows : public HostHandler {
  private:
   struct Flow {
     FlowStats stats;
-    std::unique_ptr<transport::Sender> sender;  // null once done
+    // Null once the flow is complete (every byte acknowledged).
+    std::unique_ptr<transport::Sender> sender;
     std::unique_ptr<transport::Receiver> receiver;
     PendingTimer timer;  // its pending timer event
-    bool done = false;
   };
+  // Whether a packet of this kind and header belongs to one of the flows.
+  bool names_flow(PacketKind kind, const TransportHeader& h) const {
+    return kind == PacketKind::transport && h.flow < flows_.size();
+  }
   void pump(FlowId f, Time now);
   void arm_timer(FlowId f);
   // A flow's timer event in the queue became stale (superseded, or the

@@ -580,9 +580,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   result.simulated = events.now() - t0;
   take_sample(events.now());  // the last, partial interval
   result.samples = series.take();
-  for (FlowId f = 0; f < flows.size(); ++f) {
-    result.payload_bytes += flows.receiver(f).bytes_delivered();
-  }
+  result.payload_bytes = flows.payload_delivered();
   result.retransmissions = flows.sender_totals().retransmissions;
   const Time span = result.finished ? result.completion : result.simulated;
   if (span > Time{}) {
