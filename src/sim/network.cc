@@ -374,14 +374,14 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   }
 }
 
-// The egress link route() is likely to choose for `packet` at `node`,
-// loaded without choosing (Fib::likely_port). `packet` is an event's hint
-// and may no longer be the one arriving, or be free: that costs only a
-// useless prefetch, and the flow hash it may set is the packet's own (a
-// free packet's is cleared when it is allocated again).
+// The egress link route() is likely to choose for `packet` at switch
+// `node`, loaded without choosing (Fib::likely_port). `packet` is an
+// event's hint and may no longer be the one arriving, or be free: that
+// costs only a useless prefetch, and the flow hash it may set is the
+// packet's own (a free packet's is cleared when it is allocated again).
 [[gnu::always_inline]] inline void Network::prefetch_egress(NodeIndex node,
                                                             Packet& packet) {
-  if (packet.kind == PacketKind::control || reach_[node].host()) return;
+  if (packet.kind == PacketKind::control) return;
   const Reach& to = reach_[packet.destination];
   if (to.leaf == node) {
     links_[to.downlink].prefetch();
