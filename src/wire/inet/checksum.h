@@ -37,7 +37,10 @@ constexpr std::uint16_t update_checksum(std::uint16_t checksum,
 // checksum sums 16-bit words aligned to that region, so a run at an odd
 // offset occupies the low byte of its first word. The unchanged neighbour
 // bytes of the partial words cancel out of ~m + m', so they are not needed.
-// Returns `checksum` unchanged when the lengths differ.
+// Returns `checksum` unchanged when the lengths differ. Equals a full
+// recomputation unless the change leaves the covered data summing to zero
+// (all zero bytes): then it gives 0x0000 where recomputation gives 0xffff,
+// the other one's complement zero.
 std::uint16_t update_checksum_bytes(std::uint16_t checksum, bool odd_offset,
                                     ByteSpan old_bytes, ByteSpan new_bytes);
 
