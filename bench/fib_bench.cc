@@ -95,6 +95,35 @@ void BM_ApplyVetoChange(benchmark::State& state) {
 }
 BENCHMARK(BM_ApplyVetoChange);
 
+// Congestion notifications as a simulated leaf sees them (ARN, LSN): 32
+// uplinks at equal weight, 256-entry tables, 1,024 destinations, and each
+// change raising one destination's port to level 1 or lowering it back,
+// round-robin over destinations, the port drawn per destination at
+// random, so that nearly every change builds a table no other destination
+// made (a resilient update from the destination's own history), as in
+// the simulator. Reported per CongestionChange.
+void BM_ApplyCongestionChange(benchmark::State& state) {
+  constexpr NodeId kLeafDests = 1024;
+  constexpr PortId kUplinks = 32;
+  auto f = Fib::create({.max_destinations = kLeafDests, .table_size = 256});
+  std::vector<WeightedMember> m;
+  for (PortId p = 1; p <= kUplinks; ++p) m.push_back({p, 1});
+  for (NodeId d = 0; d < kLeafDests; ++d) (void)f->set_route(d, m, Time());
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    // Pass 2k raises a port of each destination, pass 2k + 1 lowers it.
+    const NodeId dest = static_cast<NodeId>(i % kLeafDests);
+    const std::uint64_t pass = i / kLeafDests;
+    const auto port = static_cast<PortId>(
+        1 + mix64(std::uint64_t{dest} << 32 | pass / 2) % kUplinks);
+    const auto level = static_cast<std::uint8_t>(pass % 2 == 0);
+    (void)f->apply(CongestionChange{port, dest, VetoSource::arn, level});
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_ApplyCongestionChange);
+
 // The FlowKey form of select() (per-flow mode) over the same 4096 flows
 // as BM_HashAndSelectPerFlow, hashes precomputed. range(0): overrides on
 // every destination: 0 (the common case, must cost what the old form

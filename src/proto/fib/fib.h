@@ -453,6 +453,7 @@ class Fib {
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>>
       deadlines_;
   std::vector<WeightedMember> scratch_;
+  MemberTable::Scratch table_scratch_;  // for every table rebuild() makes
   std::vector<PortId> sort_scratch_;
   std::vector<PortId> ports_down_;  // sorted; applied to new port states
   std::vector<FlowAdjust> adjust_;  // capacity >= largest override list

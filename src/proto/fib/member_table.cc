@@ -21,10 +21,12 @@ constexpr std::uint32_t kNoIndex = ~0u;
 
 }  // namespace
 
-std::uint32_t MemberTable::member_index(PortId port) const {
-  const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
+std::uint32_t MemberTable::member_index(const Scratch& scratch,
+                                        PortId port) const {
+  const std::uint32_t mask =
+      static_cast<std::uint32_t>(scratch.index.size() - 1);
   for (std::uint32_t h = (port * 0x9E3779B1u) & mask;; h = (h + 1) & mask) {
-    const std::uint32_t i = index_[h];
+    const std::uint32_t i = scratch.index[h];
     if (i == kNoIndex || members_[i].port == port) return i;
   }
 }
@@ -33,9 +35,7 @@ MemberTable::MemberTable(std::uint32_t size)
     : size_(size),
       mask_(std::has_single_bit(size) ? size - 1 : 0),
       stride_(golden_stride(size)),
-      entries_(size, 0) {
-  free_.reserve(size);
-}
+      entries_(size, 0) {}
 
 std::uint32_t MemberTable::count_of(PortId port) const {
   auto it =
@@ -44,21 +44,23 @@ std::uint32_t MemberTable::count_of(PortId port) const {
   return it != members_.end() && it->port == port ? it->count : 0;
 }
 
-std::uint32_t MemberTable::assign(std::span<const WeightedMember> members) {
-  sorted_.clear();
+std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
+                                  Scratch& scratch) {
+  scratch.sorted.clear();
   for (const WeightedMember& m : members)
-    if (m.weight > 0) sorted_.push_back(m);
-  std::sort(sorted_.begin(), sorted_.end(),
+    if (m.weight > 0) scratch.sorted.push_back(m);
+  std::sort(scratch.sorted.begin(), scratch.sorted.end(),
             [](const WeightedMember& a, const WeightedMember& b) {
               return a.port < b.port;
             });
-  const std::size_t m = sorted_.size();
-  counts_.resize(m);
-  heap_.resize(m);
-  error_ = quantise(sorted_, size_, counts_, heap_);
+  const std::size_t m = scratch.sorted.size();
+  scratch.counts.resize(m);
+  scratch.heap.resize(m);
+  error_ = quantise(scratch.sorted, size_, scratch.counts, scratch.heap);
   members_.clear();
   for (std::size_t i = 0; i < m; ++i)
-    if (counts_[i] > 0) members_.push_back({sorted_[i].port, counts_[i]});
+    if (scratch.counts[i] > 0)
+      members_.push_back({scratch.sorted[i].port, scratch.counts[i]});
   if (members_.empty()) return 0;
 
   if (!filled_) {
@@ -73,42 +75,43 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members) {
   // Index the members by port (linear probing, at most half full).
   std::uint32_t cap = 1;
   while (cap < 2 * members_.size()) cap <<= 1;
-  index_.assign(cap, kNoIndex);
+  scratch.index.assign(cap, kNoIndex);
   for (std::uint32_t i = 0; i < members_.size(); ++i) {
     std::uint32_t h = (members_[i].port * 0x9E3779B1u) & (cap - 1);
-    while (index_[h] != kNoIndex) h = (h + 1) & (cap - 1);
-    index_[h] = i;
+    while (scratch.index[h] != kNoIndex) h = (h + 1) & (cap - 1);
+    scratch.index[h] = i;
   }
   // Keep each member's first `count` entries (by index); free the rest.
-  remaining_.resize(members_.size());
+  scratch.remaining.resize(members_.size());
   for (std::size_t i = 0; i < members_.size(); ++i)
-    remaining_[i] = members_[i].count;
-  free_.clear();
+    scratch.remaining[i] = members_[i].count;
+  scratch.freed.clear();
   for (std::uint32_t slot = 0; slot < size_; ++slot) {
-    const std::uint32_t i = member_index(entries_[slot]);
-    if (i != kNoIndex && remaining_[i] > 0) {
-      --remaining_[i];
+    const std::uint32_t i = member_index(scratch, entries_[slot]);
+    if (i != kNoIndex && scratch.remaining[i] > 0) {
+      --scratch.remaining[i];
     } else {
-      free_.push_back(slot);
+      scratch.freed.push_back(slot);
     }
   }
   // Hand the freed slots round-robin to the members still short of entries,
   // so a growing member's new entries interleave with other growers'.
-  growers_.clear();
+  scratch.growers.clear();
   for (std::uint32_t i = 0; i < members_.size(); ++i)
-    if (remaining_[i] > 0) growers_.push_back(i);
+    if (scratch.remaining[i] > 0) scratch.growers.push_back(i);
   std::size_t g = 0;
-  for (const std::uint32_t slot : free_) {
-    if (g >= growers_.size()) g = 0;
-    const std::uint32_t i = growers_[g];
+  for (const std::uint32_t slot : scratch.freed) {
+    if (g >= scratch.growers.size()) g = 0;
+    const std::uint32_t i = scratch.growers[g];
     entries_[slot] = members_[i].port;
-    if (--remaining_[i] == 0) {
-      growers_.erase(growers_.begin() + static_cast<std::ptrdiff_t>(g));
+    if (--scratch.remaining[i] == 0) {
+      scratch.growers.erase(scratch.growers.begin() +
+                            static_cast<std::ptrdiff_t>(g));
     } else {
       ++g;
     }
   }
-  return static_cast<std::uint32_t>(free_.size());
+  return static_cast<std::uint32_t>(scratch.freed.size());
 }
 
 }  // namespace arfabric::proto::fib

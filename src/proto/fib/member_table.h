@@ -31,12 +31,32 @@ class MemberTable {
   // per-assign member list, whose capacity grows with the largest group.
   explicit MemberTable(std::uint32_t size);
 
+  // What assign() works in, kept apart from the table so that a table
+  // holds only its entries and members: a Fib keeps one Scratch for every
+  // table it builds (and copies of a table, which a Fib makes for each
+  // resilient update, copy no scratch). Reusing one saves assign() its
+  // allocations once it has seen the largest member set.
+  struct Scratch {
+    std::vector<WeightedMember> sorted;
+    std::vector<QuantiseHeapItem> heap;
+    std::vector<std::uint32_t> counts, remaining, freed, growers;
+    // Open-addressing port -> member index (power-of-two size >= 2
+    // members), so the resilient pass costs O(N), not O(N log M).
+    std::vector<std::uint32_t> index;
+  };
+
   // Replaces the member set (ports unique, weights <= kMaxWeight; the Fib
   // checks both). Members with weight 0 are ignored. Returns the number of
   // entries whose port changed (all N on the first non-empty fill). An empty
   // or all-zero member set makes the table empty and leaves the entries as
   // they were, so a later refill moves as little as possible.
-  std::uint32_t assign(std::span<const WeightedMember> members);
+  std::uint32_t assign(std::span<const WeightedMember> members,
+                       Scratch& scratch);
+  // The same with a scratch of its own (allocates on every call).
+  std::uint32_t assign(std::span<const WeightedMember> members) {
+    Scratch scratch;
+    return assign(members, scratch);
+  }
 
   bool empty() const { return members_.empty(); }
   std::uint32_t size() const { return size_; }
@@ -69,14 +89,7 @@ class MemberTable {
   std::vector<PortId> entries_;
   std::vector<Slot> members_;  // sorted by port, count > 0
   RelativeError error_{0, 1};
-  // Scratch reused across assign() calls.
-  std::vector<WeightedMember> sorted_;
-  std::vector<QuantiseHeapItem> heap_;
-  std::vector<std::uint32_t> counts_, remaining_, free_, growers_;
-  // Open-addressing port -> member index (power-of-two size >= 2 members),
-  // so the resilient pass costs O(N), not O(N log M).
-  std::vector<std::uint32_t> index_;
-  std::uint32_t member_index(PortId port) const;
+  std::uint32_t member_index(const Scratch& scratch, PortId port) const;
 };
 
 }  // namespace arfabric::proto::fib
