@@ -407,7 +407,7 @@ void Fib::rebuild(NodeId dest) {
             auto* t = new SharedTable{
                 d.table ? d.table->table : MemberTable(config_.table_size),
                 scratch_, tables_->next_id_++, parent, 0};
-            t->moved = t->table.assign(t->active, table_scratch_);
+            t->moved = t->table.assign(t->active, tables_->scratch_);
             return t;
           });
     }

@@ -176,6 +176,9 @@ class MemberTablePool {
  private:
   friend class Fib;
   detail::SharePool<detail::SharedTable> tables_;
+  // What every table the Fibs build is assigned in, with the weight lists
+  // quantised so far (the same few recur across switches).
+  MemberTable::Scratch scratch_;
   std::uint64_t next_id_ = 1;
 };
 
@@ -453,7 +456,6 @@ class Fib {
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>>
       deadlines_;
   std::vector<WeightedMember> scratch_;
-  MemberTable::Scratch table_scratch_;  // for every table rebuild() makes
   std::vector<PortId> sort_scratch_;
   std::vector<PortId> ports_down_;  // sorted; applied to new port states
   std::vector<FlowAdjust> adjust_;  // capacity >= largest override list

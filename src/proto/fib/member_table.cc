@@ -56,7 +56,8 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
   const std::size_t m = scratch.sorted.size();
   scratch.counts.resize(m);
   scratch.heap.resize(m);
-  error_ = quantise(scratch.sorted, size_, scratch.counts, scratch.heap);
+  error_ = scratch.quantised.quantise(scratch.sorted, size_, scratch.counts,
+                                      scratch.heap);
   members_.clear();
   for (std::size_t i = 0; i < m; ++i)
     if (scratch.counts[i] > 0)

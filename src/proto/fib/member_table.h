@@ -35,7 +35,8 @@ class MemberTable {
   // holds only its entries and members: a Fib keeps one Scratch for every
   // table it builds (and copies of a table, which a Fib makes for each
   // resilient update, copy no scratch). Reusing one saves assign() its
-  // allocations once it has seen the largest member set.
+  // allocations once it has seen the largest member set, and quantise()
+  // for weights it has quantised before.
   struct Scratch {
     std::vector<WeightedMember> sorted;
     std::vector<QuantiseHeapItem> heap;
@@ -43,6 +44,7 @@ class MemberTable {
     // Open-addressing port -> member index (power-of-two size >= 2
     // members), so the resilient pass costs O(N), not O(N log M).
     std::vector<std::uint32_t> index;
+    QuantiseCache quantised;  // the counts of weight lists seen before
   };
 
   // Replaces the member set (ports unique, weights <= kMaxWeight; the Fib

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "common/hash.h"
+
 namespace arfabric::proto::fib {
 
 RelativeError relative_error(std::uint64_t count, std::uint32_t weight,
@@ -177,6 +179,36 @@ RelativeError quantise(std::span<const WeightedMember> members,
     std::push_heap(heap.begin(), heap.end(), costlier);
   }
   return max_error(ctx, counts);
+}
+
+RelativeError QuantiseCache::quantise(std::span<const WeightedMember> members,
+                                      std::uint32_t table_size,
+                                      std::span<std::uint32_t> counts,
+                                      std::span<QuantiseHeapItem> scratch) {
+  std::uint64_t key = mix64(table_size + 0x9E3779B97F4A7C15ull);
+  for (const WeightedMember& m : members) key = mix64(key ^ m.weight);
+  auto same_weights = [&](const Entry& e) {
+    return e.table_size == table_size &&
+           std::ranges::equal(e.weights, members, {}, {},
+                              &WeightedMember::weight);
+  };
+  if (auto it = entries_.find(key);
+      it != entries_.end() && same_weights(it->second)) {
+    ++hits_;
+    std::ranges::copy(it->second.counts, counts.begin());
+    return it->second.error;
+  }
+  ++misses_;
+  const RelativeError error =
+      fib::quantise(members, table_size, counts, scratch);
+  if (entries_.size() >= kMaxEntries) entries_.clear();
+  Entry& e = entries_[key];
+  e.table_size = table_size;
+  e.weights.resize(members.size());
+  std::ranges::transform(members, e.weights.begin(), &WeightedMember::weight);
+  e.counts.assign(counts.begin(), counts.end());
+  e.error = error;
+  return error;
 }
 
 }  // namespace arfabric::proto::fib

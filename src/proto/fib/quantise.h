@@ -34,6 +34,8 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
+#include <vector>
 
 #include "proto/fib/forwarding_types.h"
 
@@ -85,5 +87,39 @@ RelativeError quantise(std::span<const WeightedMember> members,
                        std::uint32_t table_size,
                        std::span<std::uint32_t> counts,
                        std::span<QuantiseHeapItem> scratch);
+
+// quantise() with a memory of its results, for a caller that quantises
+// the same weights over and over: a simulated fabric's switches under
+// congestion notifications rebuild tens of thousands of tables from a few
+// hundred distinct weight lists (one port's level raised, then lowered
+// again). The counts depend only on the weights in input order and the
+// table size, so a remembered result is exactly what quantise() returns.
+// Holds at most kMaxEntries results and forgets all of them when full.
+class QuantiseCache {
+ public:
+  static constexpr std::size_t kMaxEntries = 1024;
+
+  // What quantise(members, table_size, counts, scratch) writes and returns,
+  // under the same preconditions.
+  RelativeError quantise(std::span<const WeightedMember> members,
+                         std::uint32_t table_size,
+                         std::span<std::uint32_t> counts,
+                         std::span<QuantiseHeapItem> scratch);
+  std::uint64_t hits() const { return hits_; }
+  std::uint64_t misses() const { return misses_; }
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::uint32_t table_size = 0;
+    std::vector<std::uint32_t> weights;
+    std::vector<std::uint32_t> counts;
+    RelativeError error;
+  };
+  // By a hash of the weights and table size; a collision replaces.
+  std::unordered_map<std::uint64_t, Entry> entries_;
+  std::uint64_t hits_ = 0;
+  std::uint64_t misses_ = 0;
+};
 
 }  // namespace arfabric::proto::fib

@@ -157,5 +157,70 @@ RC_GTEST_PROP(Quantise, ErrorBoundForRandomWeightsAndTableSizes, ()) {
   }
 }
 
+// The cache answers exactly what quantise() computes, whether it
+// remembers the weights or not: random weight lists drawn from a small
+// pool (so that most recur), in two table sizes, enough of them to fill
+// the cache and make it forget.
+TEST(QuantiseCache, GivesWhatQuantiseGivesAndRemembersRepeats) {
+  QuantiseCache cache;
+  std::vector<std::vector<std::uint32_t>> pool;
+  for (std::uint32_t i = 0; i < 2 * QuantiseCache::kMaxEntries; ++i) {
+    std::vector<std::uint32_t> w(1 + i % 9);
+    for (std::size_t j = 0; j < w.size(); ++j)
+      w[j] = 1 + (i * 2654435761u >> (j % 24)) % 7;
+    pool.push_back(w);
+  }
+  std::uint64_t calls = 0;
+  for (std::uint32_t round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < pool.size(); ++i) {
+      // Three rounds over the pool: the second and third find what the
+      // first (or an earlier one before a forgetting) remembered.
+      const std::uint32_t n = (i + round) % 2 == 0 ? 64 : 100;
+      const auto m = members(pool[i]);
+      const Result want = run(m, n);
+      Result got{std::vector<std::uint32_t>(m.size(), 99), {}};
+      std::vector<QuantiseHeapItem> scratch(m.size());
+      got.error = cache.quantise(m, n, got.counts, scratch);
+      ++calls;
+      ASSERT_EQ(got.counts, want.counts) << "list " << i << " size " << n;
+      ASSERT_EQ(got.error, want.error) << "list " << i << " size " << n;
+      ASSERT_LE(cache.size(), QuantiseCache::kMaxEntries);
+    }
+  }
+  EXPECT_EQ(cache.hits() + cache.misses(), calls);
+  EXPECT_GT(cache.hits(), 0u);
+  EXPECT_GT(cache.misses(), 0u);
+}
+
+// The same weights in another table size are another quantisation.
+TEST(QuantiseCache, TableSizeIsPartOfTheKey) {
+  QuantiseCache cache;
+  const auto m = members({3, 1});
+  std::vector<std::uint32_t> counts(2);
+  std::vector<QuantiseHeapItem> scratch(2);
+  (void)cache.quantise(m, 64, counts, scratch);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{48, 16}));
+  (void)cache.quantise(m, 100, counts, scratch);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{75, 25}));
+  (void)cache.quantise(m, 64, counts, scratch);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{48, 16}));
+  EXPECT_EQ(cache.hits(), 1u);
+  EXPECT_EQ(cache.misses(), 2u);
+}
+
+// Ports do not matter, order does: the counts follow the input order.
+TEST(QuantiseCache, SameWeightsInAnotherOrderAreAnotherList) {
+  QuantiseCache cache;
+  std::vector<std::uint32_t> counts(2);
+  std::vector<QuantiseHeapItem> scratch(2);
+  (void)cache.quantise(members({3, 1}), 64, counts, scratch);
+  (void)cache.quantise(members({1, 3}), 64, counts, scratch);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{16, 48}));
+  const std::vector<WeightedMember> other_ports{{7, 1}, {9, 3}};
+  (void)cache.quantise(other_ports, 64, counts, scratch);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{16, 48}));
+  EXPECT_EQ(cache.hits(), 1u);
+}
+
 }  // namespace
 }  // namespace arfabric::proto::fib
