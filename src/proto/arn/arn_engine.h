@@ -184,6 +184,11 @@ class ArnEngine {
                        bool exclude, Time now);
 
   // receiver.cc
+  // Whether `e` is a held failure veto of a whole destination's path, the
+  // kind that can_reroute() looks for.
+  static bool vetoes_path(const Entry& e) {
+    return e.used && e.active && e.vetoed && !e.is_flow;
+  }
   bool can_reroute(NodeId destination, PortId arrival) const;
   void revoke(Entry& e);
   void emit_flow(const Entry& e);
@@ -217,6 +222,10 @@ class ArnEngine {
   static std::uint64_t object_key(std::uint32_t path_id, NodeId destination) {
     return std::uint64_t{path_id} << 32 | destination;
   }
+  // Held entries for which vetoes_path() holds. Under congestion alone
+  // there are none, and can_reroute() then need not scan the table for
+  // each message it is asked about.
+  std::size_t path_vetoes_ = 0;
   fib::PrefixTable destinations_;  // config_.destinations, IPv4 and IPv6
   std::vector<std::pair<NodeId, std::vector<PortId>>> next_hops_;
   ByteWriter scratch_;

@@ -2,6 +2,7 @@
 // or (port, destination, flow match) records, revocation, and propagation
 // (draft §3.2, §4.1).
 #include <algorithm>
+#include <cassert>
 
 #include "proto/arn/arn_engine.h"
 #include "wire/arn/arn_transport.h"
@@ -26,10 +27,13 @@ void ArnEngine::set_next_hops(NodeId destination,
 // Another port toward `destination` that no failure we hold vetoes (for
 // the whole destination; a flow veto leaves the port to other traffic).
 bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
+  assert(path_vetoes_ ==
+         static_cast<std::size_t>(std::ranges::count_if(held(), vetoes_path)));
   for (const auto& [node, ports] : next_hops_) {
     if (node != destination) continue;
     for (PortId p : ports) {
       if (p == arrival) continue;
+      if (path_vetoes_ == 0) return true;
       const bool vetoed = std::ranges::any_of(held(), [&](const Entry& e) {
         return e.used && e.active && e.vetoed && !e.is_flow && e.port == p &&
                e.destination == destination;
@@ -85,6 +89,7 @@ void ArnEngine::emit_flow(const Entry& e) {
 
 void ArnEngine::revoke(Entry& e) {
   const bool had = e.vetoed || e.level > 0;
+  if (vetoes_path(e)) --path_vetoes_;
   if (!e.is_flow) {
     if (e.vetoed)
       outputs_.vetoes.push_back(
@@ -147,6 +152,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
   const FlowMatch* m = match ? &*match : nullptr;
 
   Entry* e = find(*msg.path_id, *node, m);
+  const bool vetoed_path = e != nullptr && vetoes_path(*e);
   const bool failure = msg.type == ArnType::failure_detected ||
                        msg.type == ArnType::failure_eliminated;
   if (!wire::arn::is_detection(msg.type)) {
@@ -166,6 +172,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     }
     if (m) emit_flow(*e);
     e->active = e->vetoed || e->level > 0;
+    if (vetoed_path && !vetoes_path(*e)) --path_vetoes_;
     hold(*e, true, now);
     ++counters_.revoked;
     if (e->propagated) {
@@ -204,6 +211,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     changed = true;
     if (!m) outputs_.vetoes.push_back({e->port, *node, VetoSource::arn, true});
   }
+  if (!vetoed_path && vetoes_path(*e)) ++path_vetoes_;
   if (!failure) {
     const std::uint8_t level = congestion_level(msg.metric);
     if (level != e->level) {

@@ -172,6 +172,50 @@ TEST(Receiver, PropagatesWhenItCannotReroute) {
   EXPECT_EQ(leaf1.counters().propagated, 3u);
 }
 
+// leaf1 reaches leaf2 through ports 0 and 1. A failure held on port 1
+// leaves port 0: no propagation. A second failure, arriving on port 0,
+// leaves none: it propagates. Once the first is eliminated, a third on
+// port 0 finds port 1 free again. (Debug builds also check, at each
+// question, the count of held path vetoes that spares the table scan
+// when there are none.)
+TEST(Receiver, ReroutesAroundOnlyTheVetoesItHolds) {
+  ArnConfig c = leaf1_config();
+  c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
+  ArnEngine leaf1 = make(c);
+  const PortId both[] = {0, 1};
+  leaf1.set_next_hops(kLeaf2, both);
+  const std::uint32_t a = path_id(101, 1), b = path_id(102, 1),
+                      d = path_id(103, 1);
+
+  leaf1.on_message(
+      1, udp_message(ArnType::failure_detected, 255, a, kLeaf2Addr), us(0));
+  Outputs out = leaf1.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{1, kLeaf2, VetoSource::arn, true}}));
+  EXPECT_TRUE(out.transmits.empty());
+
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, b, kLeaf2Addr), us(10));
+  out = leaf1.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{0, kLeaf2, VetoSource::arn, true}}));
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(parse_udp(out.transmits[0]).path_id, b);
+
+  leaf1.on_message(
+      1, udp_message(ArnType::failure_eliminated, 0, a, kLeaf2Addr), us(20));
+  out = leaf1.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{1, kLeaf2, VetoSource::arn, false}}));
+  EXPECT_TRUE(out.transmits.empty());
+
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, d, kLeaf2Addr), us(30));
+  out = leaf1.drain();
+  EXPECT_TRUE(out.transmits.empty());
+  EXPECT_EQ(leaf1.counters().propagated, 1u);
+}
+
 // 2001:db8:<a>:<b>::<host>
 IpAddress v6(std::uint8_t a, std::uint8_t b, std::uint8_t host) {
   return IpAddress::v6(
