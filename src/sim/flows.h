@@ -44,9 +44,6 @@ class Flows : public HostHandler {
   // `config` must pass transport::validate.
   Flows(Network& network, EventQueue& events, PacketPool& pool,
         const transport::TransportConfig& config);
-  // Neither copied nor moved: its flows' Senders refer to its config.
-  Flows(const Flows&) = delete;
-  Flows& operator=(const Flows&) = delete;
 
   // Starts a flow of `bytes` from host `source` to host `destination` at
   // `now`; returns its id.

@@ -57,12 +57,9 @@ struct SenderCounters {
 class Sender {
  public:
   // Precondition: validate(config) succeeded; packet_count(config, bytes)
-  // < 2^32. An empty flow is complete at `now` and sends nothing. The
-  // Sender keeps a reference to `config`, which must outlive it: the
-  // flows of a run share one (a copy took a fifth of each Sender).
+  // < 2^32. An empty flow is complete at `now` and sends nothing.
   Sender(const TransportConfig& config, FlowId flow, std::uint64_t bytes,
          Time now);
-  Sender(TransportConfig&&, FlowId, std::uint64_t, Time) = delete;
 
   // The next data packet the window allows, or nullopt (window full,
   // everything sent and waiting, or complete). Retransmissions first.
@@ -106,17 +103,12 @@ class Sender {
 
  private:
   struct Slot {
-    Time sent_at{};  // of the latest transmission
-    // The transmission number of the latest one (next_tx_ stays far below
-    // 2^61: a flow sends fewer than 2^32 packets, each a bounded number
-    // of times), and the packet's state, packed so that a slot takes 16
-    // bytes.
-    std::uint64_t tx : 61 = 0;
-    std::uint64_t acked : 1 = 0;
-    std::uint64_t in_flight : 1 = 0;
-    std::uint64_t queued : 1 = 0;  // declared lost, waiting in retransmit_
+    Time sent_at{};        // of the latest transmission
+    std::uint64_t tx = 0;  // transmission number of the latest one
+    bool acked = false;
+    bool in_flight = false;
+    bool queued = false;  // declared lost, waiting in retransmit_
   };
-  static_assert(sizeof(Slot) == 16);
   struct Sent {  // one transmission, in send order
     std::uint64_t tx = 0;
     std::uint32_t seq = 0;
@@ -133,7 +125,7 @@ class Sender {
                     Time now);
   void cut(double factor, Time now);
 
-  const TransportConfig* config_;  // Flows' (or the caller's), shared
+  TransportConfig config_;
   FlowId flow_;
   std::uint64_t bytes_;
   std::uint32_t packets_;

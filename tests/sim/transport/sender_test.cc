@@ -59,8 +59,7 @@ TEST(Sender, FixedWindowAndPayloads) {
 }
 
 TEST(Sender, EmptyFlowIsCompleteAtCreation) {
-  const TransportConfig c;
-  Sender s(c, 0, 0, us(5));
+  Sender s(TransportConfig{}, 0, 0, us(5));
   EXPECT_TRUE(s.complete());
   EXPECT_EQ(s.completion_time(), us(5));
   EXPECT_FALSE(s.next_packet(us(5)));
@@ -68,8 +67,7 @@ TEST(Sender, EmptyFlowIsCompleteAtCreation) {
 }
 
 TEST(Sender, IgnoresInvalidAcks) {
-  const TransportConfig c;
-  Sender s(c, 1, 4 * 4096, Time());
+  Sender s(TransportConfig{}, 1, 4 * 4096, Time());
   auto sent = drain(s, Time());
   auto a = ack_for(sent[0], 1);
   a.flow = 2;
@@ -125,8 +123,7 @@ TEST(Sender, DctcpAlphaAndCutWorkedExample) {
 // alpha = (15/16)^n without marks; below 2^-20 (n = 215) it is flushed to
 // zero rather than decaying into slow denormals.
 TEST(Sender, DctcpAlphaFlushedToZero) {
-  const TransportConfig c;
-  Sender s(c, 0, 1000 * 4096, Time());
+  Sender s(TransportConfig{}, 0, 1000 * 4096, Time());
   for (int n = 1; n <= 300; ++n) {
     auto p = s.next_packet(us(2 * n));
     ASSERT_TRUE(p);
