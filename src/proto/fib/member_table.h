@@ -32,11 +32,12 @@ class MemberTable {
   explicit MemberTable(std::uint32_t size);
 
   // What assign() works in, kept apart from the table so that a table
-  // holds only its entries and members: a Fib keeps one Scratch for every
-  // table it builds (and copies of a table, which a Fib makes for each
-  // resilient update, copy no scratch). Reusing one saves assign() its
-  // allocations once it has seen the largest member set, and quantise()
-  // for weights it has quantised before.
+  // holds only its entries and members: the Fibs sharing a
+  // MemberTablePool keep one Scratch there for every table they build
+  // (and copies of a table, which a Fib makes for each resilient update,
+  // copy no scratch). Reusing one saves assign() its allocations once it
+  // has seen the largest member set, and quantise() for weights it has
+  // quantised before.
   struct Scratch {
     std::vector<WeightedMember> sorted;
     std::vector<QuantiseHeapItem> heap;
