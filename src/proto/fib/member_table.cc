@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <numeric>
 
 namespace arfabric::proto::fib {
@@ -17,19 +18,7 @@ std::uint32_t golden_stride(std::uint32_t n) {
   return s;
 }
 
-constexpr std::uint32_t kNoIndex = ~0u;
-
 }  // namespace
-
-std::uint32_t MemberTable::member_index(const Scratch& scratch,
-                                        PortId port) const {
-  const std::uint32_t mask =
-      static_cast<std::uint32_t>(scratch.index.size() - 1);
-  for (std::uint32_t h = (port * 0x9E3779B1u) & mask;; h = (h + 1) & mask) {
-    const std::uint32_t i = scratch.index[h];
-    if (i == kNoIndex || members_[i].port == port) return i;
-  }
-}
 
 MemberTable::MemberTable(std::uint32_t size)
     : size_(size),
@@ -73,24 +62,19 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
     return size_;
   }
 
-  // Index the members by port (linear probing, at most half full).
-  std::uint32_t cap = 1;
-  while (cap < 2 * members_.size()) cap <<= 1;
-  scratch.index.assign(cap, kNoIndex);
-  for (std::uint32_t i = 0; i < members_.size(); ++i) {
-    std::uint32_t h = (members_[i].port * 0x9E3779B1u) & (cap - 1);
-    while (scratch.index[h] != kNoIndex) h = (h + 1) & (cap - 1);
-    scratch.index[h] = i;
-  }
+  // What each port may keep of the entries it holds, by port id: its new
+  // count (0 for a port that left). Every entry is handed out below, so
+  // the array is all zero again when assign() returns.
+  std::vector<std::uint32_t>& remaining = scratch.remaining;
+  if (remaining.size() <= members_.back().port)
+    remaining.resize(std::size_t{members_.back().port} + 1, 0);
+  for (const Slot& s : members_) remaining[s.port] = s.count;
   // Keep each member's first `count` entries (by index); free the rest.
-  scratch.remaining.resize(members_.size());
-  for (std::size_t i = 0; i < members_.size(); ++i)
-    scratch.remaining[i] = members_[i].count;
   scratch.freed.clear();
   for (std::uint32_t slot = 0; slot < size_; ++slot) {
-    const std::uint32_t i = member_index(scratch, entries_[slot]);
-    if (i != kNoIndex && scratch.remaining[i] > 0) {
-      --scratch.remaining[i];
+    const PortId port = entries_[slot];
+    if (port < remaining.size() && remaining[port] > 0) {
+      --remaining[port];
     } else {
       scratch.freed.push_back(slot);
     }
@@ -99,19 +83,21 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
   // so a growing member's new entries interleave with other growers'.
   scratch.growers.clear();
   for (std::uint32_t i = 0; i < members_.size(); ++i)
-    if (scratch.remaining[i] > 0) scratch.growers.push_back(i);
+    if (remaining[members_[i].port] > 0) scratch.growers.push_back(i);
   std::size_t g = 0;
   for (const std::uint32_t slot : scratch.freed) {
     if (g >= scratch.growers.size()) g = 0;
     const std::uint32_t i = scratch.growers[g];
     entries_[slot] = members_[i].port;
-    if (--scratch.remaining[i] == 0) {
+    if (--remaining[members_[i].port] == 0) {
       scratch.growers.erase(scratch.growers.begin() +
                             static_cast<std::ptrdiff_t>(g));
     } else {
       ++g;
     }
   }
+  assert(std::ranges::all_of(
+      members_, [&](const Slot& m) { return remaining[m.port] == 0; }));
   return static_cast<std::uint32_t>(scratch.freed.size());
 }
 

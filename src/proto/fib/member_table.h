@@ -41,10 +41,11 @@ class MemberTable {
   struct Scratch {
     std::vector<WeightedMember> sorted;
     std::vector<QuantiseHeapItem> heap;
-    std::vector<std::uint32_t> counts, remaining, freed, growers;
-    // Open-addressing port -> member index (power-of-two size >= 2
-    // members), so the resilient pass costs O(N), not O(N log M).
-    std::vector<std::uint32_t> index;
+    std::vector<std::uint32_t> counts, freed, growers;
+    // By port id, up to the largest member port seen: what a port may
+    // still keep during a resilient pass, zero between passes. An array,
+    // so that the pass costs one load per entry.
+    std::vector<std::uint32_t> remaining;
     QuantiseCache quantised;  // the counts of weight lists seen before
   };
 
@@ -92,7 +93,6 @@ class MemberTable {
   std::vector<PortId> entries_;
   std::vector<Slot> members_;  // sorted by port, count > 0
   RelativeError error_{0, 1};
-  std::uint32_t member_index(const Scratch& scratch, PortId port) const;
 };
 
 }  // namespace arfabric::proto::fib

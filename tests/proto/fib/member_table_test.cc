@@ -31,6 +31,39 @@ TEST(MemberTable, FirstFillMatchesQuantisationAndSpreads) {
   EXPECT_EQ(t.max_relative_error().num, 0u);
 }
 
+// One Scratch serves many tables (a MemberTablePool's Fibs share one):
+// whatever it saw before, a table comes out as with a fresh one. The
+// tables here hold ports above and below any the scratch has seen.
+TEST(MemberTable, AReusedScratchChangesNothing) {
+  const std::vector<std::vector<WeightedMember>> steps{
+      {{300, 1}, {1, 3}}, {{1, 1}, {2, 1}, {3, 2}},
+      {{2, 5}, {500, 1}}, {{1, 1}, {2, 1}, {3, 1}, {4, 1}, {300, 2}},
+      {{4, 1}},
+  };
+  MemberTable::Scratch shared;
+  MemberTable warm_up(64);
+  (void)warm_up.assign(std::vector<WeightedMember>{{200, 1}, {201, 2}}, shared);
+  MemberTable with_shared(64), with_fresh(64);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::uint32_t moved_shared = with_shared.assign(steps[i], shared);
+    const std::uint32_t moved_fresh = with_fresh.assign(steps[i]);
+    EXPECT_EQ(moved_shared, moved_fresh) << "step " << i;
+    EXPECT_TRUE(std::ranges::equal(with_shared.entries(), with_fresh.entries()))
+        << "step " << i;
+    // Another table in between, as another destination would.
+    (void)warm_up.assign(
+        std::vector<WeightedMember>{{static_cast<PortId>(100 + i), 1}, {7, 1}},
+        shared);
+  }
+  // A table filled elsewhere may hold a port beyond any the scratch saw.
+  MemberTable t(64), u(64);
+  (void)t.assign(std::vector<WeightedMember>{{900, 1}, {1, 1}});
+  (void)u.assign(std::vector<WeightedMember>{{900, 1}, {1, 1}});
+  const std::vector<WeightedMember> low{{1, 1}, {2, 1}};
+  EXPECT_EQ(t.assign(low, shared), u.assign(low));
+  EXPECT_TRUE(std::ranges::equal(t.entries(), u.entries()));
+}
+
 TEST(MemberTable, RemovingOneOfFourMovesOnlyItsEntries) {
   MemberTable t(64);
   t.assign(std::vector<WeightedMember>{{1, 1}, {2, 1}, {3, 1}, {4, 1}});
