@@ -35,8 +35,7 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
       if (p == arrival) continue;
       if (path_vetoes_ == 0) return true;
       const bool vetoed = std::ranges::any_of(held(), [&](const Entry& e) {
-        return e.used && e.active && e.vetoed && !e.is_flow && e.port == p &&
-               e.destination == destination;
+        return vetoes_path(e) && e.port == p && e.destination == destination;
       });
       if (!vetoed) return true;
     }
