@@ -8,7 +8,27 @@ namespace arfabric::sim {
 EventQueue::EventQueue()
     : bucket_tail_(kBuckets, kNone),
       occupied_(kBuckets / 64),
-      occupied_words_(kBuckets / 64 / 64) {}
+      occupied_words_(kBuckets / 64 / 64),
+      unsorted_(kBuckets / 64) {}
+
+void EventQueue::sort_bucket(std::uint32_t bucket) {
+  sort_scratch_.clear();
+  const std::uint32_t tail = bucket_tail_[bucket];
+  for (std::uint32_t node = nodes_[tail].next;; node = nodes_[node].next) {
+    sort_scratch_.push_back(node);
+    if (node == tail) break;
+  }
+  std::sort(sort_scratch_.begin(), sort_scratch_.end(),
+            [&](std::uint32_t x, std::uint32_t y) {
+              return key(nodes_[x]) < key(nodes_[y]);
+            });
+  const std::size_t n = sort_scratch_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    nodes_[sort_scratch_[i]].next = sort_scratch_[(i + 1) % n];
+  }
+  bucket_tail_[bucket] = sort_scratch_[n - 1];
+  unsorted_[bucket / 64] &= ~(std::uint64_t{1} << (bucket % 64));
+}
 
 std::uint32_t EventQueue::next_occupied_beyond_word(std::uint32_t from) const {
   std::uint32_t word = from / 64;
@@ -64,7 +84,8 @@ std::size_t EventQueue::remove_stale(
       }
     }
   }
-  front_ = near_count_ == 0 ? kNone : head(next_occupied(bucket_of(now_)));
+  front_ =
+      near_count_ == 0 ? kNone : sorted_head(next_occupied(bucket_of(now_)));
   update_near_first();
   return before - size();
 }

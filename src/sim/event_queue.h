@@ -21,6 +21,15 @@
 //   scanning from now()'s bucket, wrapping, meets them in time order.
 //   (2^16 buckets of 32 ps ran no fewer instructions, and their 256 KB
 //   of list tails missed L1 on most pushes in the default scenario.)
+// - Long lists sorted when read: a push before a list's tail walks from
+//   its head to its place. When that is more than kMaxWalk nodes into a
+//   list other than the front's, the push appends instead and marks the
+//   list unsorted; the list is sorted when it is first read, as the
+//   front's (pop) or by the look-ahead (second()). A burst of equal times
+//   (every switch sampling its ports on the same 10 us clock and sending
+//   ARN messages at once) otherwise made each later push into that slot
+//   walk the whole burst, which at 4,096 hosts took a tenth of the run
+//   (docs/PERFORMANCE.md).
 // - The far heap: a 4-ary min-heap for events beyond that horizon (flow
 //   retransmission timers, BGP's CPU and MRAI work). They stay there when
 //   time catches up with them; the comparison at pop() orders them.
@@ -108,14 +117,15 @@ class EventQueue {
   std::size_t size() const { return near_count_ + far_.size(); }
   Event top() const { return event(near_first_ ? nodes_[front_] : far_[0]); }
   // The event after top(), as the queue stands (a later push may come
-  // before it); false when there is none. For prefetching.
-  bool second(Event& out) const;
+  // before it); false when there is none. For prefetching. Not const: it
+  // may sort the list it reads.
+  bool second(Event& out);
   // What second() gives, and a hint for prefetching one event further:
   // the near calendar's event after its own second. The far heap is not
   // consulted for that third, so an event of its may come first (far
   // events are rarely link arrivals). Returns how many of the two it
   // found: 0 (size() < 2), 1 (`second` only) or 2.
-  int second_and_near_third(Event& second, Event& third) const;
+  int second_and_near_third(Event& second, Event& third);
   // Removes the earliest event and advances now() to its time.
   Event pop();
   Time now() const { return Time::from_ps(static_cast<std::int64_t>(now_)); }
@@ -163,16 +173,33 @@ class EventQueue {
   std::uint32_t head(std::uint32_t bucket) const {
     return nodes_[bucket_tail_[bucket]].next;
   }
+  // The head of a non-empty bucket's list, sorted first if it is not.
+  std::uint32_t sorted_head(std::uint32_t bucket) {
+    if (unsorted_[bucket / 64] & (std::uint64_t{1} << (bucket % 64))) {
+      sort_bucket(bucket);
+    }
+    return head(bucket);
+  }
+  void sort_bucket(std::uint32_t bucket);
+  // How far a push walks a list that is not the front's before it leaves
+  // the list unsorted.
+  static constexpr std::uint32_t kMaxWalk = 8;
+  void append_after_tail(std::uint32_t node, std::uint32_t& tail) {
+    nodes_[node].next = nodes_[tail].next;
+    nodes_[tail].next = node;
+    tail = node;
+  }
   // The event after top() (size() >= 2), given the near calendar's own
   // second (kNone if it has fewer than two).
   Event second_given(std::uint32_t near_second) const;
-  // The near node after `node` in pop order: the next in its list, or the
-  // head of the next non-empty bucket (at least two near nodes).
-  std::uint32_t near_after(std::uint32_t node) const {
+  // The near node after `node` (in a sorted list) in pop order: the next
+  // in its list, or the head of the next non-empty bucket, which this
+  // sorts if needed (at least two near nodes).
+  std::uint32_t near_after(std::uint32_t node) {
     const std::uint32_t bucket = bucket_of(nodes_[node].at);
     return bucket_tail_[bucket] != node
                ? nodes_[node].next
-               : head(next_occupied((bucket + 1) % kBuckets));
+               : sorted_head(next_occupied((bucket + 1) % kBuckets));
   }
   static std::uint32_t bucket_of(std::uint64_t at) {
     return static_cast<std::uint32_t>(at >> kBucketShift) & (kBuckets - 1);
@@ -199,6 +226,7 @@ class EventQueue {
     occupied_words_[bucket / 64 / 64] |= std::uint64_t{1} << (bucket / 64 % 64);
   }
   void mark_empty(std::uint32_t bucket) {
+    unsorted_[bucket / 64] &= ~(std::uint64_t{1} << (bucket % 64));
     std::uint64_t& word = occupied_[bucket / 64];
     word &= ~(std::uint64_t{1} << (bucket % 64));
     if (word == 0) {
@@ -247,6 +275,10 @@ class EventQueue {
   std::vector<std::uint32_t> bucket_tail_;
   std::vector<std::uint64_t> occupied_;        // a bit per non-empty bucket
   std::vector<std::uint64_t> occupied_words_;  // a bit per non-zero word
+  // A bit per bucket whose list may be out of key order; never the
+  // front's.
+  std::vector<std::uint64_t> unsorted_;
+  std::vector<std::uint32_t> sort_scratch_;  // sort_bucket()'s node list
   std::vector<Entry, HugePageAllocator<Entry>> nodes_;  // the lists' nodes
   std::uint32_t free_ = kNone;   // released nodes, linked through `next`
   std::uint32_t front_ = kNone;  // the earliest near node: its list's head
@@ -298,7 +330,8 @@ class EventQueue {
 }
 
 // Into its bucket's list, after every earlier key: usually at the tail,
-// else after a short walk from the head (a bucket spans 128 ps).
+// else after a short walk from the head (a bucket spans 128 ps), or, in a
+// long list that is not the front's, at the tail, sorted when read.
 [[gnu::always_inline]] inline void EventQueue::push_near(const Entry& e) {
   const std::uint32_t node = allocate(e);
   const std::uint32_t bucket = bucket_of(e.at);
@@ -309,15 +342,27 @@ class EventQueue {
     nodes_[node].next = node;
     tail = node;
   } else if (key(nodes_[tail]) < k) {
-    nodes_[node].next = nodes_[tail].next;
-    nodes_[tail].next = node;
-    tail = node;
+    append_after_tail(node, tail);
+  } else if (unsorted_[bucket / 64] & (std::uint64_t{1} << (bucket % 64))) {
+    append_after_tail(node, tail);  // sorted when read
   } else {
-    // Before the tail: after the last node with an earlier key.
+    // Before the tail: after the last node with an earlier key, found by
+    // a walk from the head. A long list that is not the front's is left
+    // unsorted instead, and sorted when read.
+    const bool front_list = bucket == bucket_of(nodes_[front_].at);
     std::uint32_t before = tail;
-    while (key(nodes_[nodes_[before].next]) < k) before = nodes_[before].next;
-    nodes_[node].next = nodes_[before].next;
-    nodes_[before].next = node;
+    std::uint32_t steps = 0;
+    while (key(nodes_[nodes_[before].next]) < k) {
+      before = nodes_[before].next;
+      if (++steps == kMaxWalk && !front_list) break;
+    }
+    if (steps == kMaxWalk && !front_list) {
+      unsorted_[bucket / 64] |= std::uint64_t{1} << (bucket % 64);
+      append_after_tail(node, tail);
+    } else {
+      nodes_[node].next = nodes_[before].next;
+      nodes_[before].next = node;
+    }
   }
   if (front_ == kNone || k < key(nodes_[front_])) {
     front_ = node;
@@ -339,7 +384,7 @@ class EventQueue {
     } else {
       tail = kNone;
       mark_empty(bucket);
-      front_ = near_count_ == 0 ? kNone : head(next_occupied(bucket));
+      front_ = near_count_ == 0 ? kNone : sorted_head(next_occupied(bucket));
     }
   } else {
     e = pop_far();
@@ -349,14 +394,14 @@ class EventQueue {
   return event(e);
 }
 
-[[gnu::always_inline]] inline bool EventQueue::second(Event& out) const {
+[[gnu::always_inline]] inline bool EventQueue::second(Event& out) {
   if (size() < 2) return false;
   out = second_given(near_count_ >= 2 ? near_after(front_) : kNone);
   return true;
 }
 
 [[gnu::always_inline]] inline int EventQueue::second_and_near_third(
-    Event& second, Event& third) const {
+    Event& second, Event& third) {
   if (size() < 2) return 0;
   const std::uint32_t near_second =
       near_count_ >= 2 ? near_after(front_) : kNone;

@@ -53,6 +53,33 @@ TEST(EventQueue, EventsPushedAtNowDuringARunStayOrdered) {
   EXPECT_EQ(q.pop().a, 3u);
 }
 
+// A burst of equal times in a slot ahead of the front (every switch
+// sending its periodic frame at once), then a later event in the same
+// slot, then more at the burst's time: each of those lands before the
+// list's tail, far down a long list, which is left unsorted and sorted
+// when read. Pops and second() still follow (time, insertion).
+TEST(EventQueue, AnEqualTimeBurstBehindALaterTailPopsInOrder) {
+  EventQueue q;
+  q.push(ns(1), EventType::flow_timer, 0, 0);  // the front, another slot
+  const Time burst = ns(1) + Time::from_ps(EventQueue::kNearHorizon.ps() / 2);
+  std::uint32_t a = 1;
+  for (int i = 0; i < 50; ++i) q.push(burst, EventType::link_arrival, a++, 0);
+  q.push(burst + Time::from_ps(1), EventType::link_arrival, 1000, 0);
+  for (int i = 0; i < 50; ++i) q.push(burst, EventType::link_arrival, a++, 0);
+  q.push(burst + Time::from_ps(1), EventType::link_arrival, 1001, 0);
+  EXPECT_EQ(q.pop().a, 0u);
+  Event second{};
+  for (std::uint32_t want = 1; want < a; ++want) {
+    ASSERT_EQ(q.top().a, want);
+    ASSERT_TRUE(q.second(second));
+    ASSERT_EQ(q.pop().at, burst);
+    ASSERT_EQ(q.top().seq, second.seq);
+  }
+  EXPECT_EQ(q.pop().a, 1000u);
+  EXPECT_EQ(q.pop().a, 1001u);
+  EXPECT_TRUE(q.empty());
+}
+
 // second() names the event that pop() returns after top() when nothing is
 // pushed in between: through heaps of every small size (where the root has
 // fewer than four children) and a large one with many ties.
