@@ -62,8 +62,7 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
   rule.metric.window = params.window;
   rule.metric.max_age = params.max_age;
 
-  s->egress_ports_.resize(network.link_count());
-  s->sampling_.resize(network.link_count());
+  s->ports_.resize(network.link_count());
   s->engine_of_.assign(network.node_count(), kNone);
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
@@ -76,8 +75,8 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
       const NodeIndex peer = network.link(out[i]).config().to;
       config.ports[i + 1].untrusted_ingress =
           params.scrub_host_ingress && network.is_host(peer);
-      s->egress_ports_[out[i]].engine = s->engine_of_[n];
-      s->egress_ports_[out[i]].port = static_cast<proto::PortId>(i + 1);
+      s->ports_[out[i]].engine = s->engine_of_[n];
+      s->ports_[out[i]].port = static_cast<proto::PortId>(i + 1);
     }
     auto engine = ibcs::SignalUpdateFunction::create(std::move(config));
     if (!engine) {
@@ -112,18 +111,17 @@ std::uint32_t IbcsSwitches::signal_in_frame() const {
   return (word >> 7) & kTop;
 }
 
-void IbcsSwitches::sample(LinkIndex l, const EgressPort& port, Time now) {
-  Sampling& s = sampling_[l];
-  if (s.sampled && now - s.last_sample < params_.sample_interval) return;
-  s.sampled = true;
+void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
+  if (port.sampled && now - port.last_sample < params_.sample_interval) return;
+  port.sampled = true;
   const Link& link = network_->link(l);
-  const Time elapsed = now - s.last_sample;
-  const Time busy = link.counters().busy - s.busy_at_sample;
+  const Time elapsed = now - port.last_sample;
+  const Time busy = link.counters().busy - port.busy_at_sample;
   const double u = elapsed > Time{}
                        ? std::min(1.0, busy.seconds() / elapsed.seconds())
                        : 0.0;
-  s.last_sample = now;
-  s.busy_at_sample = link.counters().busy;
+  port.last_sample = now;
+  port.busy_at_sample = link.counters().busy;
   std::uint32_t value = 0;
   switch (params_.signal) {
     case IbcsSignal::abw: {
@@ -163,15 +161,8 @@ void IbcsSwitches::on_host_ingress(LinkIndex l, Packet& packet, Time now) {
   packet.transport.signal = signal_in_frame();
 }
 
-void IbcsSwitches::prefetch_egress(LinkIndex l) const {
-  const EgressPort& port = egress_ports_[l];
-  if (port.engine == kNone) return;
-  __builtin_prefetch(&sampling_[l]);
-  engines_[port.engine].prefetch_port(port.port);
-}
-
 void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
-  const EgressPort& port = egress_ports_[l];
+  Port& port = ports_[l];
   if (port.engine == kNone) return;
   sample(l, port, now);
   auto frame = frame_with(packet.transport.signal);

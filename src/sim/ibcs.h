@@ -53,7 +53,6 @@ class IbcsSwitches : public HeaderProcessor {
 
   void on_host_ingress(LinkIndex l, Packet& packet, Time now) override;
   void on_egress(LinkIndex l, Packet& packet, Time now) override;
-  void prefetch_egress(LinkIndex l) const override;
 
   // What hosts write into a new packet: the signal's UNINITIALIZED value.
   std::uint32_t uninitialized() const { return uninitialized_; }
@@ -61,15 +60,9 @@ class IbcsSwitches : public HeaderProcessor {
   proto::ibcs::Counters counters() const;
 
  private:
-  // Which engine and port a link leaves by: dense (8 bytes a link), so
-  // that in a large fabric it is likely cached when a hop asks for it.
-  struct EgressPort {
+  struct Port {
     std::uint32_t engine = kNone;  // index into engines_; kNone: a host's
     proto::PortId port = 0;
-  };
-  // A link's utilisation sampling (the top): a separate line a hop loads
-  // ahead (prefetch_egress).
-  struct Sampling {
     Time last_sample{};
     Time busy_at_sample{};
     bool sampled = false;
@@ -77,7 +70,7 @@ class IbcsSwitches : public HeaderProcessor {
   static constexpr std::uint32_t kNone = 0xffffffff;
 
   IbcsSwitches(Network& network, const IbcsParams& params);
-  void sample(LinkIndex l, const EgressPort& port, Time now);
+  void sample(LinkIndex l, Port& port, Time now);
   std::span<std::uint8_t> frame_with(std::uint32_t signal);
   std::uint32_t signal_in_frame() const;
 
@@ -87,8 +80,7 @@ class IbcsSwitches : public HeaderProcessor {
   std::uint32_t uninitialized_ = 0;
   BitsPerSecond bandwidth_step_ = 1;
   std::vector<proto::ibcs::SignalUpdateFunction> engines_;  // by switch
-  std::vector<EgressPort> egress_ports_;                    // by link
-  std::vector<Sampling> sampling_;                          // by link
+  std::vector<Port> ports_;                                 // by link
   std::vector<std::uint32_t> engine_of_;                    // by node
   std::array<std::uint8_t, 60> frame_{};  // minimum Ethernet frame
 };

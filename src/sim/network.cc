@@ -425,12 +425,7 @@ void Network::on_event(const Event& e) {
   if (forwarded && !expired) {
     --packet.ttl;
     egress_link = route(to, packet, e.at);
-    if (egress_link != kNoLink) {
-      links_[egress_link].prefetch();
-      if (deep_lookahead_ && headers_ && packet.transport.signal_valid) {
-        headers_->prefetch_egress(egress_link);
-      }
-    }
+    if (egress_link != kNoLink) links_[egress_link].prefetch();
   }
   if (next != Time::max()) {
     events_->push(next, EventType::link_arrival, e.a, link.epoch(),

@@ -136,9 +136,6 @@ class HeaderProcessor {
   virtual void on_host_ingress(LinkIndex l, Packet& packet, Time now) = 0;
   // A switch is about to queue the packet on its egress link `l`.
   virtual void on_egress(LinkIndex l, Packet& packet, Time now) = 0;
-  // The network has chosen egress link `l` for a packet it will hand to
-  // on_egress() after other work: start loading what that call reads.
-  virtual void prefetch_egress(LinkIndex /*l*/) const {}
 };
 
 struct NetworkCounters {

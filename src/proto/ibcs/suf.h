@@ -105,19 +105,6 @@ class SignalUpdateFunction {
   // strip.
   Result process_egress(std::span<std::uint8_t> frame, PortId egress, Time now);
 
-  // Starts loading the port's L_Metric state, which process_egress() and
-  // record_sample() read, for a caller that knows the port a hop ahead.
-  // Reads nothing the frame path would not; a port outside the table is
-  // ignored. Inlined: GCC drops calls to a function whose only effect is
-  // a prefetch.
-  [[gnu::always_inline]] void prefetch_port(PortId port) const {
-    if (port >= config_.ports.size()) return;
-    const auto* first =
-        reinterpret_cast<const char*>(&metrics_[port * config_.rules.size()]);
-    __builtin_prefetch(first);
-    __builtin_prefetch(first + sizeof(LocalMetric) - 1);
-  }
-
   const Counters& counters() const { return counters_; }
   const SufConfig& config() const { return config_; }
 
