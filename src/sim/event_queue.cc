@@ -27,7 +27,7 @@ void EventQueue::sort_bucket(std::uint32_t bucket) {
     nodes_[sort_scratch_[i]].next = sort_scratch_[(i + 1) % n];
   }
   bucket_tail_[bucket] = sort_scratch_[n - 1];
-  unsorted_[bucket / 64] &= ~(std::uint64_t{1} << (bucket % 64));
+  set_unsorted(bucket, false);
 }
 
 std::uint32_t EventQueue::next_occupied_beyond_word(std::uint32_t from) const {

@@ -175,12 +175,18 @@ class EventQueue {
   }
   // The head of a non-empty bucket's list, sorted first if it is not.
   std::uint32_t sorted_head(std::uint32_t bucket) {
-    if (unsorted_[bucket / 64] & (std::uint64_t{1} << (bucket % 64))) {
-      sort_bucket(bucket);
-    }
+    if (unsorted(bucket)) sort_bucket(bucket);
     return head(bucket);
   }
   void sort_bucket(std::uint32_t bucket);
+  bool unsorted(std::uint32_t bucket) const {
+    return (unsorted_[bucket / 64] >> (bucket % 64)) & 1;
+  }
+  void set_unsorted(std::uint32_t bucket, bool value) {
+    const std::uint64_t bit = std::uint64_t{1} << (bucket % 64);
+    std::uint64_t& word = unsorted_[bucket / 64];
+    word = value ? word | bit : word & ~bit;
+  }
   // How far a push walks a list that is not the front's before it leaves
   // the list unsorted.
   static constexpr std::uint32_t kMaxWalk = 8;
@@ -226,7 +232,7 @@ class EventQueue {
     occupied_words_[bucket / 64 / 64] |= std::uint64_t{1} << (bucket / 64 % 64);
   }
   void mark_empty(std::uint32_t bucket) {
-    unsorted_[bucket / 64] &= ~(std::uint64_t{1} << (bucket % 64));
+    set_unsorted(bucket, false);
     std::uint64_t& word = occupied_[bucket / 64];
     word &= ~(std::uint64_t{1} << (bucket % 64));
     if (word == 0) {
@@ -343,21 +349,22 @@ class EventQueue {
     tail = node;
   } else if (key(nodes_[tail]) < k) {
     append_after_tail(node, tail);
-  } else if (unsorted_[bucket / 64] & (std::uint64_t{1} << (bucket % 64))) {
+  } else if (unsorted(bucket)) {
     append_after_tail(node, tail);  // sorted when read
   } else {
     // Before the tail: after the last node with an earlier key, found by
     // a walk from the head. A long list that is not the front's is left
     // unsorted instead, and sorted when read.
-    const bool front_list = bucket == bucket_of(nodes_[front_].at);
+    const std::uint32_t max_walk =  // the front's: no limit
+        bucket == bucket_of(nodes_[front_].at) ? kNone : kMaxWalk;
     std::uint32_t before = tail;
     std::uint32_t steps = 0;
-    while (key(nodes_[nodes_[before].next]) < k) {
+    while (steps < max_walk && key(nodes_[nodes_[before].next]) < k) {
       before = nodes_[before].next;
-      if (++steps == kMaxWalk && !front_list) break;
+      ++steps;
     }
-    if (steps == kMaxWalk && !front_list) {
-      unsorted_[bucket / 64] |= std::uint64_t{1} << (bucket % 64);
+    if (steps == max_walk) {
+      set_unsorted(bucket, true);
       append_after_tail(node, tail);
     } else {
       nodes_[node].next = nodes_[before].next;
