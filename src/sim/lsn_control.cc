@@ -56,6 +56,9 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
     Switch sw;
     sw.node = n;
     const auto& out = network.out_links(n);
+    // Others route through this switch toward leaves unless it is a leaf
+    // whose switch neighbours are not leaves (a CLOS leaf).
+    lc.transit = leaf_id[n] == kNotLeaf;
     sw.port_down.assign(out.size() + 1, false);
     for (std::size_t p = 0; p < out.size(); ++p) {
       sw.port_down[p + 1] = !network.link(out[p]).up();
@@ -70,6 +73,15 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
       if (to_switch && leaf_id[nb] != kNotLeaf) {
         lc.attached.push_back({leaf_id[nb], port});
         sw.sampled.emplace_back(port, out[p]);
+        lc.transit = true;
+      }
+    }
+    if (lc.transit) {
+      std::vector<bool> not_transit(leaves, false);
+      for (const lsn::Attachment& a : lc.attached) not_transit[a.node] = true;
+      if (leaf_id[n] != kNotLeaf) not_transit[leaf_id[n]] = true;
+      for (proto::NodeId id = 0; id < leaves; ++id) {
+        if (!not_transit[id]) sw.transit.push_back(id);
       }
     }
     auto engine = lsn::Engine::create(lc);
@@ -89,6 +101,7 @@ void LsnControl::start(Time now) {
   started_ = true;
   for (std::uint32_t i = 0; i < switches_.size(); ++i) {
     Switch& sw = switches_[i];
+    refresh_transit(i, sw.transit, now);
     sw.engine->on_timer(now);
     flush(i, now);
     arm(i);
@@ -127,16 +140,46 @@ void LsnControl::arm(std::uint32_t index) {
 
 void LsnControl::apply(std::uint32_t index, Time now) {
   Switch& sw = switches_[index];
+  proto::fib::Fib& fib = network_->fib(sw.node);
+  changed_.clear();
   for (const proto::VetoChange& v : sw.engine->veto_changes()) {
     if (v.vetoed) {
       ++counters_.vetoes;
-      counters_.last_veto = now;
+      // Convergence is the last ingress that stops using a path: a veto
+      // of a path routing does not use (a super-spine hearing from a
+      // spine about a leaf it reaches another way) changes no forwarding.
+      const std::vector<proto::PortId> routed =
+          fib.routing_ports(v.destination);
+      if (std::find(routed.begin(), routed.end(), v.port) != routed.end()) {
+        counters_.last_veto = now;
+      }
     }
+    if (!sw.transit.empty()) changed_.push_back(v.destination);
   }
   counters_.congestion += sw.engine->congestion_changes().size();
-  const lsn::FibApplyResult r =
-      lsn::apply_to_fib(network_->fib(sw.node), *sw.engine, now);
+  const lsn::FibApplyResult r = lsn::apply_to_fib(fib, *sw.engine, now);
   counters_.fib_rejected += r.rejected;
+  if (!changed_.empty()) {
+    refresh_transit(index, changed_, now);
+    flush(index, now);
+    arm(index);
+  }
+}
+
+void LsnControl::refresh_transit(std::uint32_t index,
+                                 std::span<const proto::NodeId> leaves,
+                                 Time now) {
+  Switch& sw = switches_[index];
+  if (sw.transit.empty()) return;
+  const proto::fib::Fib& fib = network_->fib(sw.node);
+  for (proto::NodeId leaf : leaves) {
+    if (!std::binary_search(sw.transit.begin(), sw.transit.end(), leaf)) {
+      continue;
+    }
+    const bool reachable = fib.state(leaf) == proto::fib::GroupState::effective;
+    // Cannot fail: transit is configured and `leaf` is one of its devices.
+    (void)sw.engine->set_transit_reachable(leaf, reachable, now);
+  }
 }
 
 void LsnControl::on_control(NodeIndex node, proto::PortId port,
@@ -162,6 +205,8 @@ void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
   (void)switches_[index].engine->set_port_state(port, up, now);
   switches_[index].port_down[port] = !up;
   if (!started_) return;
+  // The FIB has taken the port out already (LossOfSignal, fast failover).
+  refresh_transit(index, switches_[index].transit, now);
   flush(index, now);
   arm(index);
 }
@@ -170,6 +215,7 @@ void LsnControl::on_event(const Event& e) {
   if (e.b == kTimer) {
     Switch& sw = switches_[e.a];
     if (!sw.timer.fire(e.at)) return;  // superseded
+    refresh_transit(e.a, sw.transit, e.at);
     sw.engine->on_timer(e.at);
     flush(e.a, e.at);
     arm(e.a);

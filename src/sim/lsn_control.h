@@ -6,6 +6,17 @@
 //   host-facing ports untrusted (§6). A switch with leaves directly behind
 //   some ports (a spine) originates for them: Global Node ID = the leaf's
 //   LSN id, the fabric's device count = the number of leaves.
+// - Every switch that other switches may route through toward a leaf
+//   (any switch but a leaf, and a leaf cabled to another leaf: dragonfly
+//   routers) originates for the other leaves too, as transit devices
+//   (proto::lsn::Config::transit): a bit says whether the switch's own FIB
+//   still forwards toward that leaf (Fib::state() is effective). So a leaf
+//   behind a failure two or more hops away is vetoed at the ingress too:
+//   in a 5-stage fabric a super-spine that lost its only path to a leaf
+//   tells the spines of every PoD, and they tell their leaves. Transit
+//   bits are refreshed when a frame's vetoes reach the FIB, on a port
+//   event, and every period (which picks up BGP's re-installs and ARN's
+//   vetoes). A 3-stage spine has every leaf attached, so it has none.
 // - Origination: the engine's period, and at once on a port event (loss of
 //   signal, via PortObserver) or a congestion-level change. Queue depths of
 //   the originating ports are sampled every `congestion_sample` (0: never,
@@ -25,6 +36,7 @@
 #include <cstdint>
 #include <expected>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "proto/lsn/lsn_engine.h"
@@ -50,7 +62,8 @@ struct LsnControlCounters {
   std::uint64_t vetoes = 0;      // veto records that set a veto
   std::uint64_t congestion = 0;  // congestion records applied
   std::uint64_t fib_rejected = 0;
-  Time last_veto = Time::max();  // when the latest veto was applied
+  // When the latest veto of a routed path was applied.
+  Time last_veto = Time::max();
 };
 
 class LsnControl : public ControlHandler, public PortObserver {
@@ -88,6 +101,9 @@ class LsnControl : public ControlHandler, public PortObserver {
     std::unique_ptr<proto::lsn::Engine> engine;
     std::vector<std::pair<proto::PortId, LinkIndex>> sampled;  // originating
     std::vector<bool> port_down;  // by port: as the switch detected it
+    // Leaves neither attached nor the switch itself, in id order, when the
+    // switch originates for transit devices.
+    std::vector<proto::NodeId> transit;
     PendingTimer timer;
   };
 
@@ -96,6 +112,10 @@ class LsnControl : public ControlHandler, public PortObserver {
       : network_(&network), events_(&events), pool_(&pool), config_(config) {}
   void flush(std::uint32_t sw, Time now);
   void apply(std::uint32_t sw, Time now);
+  // Sets the bit of each of `leaves` that is one of the switch's transit
+  // devices from the switch's FIB: reachable while its state is effective.
+  void refresh_transit(std::uint32_t sw, std::span<const proto::NodeId> leaves,
+                       Time now);
   void arm(std::uint32_t sw);
 
   Network* network_;
@@ -108,6 +128,7 @@ class LsnControl : public ControlHandler, public PortObserver {
   PayloadSlab frames_;
   NotificationSender sender_;
   LsnControlCounters counters_;
+  std::vector<proto::NodeId> changed_;  // apply()'s scratch
 };
 
 }  // namespace arfabric::sim

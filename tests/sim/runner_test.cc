@@ -338,6 +338,92 @@ TEST(Runner, ArnConvergenceIsDetectionPlusOneHopPlusProcessing) {
   EXPECT_EQ(black_holed(*r), 0u);
 }
 
+// A 5-stage fabric (2 PoDs of 2 leaves and 2 spines, one super-spine per
+// plane) and a small dragonfly, without failures: LSN must veto nothing.
+// Spines and routers reach most leaves only through other switches; when
+// their frames said "unreachable" for every leaf not directly behind them,
+// every ingress vetoed its paths to those leaves and the traffic died.
+const char* kFiveStage = R"(
+name: clos5_two_tiers
+stop_at: 30ms
+topology:
+  kind: clos5
+  pods: 2
+  leaves_per_pod: 2
+  spines_per_pod: 2
+  super_spines_per_plane: 1
+  hosts_per_leaf: 1
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns}
+  spine_super_spine_link: {rate: 100G, delay: 1us}
+workloads:
+  - {kind: all_to_all, participants: all, bytes: 256KB}
+)";
+
+TEST(Runner, LsnVetoesNoPathOfADeeperFabricWithoutAFailure) {
+  const char* dragonfly = R"(
+name: dragonfly_small
+stop_at: 30ms
+topology:
+  kind: dragonfly
+  groups: 3
+  routers_per_group: 2
+  hosts_per_router: 1
+  global_links_per_router: 1
+  host_link: {rate: 100G, delay: 100ns}
+  local_link: {rate: 100G, delay: 100ns}
+  global_link: {rate: 100G, delay: 1us}
+workloads:
+  - {kind: all_to_all, participants: all, bytes: 64KB}
+)";
+  for (const char* text : {kFiveStage, dragonfly}) {
+    auto s = parse_scenario(text, "deeper.yaml");
+    ASSERT_TRUE(s) << s.error().to_string();
+    auto fare = run_mode(*s, Mode::fare);
+    auto lsn = run_mode(*s, Mode::fare_lsn);
+    ASSERT_TRUE(fare) << fare.error();
+    ASSERT_TRUE(lsn) << lsn.error();
+    EXPECT_TRUE(lsn->finished) << s->name;
+    EXPECT_GT(lsn->lsn_frames, 0u) << s->name;
+    EXPECT_EQ(black_holed(*lsn), 0u) << s->name;
+    EXPECT_EQ(lsn->hw_convergence, Time::max()) << s->name;  // no veto
+    // Frames share the links with data, which they delay a little.
+    EXPECT_LT(lsn->completion.ps(), fare->completion.ps() / 10 * 11) << s->name;
+  }
+}
+
+// The failure is two tiers away from the remote PoD's leaves: spine1.1
+// loses leaf3, its plane's only super-spine then has no path to leaf3,
+// and spine0.1 none either. LSN carries that back hop by hop, so leaf0
+// and leaf1 stop sending to leaf3 through spine0.1 before any packet is
+// lost (BGP would take milliseconds).
+TEST(Runner, LsnVetoesAFailureTwoTiersAwayAtTheRemoteIngress) {
+  auto e = parse_scenario(std::string(kFiveStage) +
+                              "events:\n"
+                              "  - {at: 20us, kind: link_down, link: "
+                              "[spine1.1, leaf3]}\n",
+                          "clos5_two_tiers.yaml");
+  ASSERT_TRUE(e) << e.error().to_string();
+  e->workloads[0].start = us(200);  // after the failure: no data queued
+  auto lsn = run_mode(*e, Mode::fare_lsn);
+  ASSERT_TRUE(lsn) << lsn.error();
+  EXPECT_TRUE(lsn->finished);
+  EXPECT_EQ(black_holed(*lsn), 0u);
+  // Detection 10 us; BGP's withdrawal (91 bytes, 7.28 ns at 100G) leaves
+  // spine1.1 ahead of its 84-byte LSN frame (6.72 ns). Then three hops,
+  // each serialisation + propagation + 1 us of processing: spine1.1 ->
+  // super-spine (1 us), super-spine -> spine0.1 (1 us), spine0.1 -> leaf0
+  // and leaf1 (500 ns): their vetoes are the last.
+  const Time frame = ps(6720);
+  EXPECT_EQ(lsn->hw_convergence, us(10) + ps(7280) + frame + us(1) + us(1) +
+                                     frame + us(1) + us(1) + frame + ns(500) +
+                                     us(1));
+  auto fare = run_mode(*e, Mode::fare);
+  ASSERT_TRUE(fare) << fare.error();
+  EXPECT_GT(black_holed(*fare), 0u);
+  EXPECT_GT(fare->completion.ps(), lsn->completion.ps() * 10);
+}
+
 TEST(Runner, WithoutNotificationsTheRemoteLeafBlackHolesUntilBgp) {
   const Scenario s = failure_before_traffic();
   auto r = run_mode(s, Mode::fare);

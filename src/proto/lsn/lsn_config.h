@@ -68,8 +68,18 @@ struct Config {
   // 16,384 (Dev-Range is 6 bits). Frames are sent for Dev-Ranges
   // 0 .. ceil(num_devices / 256) - 1.
   std::uint32_t num_devices = 256;
-  // Empty: this node originates nothing (a leaf, by default).
+  // Empty: this node originates nothing (a leaf, by default), unless
+  // `transit` is set.
   std::vector<Attachment> attached;
+  // Devices not in `attached` ("reachable through the device sending",
+  // §3.1 Reachable-Devices-Bitmap). false: an originator's bits for them
+  // are 1 and never change: it says nothing about them, and a 1 vetoes
+  // nothing at the receiver. true: the node originates even with nothing
+  // attached (a super-spine), and its host reports through
+  // Originator::set_transit_reachable() whether its forwarding state
+  // reaches each of them (1 until it says otherwise), so that a failure
+  // several hops away reaches the ingress (§2 "limited visibility").
+  bool transit = false;
   Time period = kDefaultPeriod;
   wire::lsn::CodecOptions codec{};
   CongestionThresholds congestion{};

@@ -40,6 +40,11 @@ class Engine {
                                                    Time now) {
     return originator_.set_queue_depth(port, bytes, now);
   }
+  std::expected<bool, ConfigError> set_transit_reachable(NodeId node,
+                                                         bool reachable,
+                                                         Time now) {
+    return originator_.set_transit_reachable(node, reachable, now);
+  }
   Time next_deadline() const { return originator_.next_deadline(); }
   void on_timer(Time now) { originator_.on_timer(now); }
 

@@ -82,7 +82,11 @@ Originator::Originator(const Config& config)
 
   if (originates()) {
     for (NodeId n = 0; n < config_.num_devices; ++n) {
-      if (node_begin_[n] != node_begin_[n + 1]) refresh_node(n);
+      if (attached(n)) {
+        refresh_node(n);
+      } else {
+        patch_all(n, true);
+      }
     }
     next_ = Time();
   }
@@ -129,6 +133,27 @@ std::expected<bool, ConfigError> Originator::set_queue_depth(
   return queued;
 }
 
+std::expected<bool, ConfigError> Originator::set_transit_reachable(
+    NodeId node, bool reachable, Time /*now*/) {
+  if (!config_.transit) {
+    return std::unexpected(
+        ConfigError{"transit", "transit devices are not configured"});
+  }
+  if (node >= config_.num_devices) {
+    return std::unexpected(ConfigError{
+        "node", "node " + std::to_string(node) + " is beyond num_devices " +
+                    std::to_string(config_.num_devices)});
+  }
+  if (attached(node)) {
+    return std::unexpected(ConfigError{
+        "node", "node " + std::to_string(node) +
+                    " is attached: its ports' state decides its bits"});
+  }
+  const bool queued = patch_all(node, reachable);
+  finish();
+  return queued;
+}
+
 bool Originator::refresh_port_nodes(std::uint32_t p) {
   bool queued = false;
   for (std::uint32_t i = port_begin_[p]; i < port_begin_[p + 1]; ++i)
@@ -151,6 +176,12 @@ bool Originator::refresh_node(NodeId node) {
   bool changed = patch(0, node, reachable);
   for (std::uint32_t t = 1; t < 4; ++t)
     changed |= patch(t, node, reachable && level < t);
+  return changed;
+}
+
+bool Originator::patch_all(NodeId node, bool reachable) {
+  bool changed = false;
+  for (std::uint32_t t = 0; t < 4; ++t) changed |= patch(t, node, reachable);
   return changed;
 }
 

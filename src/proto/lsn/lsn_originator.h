@@ -5,6 +5,10 @@
 // them it reaches (Msg-type 0) and which it reaches without congestion at
 // level N (Msg-types 1..3: bit 1 = "reachable and not congested at level N",
 // i.e. reachable with level < N; bit 0 = unreachable or level >= N).
+// Devices not attached ("transit" devices) have level 0 and are reachable
+// unless Config::transit is set and the host reports otherwise
+// (set_transit_reachable), as a node of a deeper fabric does when its own
+// paths toward them are gone.
 //
 // Frames are kept pre-built, one per (Msg-type, Dev-Range), encoded once by
 // wire::lsn::serialize; a port event patches the affected bits in place and
@@ -67,6 +71,15 @@ class Originator {
                                                    std::uint64_t bytes,
                                                    Time now);
 
+  // Config::transit: whether this node's forwarding reaches `node`, a
+  // device not attached to it. A change patches the node's bit in every
+  // Msg-type and queues those frames (triggered). Returns whether any frame
+  // was queued. Errors: "node" beyond num_devices, or attached (its ports
+  // decide); "transit" not configured.
+  std::expected<bool, ConfigError> set_transit_reachable(NodeId node,
+                                                         bool reachable,
+                                                         Time now);
+
   // When on_timer() wants to run: Time() (at once) before the first
   // periodic origination, Time::max() when this node originates nothing.
   Time next_deadline() const { return next_; }
@@ -85,7 +98,7 @@ class Originator {
   // The current pre-built frame (with FCS if configured).
   ByteSpan frame(wire::lsn::MsgType type, std::uint8_t dev_range) const;
   std::uint32_t ranges() const { return ranges_; }
-  bool originates() const { return !node_ports_.empty(); }
+  bool originates() const { return !node_ports_.empty() || config_.transit; }
   // Congestion level 0..3 of a port (0 for an unknown port).
   std::uint8_t congestion_level(PortId port) const;
   const OriginatorCounters& counters() const { return counters_; }
@@ -101,6 +114,11 @@ class Originator {
   // Recomputes the bits of every node behind port index `p`.
   bool refresh_port_nodes(std::uint32_t p);
   bool refresh_node(NodeId node);
+  // Sets a node's bit in every Msg-type (level 0 when reachable).
+  bool patch_all(NodeId node, bool reachable);
+  bool attached(NodeId node) const {
+    return node_begin_[node] != node_begin_[node + 1];
+  }
   bool patch(std::uint32_t type, NodeId node, bool bit);
   std::uint32_t slot(std::uint32_t type, std::uint32_t range) const {
     return type * ranges_ + range;

@@ -250,6 +250,74 @@ TEST(LsnOriginator, LeafOriginatesNothing) {
   EXPECT_EQ(leaf.trusted_ports().size(), 4u);  // host ports excluded
 }
 
+// A spine of a deeper fabric has only some leaves behind it. It knows
+// nothing against the others, so their bits say reachable: a 0 would veto
+// every path through it toward them at the receiver. Bits beyond the
+// fabric's devices stay 0.
+TEST(LsnOriginator, DevicesNotAttachedAreReachable) {
+  Config c = testing::spine_config(4);
+  c.num_devices = 8;  // leaves 4..7 sit behind other switches
+  Originator spine = make(c);
+  ASSERT_TRUE(*spine.set_port_state(3, false, Time()));  // leaf 2
+  for (std::size_t t = 0; t < 4; ++t) {
+    const auto f = decode(spine.frame(static_cast<MsgType>(t), 0));
+    for (std::size_t n = 0; n < 8; ++n) {
+      EXPECT_EQ(f.bitmap.test(n), n != 2) << "Msg-type " << t << " node " << n;
+    }
+    EXPECT_EQ(f.bitmap.count(), 7u) << "Msg-type " << t;
+  }
+  auto r = spine.set_transit_reachable(5, false, Time());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().field, "transit");
+}
+
+// With `transit`, the host says which devices its forwarding still
+// reaches: a super-spine with nothing attached originates, and a change
+// is a triggered frame per Msg-type.
+TEST(LsnOriginator, TransitDevicesFollowTheHost) {
+  Config c = testing::leaf_config(2, 8);
+  c.transit = true;
+  Originator super_spine = make(c);
+  EXPECT_TRUE(super_spine.originates());
+  EXPECT_EQ(super_spine.next_deadline(), Time());
+  EXPECT_EQ(decode(super_spine.frame(MsgType::reachable, 0)).bitmap.count(),
+            8u);
+
+  auto r = super_spine.set_transit_reachable(3, false, us(1));
+  ASSERT_TRUE(r) << r.error().to_string();
+  EXPECT_TRUE(*r);
+  ASSERT_EQ(super_spine.pending().size(), 4u);
+  for (const PendingFrame& p : super_spine.pending()) {
+    const auto f = decode(p.frame);
+    EXPECT_FALSE(f.bitmap.test(3));
+    EXPECT_EQ(f.bitmap.count(), 7u);
+  }
+  EXPECT_EQ(super_spine.counters().triggered_frames, 4u);
+  super_spine.clear_pending();
+  EXPECT_FALSE(*super_spine.set_transit_reachable(3, false, us(2)));
+  EXPECT_TRUE(super_spine.pending().empty());
+  EXPECT_TRUE(*super_spine.set_transit_reachable(3, true, us(3)));
+  EXPECT_TRUE(decode(super_spine.frame(MsgType::reachable, 0)).bitmap.test(3));
+
+  r = super_spine.set_transit_reachable(8, false, us(4));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().field, "node");
+  EXPECT_EQ(r.error().to_string(), "node: node 8 is beyond num_devices 8");
+}
+
+TEST(LsnOriginator, AnAttachedDeviceIsNotATransitDevice) {
+  Config c = testing::spine_config(4);
+  c.num_devices = 8;
+  c.transit = true;
+  Originator spine = make(c);
+  auto r = spine.set_transit_reachable(1, false, Time());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().field, "node");
+  EXPECT_TRUE(spine.pending().empty());
+  EXPECT_TRUE(*spine.set_transit_reachable(6, false, Time()));
+  EXPECT_FALSE(decode(spine.frame(MsgType::reachable, 0)).bitmap.test(6));
+}
+
 TEST(LsnOriginator, UnknownPortIsAnError) {
   Originator spine = make(testing::spine_config(4));
   auto r = spine.set_port_state(77, false, Time());
