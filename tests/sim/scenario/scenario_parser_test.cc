@@ -376,7 +376,7 @@ TEST(ParseScenario, ColumnsPointAtTheValue) {
 }
 
 TEST(ParseScenario, MessagesAsTheSchemaDocumentShowsThem) {
-  // docs/protocols/scenario.md quotes these.
+  // docs/SCENARIO.md quotes these.
   auto r = parse_scenario("stop_at: 10ms\nstopat: 5ms\n", "bad.yaml");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().to_string(),
