@@ -296,6 +296,58 @@ TEST(Runner, BgpConvergenceFollowsTheConfiguredDelays) {
   EXPECT_LT(faster->bgp_convergence, ms(5));
 }
 
+// spine0 loses leaf1 at 100 us and leaf2 at 200 us, before any traffic.
+// It withdraws leaf1 from leaf0 once it detects the loss (the warm-up's
+// last UPDATE is long past), but must wait MRAI before withdrawing leaf2
+// (RFC 4271 section 9.2.1.1); leaf0's CPU then takes `update_processing`
+// and the FIB `fib_programming`. So BGP's convergence, counted from the
+// first failure, is each configured delay exactly.
+TEST(Runner, BgpConvergenceIsMraiPlusCpuPlusFibProgramming) {
+  auto s = parse_scenario(R"(
+name: mrai
+stop_at: 40ms
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 3
+  hosts_per_leaf: 1
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns}
+workloads:
+  - {kind: all_to_all, participants: all, bytes: 64KB, start: 1ms}
+events:
+  - {at: 100us, kind: link_down, link: [spine0, leaf1]}
+  - {at: 200us, kind: link_down, link: [spine0, leaf2]}
+)",
+                          "mrai.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto convergence = [&](Time mrai, Time cpu, Time fib) {
+    Scenario v = *s;
+    v.switches.bgp_mrai = mrai;
+    v.switches.bgp_update_processing = cpu;
+    v.switches.fib_programming_delay = fib;
+    auto r = run_mode(v, Mode::fare);
+    EXPECT_TRUE(r) << r.error();
+    return r ? r->bgp_convergence : Time::max();
+  };
+  // The withdrawal: 27 bytes of UPDATE + 64 of TCP/IP/Ethernet, 7.28 ns
+  // at 100G, then 500 ns on the wire.
+  const Time hop = ps(7280) + ns(500);
+  // Detection 10 us after the first failure, then MRAI.
+  EXPECT_EQ(convergence(ms(1), us(200), ms(10)),
+            us(10) + ms(1) + hop + us(200) + ms(10));
+  EXPECT_EQ(convergence(ms(2), us(200), ms(10)),
+            us(10) + ms(2) + hop + us(200) + ms(10));
+  EXPECT_EQ(convergence(ms(2), us(700), ms(10)),
+            us(10) + ms(2) + hop + us(700) + ms(10));
+  EXPECT_EQ(convergence(ms(2), us(700), ms(3)),
+            us(10) + ms(2) + hop + us(700) + ms(3));
+  // Without MRAI the second withdrawal goes at its own detection (210 us)
+  // and waits in leaf0's CPU behind the first (done at 110.5 + 200 us).
+  EXPECT_EQ(convergence(Time{}, us(200), ms(10)),
+            us(10) + hop + us(200) + us(200) + ms(10));
+}
+
 // The workload starts after the failure, so no data waits in the queue
 // ahead of the notification: convergence is exactly detection, one hop
 // (serialisation + propagation) and the hardware processing delay.
