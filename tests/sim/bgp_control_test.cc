@@ -210,6 +210,76 @@ TEST(BgpControl, AMultiHomedHostsPathBandwidthIsDividedByItsLeaves) {
   EXPECT_GT(uplink(r.clos.leaf(1)), 0u);
 }
 
+// FARE-BGP section 4.1 (Figure 1) exactly as the FARE engine's worked
+// example computes it by hand (tests/proto/fare/policy_examples_test.cc):
+// 4 spines, 8 leaves, every link 400G but L1-S1 at 200G, prefix P on a host
+// multi-homed to L1 and L2. Here the numbers come out of real UPDATEs
+// between simulated switches. S1 weighs L1 200G : L2 400G and re-advertises
+// 600G; S2..S4 800G. L8 divides by the two leaves and takes the minimum
+// with its 400G links: 300G : 400G : 400G : 400G, i.e. 3:4:4:4. The
+// simulator scales a route's largest weight to 65535.
+TEST(BgpControl, FareWeightsMatchTheDraftsThreeStageExample) {
+  BgpRun r(4, 8, {}, gbps(400), /*multihome=*/true);
+  const proto::NodeId p = r.net->multihomed()[0].destination;
+  r.run_until(ms(100));
+  ASSERT_TRUE(r.bgp->all_established());
+  // Cables per leaf: spine0..spine3, host; L1-S1 is cable 0.
+  r.net->set_cable_rate(0, gbps(200));
+  r.bgp->cable_rate(0, gbps(200), ms(100));
+  r.run_until(ms(200));
+  const auto weights = [&](NodeIndex node) {
+    std::map<NodeIndex, std::uint32_t> by_neighbour;
+    const auto* route = r.bgp->installed(node, p);
+    EXPECT_NE(route, nullptr);
+    if (route == nullptr) return by_neighbour;
+    for (const auto& [port, weight] : *route) {
+      const LinkIndex link = r.net->out_links(node)[port - 1];
+      by_neighbour[r.net->link(link).config().to] = weight;
+    }
+    return by_neighbour;
+  };
+  const std::map<NodeIndex, std::uint32_t> s1{{r.clos.leaf(0), 32767},
+                                              {r.clos.leaf(1), 65535}};
+  EXPECT_EQ(weights(r.clos.spine(0)), s1);
+  for (std::size_t s = 1; s < 4; ++s) {
+    const std::map<NodeIndex, std::uint32_t> equal{{r.clos.leaf(0), 65535},
+                                                   {r.clos.leaf(1), 65535}};
+    EXPECT_EQ(weights(r.clos.spine(s)), equal) << "spine " << s;
+  }
+  // 300/400 of 65535, rounded down.
+  const std::map<NodeIndex, std::uint32_t> l8{{r.clos.spine(0), 49151},
+                                              {r.clos.spine(1), 65535},
+                                              {r.clos.spine(2), 65535},
+                                              {r.clos.spine(3), 65535}};
+  for (std::size_t l = 2; l < 8; ++l) {
+    EXPECT_EQ(weights(r.clos.leaf(l)), l8) << "leaf " << l;
+  }
+}
+
+// With every link equal and no event, FARE installs what ECMP does: the
+// same members with the same weights, at every switch.
+TEST(BgpControl, FareAndEcmpInstallTheSameRoutesOnEqualLinks) {
+  BgpControlConfig ecmp;
+  ecmp.fare = false;
+  BgpRun f(4, 4), e(4, 4, ecmp);
+  f.run_until(ms(100));
+  e.run_until(ms(100));
+  ASSERT_TRUE(f.bgp->all_established() && e.bgp->all_established());
+  std::size_t routes = 0;
+  for (NodeIndex n = 0; n < f.net->node_count(); ++n) {
+    if (f.net->is_host(n)) continue;
+    for (proto::NodeId d = 0; d < 4; ++d) {
+      const auto* a = f.bgp->installed(n, d);
+      const auto* b = e.bgp->installed(n, d);
+      ASSERT_EQ(a == nullptr, b == nullptr) << "node " << n << " dest " << d;
+      if (a == nullptr) continue;
+      EXPECT_EQ(*a, *b) << "node " << n << " dest " << d;
+      if (!a->empty()) ++routes;
+    }
+  }
+  EXPECT_EQ(routes, 4u * 4u + 4u * 3u);  // spines: 4 each; leaves: 3 each
+}
+
 // The multi-homed host's cable to leaf0 fails: leaf0 withdraws the host's
 // prefix and reaches it through the spines and leaf1 meanwhile; back up,
 // its connected route returns and it originates the prefix again.
