@@ -9,8 +9,9 @@ Flows::Flows(Network& network, EventQueue& events, PacketPool& pool,
     : network_(&network), events_(&events), pool_(&pool), config_(config) {}
 
 FlowId Flows::start(NodeIndex source, NodeIndex destination,
-                    std::uint64_t bytes, Time now) {
+                    std::uint64_t bytes, Time now, std::uint64_t flow_hash) {
   const FlowId id = static_cast<FlowId>(flows_.size());
+  if (flow_hash != 0) steered_[id] = flow_hash;
   Flow f;
   f.stats = FlowStats{source, destination, bytes, now, Time::max()};
   f.sender = std::make_unique<transport::Sender>(config_, id, bytes, now);
@@ -38,6 +39,11 @@ void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
   p.destination = to;
   p.transport = h;
   p.wire_bytes = transport::wire_bytes(config_, h);
+  if (!steered_.empty() && !h.is_ack) {
+    if (auto it = steered_.find(h.flow); it != steered_.end()) {
+      p.flow_hash = it->second;
+    }
+  }
   network_->send_from_host(from, i, now);
 }
 
@@ -53,6 +59,7 @@ void Flows::pump(FlowId id, Time now) {
     f.stats.completed = now;
     completed_senders_.add(f.sender->counters());
     f.sender.reset();
+    if (!steered_.empty()) steered_.erase(id);
     --active_;
     if (on_complete_) on_complete_(id, now);
     return;

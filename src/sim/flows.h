@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/network.h"
@@ -46,9 +47,11 @@ class Flows : public HostHandler {
         const transport::TransportConfig& config);
 
   // Starts a flow of `bytes` from host `source` to host `destination` at
-  // `now`; returns its id.
+  // `now`; returns its id. A `flow_hash` other than 0 is carried by its
+  // data packets instead of the hash of their 5-tuple: the sender chose
+  // its source port to steer the flow (Network::flow_hash_across).
   FlowId start(NodeIndex source, NodeIndex destination, std::uint64_t bytes,
-               Time now);
+               Time now, std::uint64_t flow_hash = 0);
 
   // Called when a flow completes (every byte acknowledged).
   void on_complete(std::function<void(FlowId, Time)> callback) {
@@ -125,6 +128,8 @@ class Flows : public HostHandler {
   std::size_t stale_timers_ = 0;
   std::optional<std::uint32_t> signal_origin_;
   SignalStats signals_;
+  // Steered flows' data packets' flow hashes (few: incasts), by flow.
+  std::unordered_map<FlowId, std::uint64_t> steered_;
 };
 
 }  // namespace arfabric::sim

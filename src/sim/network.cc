@@ -243,7 +243,11 @@ bool Network::send_control(NodeIndex node, proto::PortId port,
 void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
   ++counters_.injected;
   LinkIndex uplink = reach_[host].uplink;
-  if (uplink == kNoLink) uplink = multihomed_uplink(host, (*pool_)[packet]);
+  if (uplink == kNoLink) {
+    Packet& p = (*pool_)[packet];
+    if (p.flow_hash == 0) set_flow_hash(p);
+    uplink = multihomed_uplink(host, p.flow_hash);
+  }
   put_on_link(uplink, packet, now);
 }
 
@@ -251,11 +255,11 @@ void Network::send_from_host(NodeIndex host, PacketIndex packet, Time now) {
 // (the hash the first switch would compute, so it is computed once), from
 // bits the switches' own per-flow selection does not start from, and
 // skips an uplink that is down while another is up.
-LinkIndex Network::multihomed_uplink(NodeIndex host, Packet& p) {
-  if (p.flow_hash == 0) set_flow_hash(p);
+LinkIndex Network::multihomed_uplink(NodeIndex host,
+                                     std::uint64_t flow_hash) const {
   const LinkIndex first = first_port_[host];
   const std::uint32_t count = first_port_[host + 1] - first;
-  const auto pick = static_cast<std::uint32_t>((p.flow_hash >> 40) % count);
+  const auto pick = static_cast<std::uint32_t>((flow_hash >> 40) % count);
   for (std::uint32_t k = 0; k < count; ++k) {
     const LinkIndex l = first + (pick + k) % count;
     if (links_[l].up()) return l;
@@ -266,20 +270,56 @@ LinkIndex Network::multihomed_uplink(NodeIndex host, Packet& p) {
 // The 5-tuple as the first switch sees it: host indices stand for the
 // addresses, the flow id for the ports. Nothing before the first switch
 // changes these fields, so it is the same wherever it is computed.
-void Network::set_flow_hash(Packet& p) {
+std::uint64_t Network::flow_hash_of(NodeIndex source, NodeIndex destination,
+                                    std::uint16_t source_port,
+                                    std::uint16_t destination_port) {
   proto::FlowKey key;
-  key.source[0] = static_cast<std::uint8_t>(p.source >> 24);
-  key.source[1] = static_cast<std::uint8_t>(p.source >> 16);
-  key.source[2] = static_cast<std::uint8_t>(p.source >> 8);
-  key.source[3] = static_cast<std::uint8_t>(p.source);
-  key.destination[0] = static_cast<std::uint8_t>(p.destination >> 24);
-  key.destination[1] = static_cast<std::uint8_t>(p.destination >> 16);
-  key.destination[2] = static_cast<std::uint8_t>(p.destination >> 8);
-  key.destination[3] = static_cast<std::uint8_t>(p.destination);
-  key.source_port = static_cast<std::uint16_t>(p.transport.flow);
-  key.destination_port = static_cast<std::uint16_t>(p.transport.flow >> 16);
+  key.source[0] = static_cast<std::uint8_t>(source >> 24);
+  key.source[1] = static_cast<std::uint8_t>(source >> 16);
+  key.source[2] = static_cast<std::uint8_t>(source >> 8);
+  key.source[3] = static_cast<std::uint8_t>(source);
+  key.destination[0] = static_cast<std::uint8_t>(destination >> 24);
+  key.destination[1] = static_cast<std::uint8_t>(destination >> 16);
+  key.destination[2] = static_cast<std::uint8_t>(destination >> 8);
+  key.destination[3] = static_cast<std::uint8_t>(destination);
+  key.source_port = source_port;
+  key.destination_port = destination_port;
   key.protocol = 17;
-  p.flow_hash = fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
+  return fib::flow_hash(key, 0) | 1;  // 0 means "not yet"
+}
+
+void Network::set_flow_hash(Packet& p) {
+  p.flow_hash = flow_hash_of(
+      p.source, p.destination, static_cast<std::uint16_t>(p.transport.flow),
+      static_cast<std::uint16_t>(p.transport.flow >> 16));
+}
+
+std::optional<std::uint64_t> Network::flow_hash_across(
+    NodeIndex from, NodeIndex to, std::size_t cable) const {
+  if (select_mode_ != proto::fib::SelectMode::per_flow || !is_host(from) ||
+      !is_host(to) || cable >= cable_links_.size()) {
+    return std::nullopt;
+  }
+  const Reach& dst = reach_[to];
+  for (std::uint32_t port = 0; port < kSteeringPorts; ++port) {
+    const std::uint64_t hash =
+        flow_hash_of(from, to, static_cast<std::uint16_t>(port), 0);
+    LinkIndex l = reach_[from].uplink;
+    if (l == kNoLink) l = multihomed_uplink(from, hash);
+    // Hop by hop as route() would go, for at most a packet's lifetime.
+    for (int hop = 0; hop < kInitialTtl && l != kNoLink; ++hop) {
+      if (cable_of_[l] == cable) return hash;
+      const NodeIndex node = links_[l].to();
+      if (is_host(node)) break;
+      if (dst.leaf == node) {
+        l = dst.downlink;
+        continue;
+      }
+      l = port_link(node, fibs_[node]->likely_port(dst.fib_destination, hash,
+                                                   select_mode_));
+    }
+  }
+  return std::nullopt;
 }
 
 LinkIndex Network::route(NodeIndex node_index, Packet& p, Time now) {

@@ -230,6 +230,17 @@ class Network {
     return reach_[host].fib_destination;
   }
 
+  // A flow hash for a flow from host `from` to host `to` whose path, in
+  // the FIBs as they are now, crosses `cable` (either way): what a sender
+  // gets by choosing its UDP source port, as traffic generators do to put
+  // a flow on one ECMP path. Tries source ports 0 .. kSteeringPorts - 1.
+  // nullopt when none of them crosses the cable, or when path selection
+  // is not per-flow (spraying and flowlets choose again and again). The
+  // path holds while the tables do: a veto or new weights may move it.
+  static constexpr std::uint32_t kSteeringPorts = 4096;
+  std::optional<std::uint64_t> flow_hash_across(NodeIndex from, NodeIndex to,
+                                                std::size_t cable) const;
+
  private:
   struct Node {
     proto::NodeId leaf_id = 0;
@@ -269,9 +280,13 @@ class Network {
   void prefetch_fib_entry(NodeIndex node, const Packet& packet) const;
   void prefetch_egress(NodeIndex node, Packet& packet);
   void release_dropped(PacketIndex index);
-  // Sets p.flow_hash (never 0) from the packet's 5-tuple.
+  // The flow hash (never 0) of a UDP 5-tuple between two nodes.
+  static std::uint64_t flow_hash_of(NodeIndex source, NodeIndex destination,
+                                    std::uint16_t source_port,
+                                    std::uint16_t destination_port);
+  // Sets p.flow_hash from the packet's 5-tuple.
   static void set_flow_hash(Packet& p);
-  LinkIndex multihomed_uplink(NodeIndex host, Packet& p);
+  LinkIndex multihomed_uplink(NodeIndex host, std::uint64_t flow_hash) const;
   // The link of `node`'s port `port`, or kNoLink for port 0 or one the
   // node does not have.
   LinkIndex port_link(NodeIndex node, proto::PortId port) const {

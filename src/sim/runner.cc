@@ -494,7 +494,12 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
       }
       case EventKind::incast:
         for (NodeIndex s : ev.senders) {
-          if (s != ev.receiver) flows.start(s, ev.receiver, ev.bytes, now);
+          if (s == ev.receiver) continue;
+          const std::optional<std::uint64_t> hash =
+              net.flow_hash_across(s, ev.receiver, ev.link);
+          ++result.incast_flows;
+          if (hash) ++result.incast_steered;
+          flows.start(s, ev.receiver, ev.bytes, now, hash.value_or(0));
         }
         break;
     }

@@ -61,6 +61,10 @@ struct ModeResult {
   std::uint64_t lsn_frames = 0, lsn_bytes = 0;
   std::uint64_t arn_messages = 0, arn_bytes = 0;
   IbcsResult ibcs;
+  // Incast events: flows started, and those steered across the named
+  // cable (a sender's source port whose path crosses it, found when the
+  // incast starts: Network::flow_hash_across).
+  std::uint64_t incast_flows = 0, incast_steered = 0;
   std::uint64_t packet_hops = 0;
   // Conservation, over the whole run (warm-up included): every packet
   // injected was delivered (to a host or a switch CPU), dropped with a

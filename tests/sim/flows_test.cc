@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/clos_fixture.h"
 
 namespace arfabric::sim {
@@ -127,6 +129,61 @@ TEST(Flows, IncastSharesTheBottleneckAndDeliversEverything) {
   // DCTCP reacted to the marks on the shared link.
   EXPECT_GT(r.flows->sender_totals().ecn_echoes, 0u);
   EXPECT_EQ(r.pool.in_use(), 0u);
+}
+
+// An incast onto one spine-leaf cable: each sender's source port is
+// chosen so that its flow crosses spine2 -> leaf3 (the scenario's incast
+// event does this). Unsteered, the same flows spread over every spine.
+TEST(Flows, ASteeredIncastCrossesTheNamedCable) {
+  Clos c(4, 4, 2, gbps(100), us(1));
+  const std::size_t cable = 3 * (4 + 2) + 2;  // leaf3 - spine2
+  const NodeIndex receiver = c.host(3, 0);
+  // Packets that came down each spine's cable to leaf3.
+  auto down_to_leaf3 = [&](bool steer) {
+    FlowRun r(c);
+    EXPECT_EQ(r.net->link(r.net->cable_links(cable)[0]).config().to,
+              c.spine(2));
+    // A host on leaf3 itself never crosses a spine's cable.
+    EXPECT_FALSE(r.net->flow_hash_across(c.host(3, 1), receiver, cable));
+    std::vector<FlowId> ids;
+    for (std::size_t l = 0; l < 3; ++l) {
+      for (std::size_t h = 0; h < 2; ++h) {
+        const auto hash =
+            r.net->flow_hash_across(c.host(l, h), receiver, cable);
+        EXPECT_TRUE(hash) << "host " << l << "." << h;
+        ids.push_back(r.flows->start(c.host(l, h), receiver, 64 << 10, Time{},
+                                     steer ? hash.value_or(0) : 0));
+      }
+    }
+    r.run_until(ms(10));
+    for (FlowId f : ids) {
+      EXPECT_NE(r.flows->stats(f).completed, Time::max()) << "flow " << f;
+    }
+    std::vector<std::uint64_t> packets;
+    for (std::size_t s = 0; s < 4; ++s) {
+      const std::size_t k = 3 * (4 + 2) + s;
+      packets.push_back(
+          r.net->link(r.net->cable_links(k)[1]).counters().packets);
+    }
+    return packets;
+  };
+  const std::vector<std::uint64_t> steered = down_to_leaf3(true);
+  EXPECT_EQ(steered[0], 0u);
+  EXPECT_EQ(steered[1], 0u);
+  EXPECT_GE(steered[2], 6u * ((64u << 10) / 4096u));
+  EXPECT_EQ(steered[3], 0u);
+  const std::vector<std::uint64_t> spread = down_to_leaf3(false);
+  EXPECT_GE(std::count_if(spread.begin(), spread.end(),
+                          [](std::uint64_t n) { return n > 0; }),
+            2);
+}
+
+TEST(Flows, NothingIsSteeredWhenEveryPacketChoosesItsPath) {
+  Clos c(4, 4, 2, gbps(100), us(1));
+  c.spec.select_mode = fib::SelectMode::per_packet;
+  FlowRun r(c);
+  EXPECT_FALSE(
+      r.net->flow_hash_across(c.host(0, 0), c.host(3, 0), 3 * (4 + 2) + 2));
 }
 
 TEST(Flows, LossOnADeadLinkIsRecoveredAfterRoutingMoves) {

@@ -269,6 +269,44 @@ TEST(Runner, FarePaysOffForAMultiHomedServer) {
       << " s";
 }
 
+// An incast event steers its senders onto the named cable: every sender
+// but the receiver's neighbour on leaf3 finds a source port whose path
+// crosses spine2 -> leaf3 (tests/sim/flows_test.cc checks the packets).
+TEST(Runner, AnIncastIsSteeredOntoItsCable) {
+  const std::string text = R"(
+name: incast
+stop_at: 20ms
+topology:
+  kind: clos3
+  spines: 4
+  leaves: 4
+  hosts_per_leaf: 2
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns}
+workloads:
+  - {kind: all_to_all, participants: [host0.0, host1.0], bytes: 4KB}
+events:
+  - {at: 10us, kind: incast, link: [spine2, leaf3], senders: all, bytes: 64KB}
+)";
+  auto s = parse_scenario(text, "incast.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto r = run_mode(*s, Mode::ecmp);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->finished);
+  EXPECT_EQ(r->incast_flows, 7u);
+  EXPECT_EQ(r->incast_steered, 6u);
+  EXPECT_NE(output::results_json(*s, {*r}).find("\"incast\""),
+            std::string::npos);
+
+  auto sprayed = parse_scenario(
+      text + "switches: {path_selection: per_packet}\n", "incast.yaml");
+  ASSERT_TRUE(sprayed) << sprayed.error().to_string();
+  r = run_mode(*sprayed, Mode::ecmp);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->incast_flows, 7u);
+  EXPECT_EQ(r->incast_steered, 0u);
+}
+
 TEST(Runner, SameScenarioSameResult) {
   const Scenario s = tiny();
   auto a = run_mode(s, Mode::fare);

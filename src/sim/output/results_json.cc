@@ -70,6 +70,9 @@ Json mode_json(const ModeResult& r) {
   j["lsn_bytes"] = r.lsn_bytes;
   j["arn_messages"] = r.arn_messages;
   j["arn_bytes"] = r.arn_bytes;
+  if (r.incast_flows > 0) {
+    j["incast"] = {{"flows", r.incast_flows}, {"steered", r.incast_steered}};
+  }
   j["packet_hops"] = r.packet_hops;
   j["injected"] = r.injected;
   j["delivered"] = r.delivered;
