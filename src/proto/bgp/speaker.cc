@@ -17,6 +17,13 @@ std::uint32_t to_host(const wire::Ipv4Address& a) {
          (std::uint32_t{a[2]} << 8) | a[3];
 }
 
+// A bit per address family the RIB holds (PeerRuntime::family_afis).
+std::uint8_t afi_bit(std::uint16_t afi) {
+  if (afi == wire::bgp::kAfiIpv4) return 1;
+  if (afi == wire::bgp::kAfiIpv6) return 2;
+  return 0;
+}
+
 }  // namespace
 
 std::expected<void, SpeakerConfigError> validate(const SpeakerConfig& c) {
@@ -341,6 +348,8 @@ void Speaker::on_session_up(PeerId peer, const Negotiated& negotiated) {
   p.established = true;
   ++p.counters.established_transitions;
   p.families = negotiated.families;
+  p.family_afis = 0;
+  for (const wb::AfiSafi& f : p.families) p.family_afis |= afi_bit(f.afi);
   p.disabled_afis.clear();
   p.target.send = negotiated.send;
   p.target.next_hop_ipv4 = config_.peers[peer].next_hop_ipv4;
@@ -518,23 +527,7 @@ void Speaker::settle(Time now) {
     if (c.installed_changed && config_.fib_updates) {
       outputs_.push_back(FibUpdate{e.destination, e.installed, e.fare_reason});
     }
-    if (c.exported_changed) {
-      // Only peers that get something: the new route, or a withdrawal of
-      // the one they have. In a leaf-spine fabric a leaf's routes from one
-      // spine are never sent to another (the spines share an AS), and
-      // considering them for every spine on every change made each leaf's
-      // work grow as leaves x spines^2.
-      for (PeerId id = 0; id < peers_.size(); ++id) {
-        PeerRuntime& p = peers_[id];
-        if (!p.established) continue;
-        const bool advertised =
-            c.index < p.advertised.size() && p.advertised[c.index];
-        if (advertised ||
-            (e.exported && exportable(id, *e.exported, e.destination.afi))) {
-          mark_pending(p, c.index);
-        }
-      }
-    }
+    if (c.exported_changed) mark_changed_export(c.index, e);
   }
   for (const DecisionChange& c : changes) {
     rib_.collect(c.index, [this](std::uint32_t i) { return held_anywhere(i); });
@@ -544,15 +537,36 @@ void Speaker::settle(Time now) {
   }
 }
 
+void Speaker::mark_changed_export(std::uint32_t index, const RibEntry& e) {
+  // Only peers that get something: the new route, or a withdrawal of the
+  // one they have. In a leaf-spine fabric a leaf's routes from one spine
+  // are never sent to another (the spines share an AS), and considering
+  // them for every spine on every change made each leaf's work grow as
+  // leaves x spines^2. Peers of one AS, in a row, share one path check.
+  const std::uint8_t family = afi_bit(e.destination.afi);
+  std::optional<std::uint32_t> checked_as;
+  bool as_in_path = false;
+  for (PeerRuntime& p : peers_) {
+    if (!p.established) continue;
+    bool send = index < p.advertised.size() && p.advertised[index];
+    if (!send && e.exported && (p.family_afis & family) != 0) {
+      if (checked_as != p.remote_as) {
+        checked_as = p.remote_as;
+        as_in_path = e.exported->contains_as(p.remote_as);
+      }
+      send = !as_in_path;
+    }
+    if (send) mark_pending(p, index);
+  }
+}
+
 bool Speaker::exportable(PeerId peer, const RouteAttributes& exported,
                          std::uint16_t afi) const {
   const PeerRuntime& p = peers_[peer];
-  const bool family =
-      std::any_of(p.families.begin(), p.families.end(),
-                  [afi](const wb::AfiSafi& f) { return f.afi == afi; });
   // Sender-side loop prevention: a peer whose AS is in the path would drop
   // the route (RFC 4271 section 9.1.2), so it is not sent.
-  return family && !exported.contains_as(config_.peers[peer].session.remote_as);
+  return (p.family_afis & afi_bit(afi)) != 0 &&
+         !exported.contains_as(p.remote_as);
 }
 
 bool Speaker::flush_due(const PeerRuntime& p, Time now) const {

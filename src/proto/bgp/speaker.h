@@ -157,12 +157,15 @@ class Speaker {
 
  private:
   struct PeerRuntime {
-    explicit PeerRuntime(const SessionConfig& c) : session(c) {}
+    explicit PeerRuntime(const SessionConfig& c)
+        : session(c), remote_as(c.remote_as) {}
     Session session;
+    std::uint32_t remote_as;
     bool established = false;
     bool removed = false;  // remove_peer(): never started again
     ExportTarget target;
     std::vector<wire::bgp::AfiSafi> families;
+    std::uint8_t family_afis = 0;  // families' AFIs, as afi_bit() bits
     std::vector<std::uint16_t> disabled_afis;  // RFC 7606 AFI/SAFI disable
     // Adj-RIB-Out: a bit per RIB entry, and the entries to (re)consider.
     std::vector<bool> advertised;
@@ -188,6 +191,8 @@ class Speaker {
   // negotiated and the peer's AS is not in the path.
   bool exportable(PeerId peer, const RouteAttributes& exported,
                   std::uint16_t afi) const;
+  // The peers that settle() must queue a changed entry for.
+  void mark_changed_export(std::uint32_t index, const RibEntry& e);
   bool held_anywhere(std::uint32_t index) const;
 
   SpeakerConfig config_;
