@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "sim/clos_fixture.h"
@@ -60,6 +61,59 @@ TEST(Network, ClosDeliversEverythingAndSpreadsFlows) {
   }
   // Hosts -> leaf -> spine -> leaf -> host: four hops each.
   EXPECT_EQ(r.net->counters().packet_hops, 4u * sent);
+}
+
+// One flow's packets, by path selection mode (issue 5: per-flow hash,
+// per-packet spray, flowlet): how many leave leaf0 toward each spine.
+std::vector<std::uint64_t> one_flow_over_spines(fib::SelectMode mode,
+                                                Time gap) {
+  Clos c(4, 2, 1, gbps(400), us(1));
+  c.spec.select_mode = mode;
+  c.spec.fib.flowlet_gap = us(50);
+  Sim r(c.spec);
+  c.install_routes(*r.net);
+  Time t{};
+  for (int i = 0; i < 256; ++i, t += gap) {
+    r.send(c.host(0, 0), c.host(1, 0), 4096, 7, t);
+  }
+  r.run_until(t + ms(1));
+  EXPECT_EQ(r.sink.got.size(), 256u);
+  std::vector<std::uint64_t> per_spine;
+  for (std::size_t s = 0; s < 4; ++s) {
+    const auto port = *r.net->port_toward(c.leaf(0), c.spine(s));
+    per_spine.push_back(
+        r.net->link(r.net->out_links(c.leaf(0))[port - 1]).counters().packets);
+  }
+  return per_spine;
+}
+
+std::size_t spines_used(const std::vector<std::uint64_t>& per_spine) {
+  return static_cast<std::size_t>(
+      std::count_if(per_spine.begin(), per_spine.end(),
+                    [](std::uint64_t n) { return n > 0; }));
+}
+
+TEST(Network, PerFlowKeepsAFlowOnOnePath) {
+  EXPECT_EQ(
+      spines_used(one_flow_over_spines(fib::SelectMode::per_flow, us(100))),
+      1u);
+}
+
+// Spraying walks the member table: 256 packets, one table of four equal
+// members, 64 on each spine.
+TEST(Network, PerPacketSprayingSpreadsAFlowEvenly) {
+  EXPECT_EQ(one_flow_over_spines(fib::SelectMode::per_packet, ns(100)),
+            (std::vector<std::uint64_t>{64, 64, 64, 64}));
+}
+
+// A flowlet moves only after an idle gap longer than flowlet_gap (50 us):
+// back to back, the flow stays on one path; with 100 us between packets,
+// every packet starts a flowlet and the flow spreads.
+TEST(Network, FlowletsMoveOnlyAfterAnIdleGap) {
+  EXPECT_EQ(
+      spines_used(one_flow_over_spines(fib::SelectMode::flowlet, ns(100))), 1u);
+  EXPECT_GT(
+      spines_used(one_flow_over_spines(fib::SelectMode::flowlet, us(100))), 1u);
 }
 
 // Prefetching two or three events ahead changes speed only: a loaded

@@ -189,6 +189,23 @@ TEST(Runner, TinyScenarioFinishesInBothBgpModes) {
   }
 }
 
+// A ring all-gather runs to the end: 1 MB final buffers over 4 hosts are
+// 3 steps in which each member passes on one 250 KB chunk, 3 MB in all,
+// half the all-reduce's payload, so it finishes sooner.
+TEST(Runner, RingAllGatherDeliversEveryChunk) {
+  Scenario s = tiny();
+  s.events.clear();
+  auto reduce = run_mode(s, Mode::ecmp);
+  s.workloads[0].kind = WorkloadKind::all_gather;
+  auto gather = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(reduce && gather);
+  EXPECT_TRUE(gather->finished);
+  EXPECT_EQ(gather->payload_bytes, 3'000'000u);
+  EXPECT_EQ(dropped(*gather), 0u);  // no failure, no overflow
+  EXPECT_LT(gather->completion, reduce->completion);
+  EXPECT_EQ(gather->injected, gather->delivered + gather->in_flight);
+}
+
 TEST(Runner, EveryPacketIsAccountedFor) {
   auto r = run_mode(tiny(), Mode::fare);
   ASSERT_TRUE(r) << r.error();
