@@ -148,9 +148,10 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       << "\n";
   out << fmt::format(
       "{:<14}{:>12}{:>10}{:>11}{:>11}{:>11}{:>11}{:>11}{:>10}{:>9}{:>9}"
-      "{:>8}\n",
+      "{:>11}{:>8}\n",
       "mode", "completion", "goodput", "drop:dead", "drop:full", "drop:route",
-      "hw conv.", "bgp conv.", "imbalance", "bgp msgs", "hw msgs", "wall");
+      "hw conv.", "bgp conv.", "imbalance", "bgp msgs", "hw msgs", "hw bytes",
+      "wall");
   out.flush();
   int code = 0;
   std::optional<std::string> output_error;
@@ -180,20 +181,21 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     };
     out << fmt::format(
         "{:<14}{:>12}{:>8.1f} G{:>11}{:>11}{:>11}{:>11}{:>11}{:>10.2f}{:>9}"
-        "{:>9}{:>6.1f} s\n",
+        "{:>9}{:>11}{:>6.1f} s\n",
         sim::mode_name(mode),
         r->finished ? format_time(r->completion) : "unfinished",
         r->goodput_gbps, dropped(DropReason::link_down),
         dropped(DropReason::queue_overflow), dropped(DropReason::no_route),
         format_time(r->hw_convergence), format_time(r->bgp_convergence),
         r->utilisation_imbalance, r->control_messages,
-        r->lsn_frames + r->arn_messages, o.wall);
+        r->lsn_frames + r->arn_messages, r->lsn_bytes + r->arn_bytes, o.wall);
     out.flush();
     results.push_back(std::move(*r));
     timings.push_back(o.timing);
   }
   threads.clear();  // joins
-  // Routing loops have no column: a line per mode that had any.
+  // Routing loops and random link errors have no column: a line per mode
+  // that had any.
   for (const sim::ModeResult& r : results) {
     const std::uint64_t looped =
         r.dropped[static_cast<std::size_t>(sim::DropReason::ttl_expired)];
@@ -201,6 +203,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       out << fmt::format(
           "{:<14}{} packets expired in routing loops (TTL {} used up)\n",
           sim::mode_name(r.mode), looped, sim::kInitialTtl);
+    }
+    const std::uint64_t errored =
+        r.dropped[static_cast<std::size_t>(sim::DropReason::link_error)];
+    if (errored > 0) {
+      out << fmt::format(
+          "{:<14}{} packets lost to link errors (drop_probability)\n",
+          sim::mode_name(r.mode), errored);
     }
   }
   if (scenario->switches.ibcs && !results.empty()) {

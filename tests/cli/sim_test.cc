@@ -106,6 +106,44 @@ TEST(SimCommand, IbcsTablePrintsWhenTheScenarioEnablesIt) {
   EXPECT_EQ(plain_out.str().find("IBCS"), std::string::npos);
 }
 
+// The summary table gives notifications' bytes next to their count (the
+// issue's "notification overhead (frames, bytes)"), and a line for drops
+// without a column: here random link errors.
+TEST(SimCommand, TableShowsNotificationBytesAndLinkErrors) {
+  const std::string file = testing::temp_path("sim-errors") + ".yaml";
+  {
+    std::ifstream in(std::string(ARFABRIC_SOURCE_DIR) +
+                     "/examples/scenarios/tiny.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    const std::string key = "leaf_spine_link: {rate: 100G, delay: 500ns";
+    ASSERT_NE(text.find(key), std::string::npos);
+    text.replace(text.find(key), key.size(), key + ", drop_probability: 0.01");
+    std::ofstream(file) << text;
+  }
+  SimOptions o = tiny("");
+  o.scenario_path = file;
+  o.modes = {"fare+lsn"};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
+  fs::remove(file);
+  const std::string text = out.str();
+  const auto header = text.find("hw msgs   hw bytes    wall\n");
+  ASSERT_NE(header, std::string::npos) << text;
+  // The row's hw msgs and hw bytes: LSN frames of 84 bytes on the wire.
+  std::istringstream row(text.substr(text.find("\nfare+lsn ", header) + 1));
+  std::vector<std::string> cells;
+  for (std::string cell; row >> cell && cell != "s";) cells.push_back(cell);
+  ASSERT_GE(cells.size(), 3u) << text;
+  const std::uint64_t frames = std::stoull(cells[cells.size() - 3]);
+  const std::uint64_t bytes = std::stoull(cells[cells.size() - 2]);
+  EXPECT_GT(frames, 0u) << text;
+  EXPECT_EQ(bytes, frames * 84) << text;
+  EXPECT_NE(text.find("packets lost to link errors (drop_probability)"),
+            std::string::npos)
+      << text;
+}
+
 TEST(SimCommand, TimingShowsWhereTheWallTimeWent) {
   SimOptions o = tiny("");
   o.modes = {"fare"};
