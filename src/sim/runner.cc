@@ -377,6 +377,14 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
 
   // Start workloads and scenario events at their times (after warm-up).
   std::size_t next_workload = 0, next_event = 0;
+  // Convergence is timed from the first failure (the issue: "failure ->
+  // last affected ingress stops using the path"), or, in a scenario
+  // without one, from the first degradation (FARE's new weights).
+  const bool has_failure = std::any_of(
+      scenario.events.begin(), scenario.events.end(),
+      [](const EventSpec& e) { return e.kind == EventKind::link_down; });
+  const EventKind starts_convergence =
+      has_failure ? EventKind::link_down : EventKind::degrade;
   Time first_change = Time::max();
   Time fib_before_change{};
   const Time stop = t0 + scenario.stop_at;
@@ -503,7 +511,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
         }
         break;
     }
-    if (ev.kind != EventKind::incast && first_change == Time::max()) {
+    if (ev.kind == starts_convergence && first_change == Time::max()) {
       first_change = now;
       if (bgp != nullptr) fib_before_change = bgp->last_fib_change();
     }

@@ -47,15 +47,16 @@ struct ModeResult {
   // Poisson workloads: flows completed and their completion times.
   std::uint64_t flows_completed = 0;
   Time fct_mean = Time::max(), fct_p99 = Time::max();
-  // After the first failure or degradation event: the last FIB change it
-  // caused (BGP convergence), relative to the event.
+  // After the first failure event (or, without one, the first
+  // degradation): the last FIB change BGP made (BGP convergence), relative
+  // to the event.
   Time bgp_convergence = Time::max();
   // Bytes over switch-to-switch links: max / mean over links that carried
   // any traffic.
   double utilisation_imbalance = 0;
-  // After the first failure or degradation event: the last veto an LSN or
-  // ARN notification set in some FIB (the last ingress that stopped using
-  // the path in hardware), relative to the event.
+  // After the same event: the last veto an LSN or ARN notification set on
+  // a routed path in some FIB (the last ingress that stopped using the path
+  // in hardware), relative to the event.
   Time hw_convergence = Time::max();
   std::uint64_t control_messages = 0, control_bytes = 0;  // BGP
   std::uint64_t lsn_frames = 0, lsn_bytes = 0;

@@ -531,6 +531,24 @@ TEST(Runner, LsnVetoesAFailureTwoTiersAwayAtTheRemoteIngress) {
   EXPECT_GT(fare->completion.ps(), lsn->completion.ps() * 10);
 }
 
+// tiny_degrade halves a link at 50 us and fails another at 120 us. The
+// notifications react to the failure: convergence is timed from it (the
+// issue: "failure -> last affected ingress stops using the path"), not
+// from the degradation 70 us earlier.
+TEST(Runner, ConvergenceIsTimedFromTheFailureNotAnEarlierDegradation) {
+  auto s = load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                              "/examples/scenarios/tiny_degrade.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  ASSERT_EQ(s->events[0].kind, EventKind::degrade);
+  ASSERT_EQ(s->events[1].kind, EventKind::link_down);
+  auto r = run_mode(*s, Mode::fare_lsn);
+  ASSERT_TRUE(r) << r.error();
+  // Detection (10 us) + the frame's hop (500 ns) + processing (1 us), and
+  // the packet ahead of it on the wire.
+  EXPECT_GT(r->hw_convergence, us(11) + ns(500));
+  EXPECT_LT(r->hw_convergence, us(12));
+}
+
 TEST(Runner, WithoutNotificationsTheRemoteLeafBlackHolesUntilBgp) {
   const Scenario s = failure_before_traffic();
   auto r = run_mode(s, Mode::fare);
