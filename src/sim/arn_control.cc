@@ -134,10 +134,17 @@ void ArnControl::flush(std::uint32_t index, Time now) {
   arn::Outputs& out = sw.engine->outputs();
   proto::fib::Fib& fib = network_->fib(sw.node);
   for (const proto::VetoChange& v : out.vetoes) {
+    // As LsnControl: convergence counts vetoes of paths routing uses, not
+    // a super-spine told by a spine about a leaf it reaches another way.
+    bool routed = false;
+    if (v.vetoed) {
+      const std::vector<proto::PortId> ports = fib.routing_ports(v.destination);
+      routed = std::ranges::find(ports, v.port) != ports.end();
+    }
     if (fib.apply(v, now)) {
       if (v.vetoed) {
         ++counters_.vetoes;
-        counters_.last_veto = now;
+        if (routed) counters_.last_veto = now;
       }
     } else {
       ++counters_.fib_rejected;

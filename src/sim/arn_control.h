@@ -55,7 +55,7 @@ struct ArnControlCounters {
   std::uint64_t congestion = 0;
   std::uint64_t fib_rejected = 0;
   std::uint64_t detections = 0, suppressed = 0, rate_limited = 0;
-  Time last_veto = Time::max();
+  Time last_veto = Time::max();  // the latest veto of a routed path
 };
 
 class ArnControl : public ControlHandler, public PortObserver {

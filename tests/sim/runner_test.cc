@@ -531,6 +531,40 @@ TEST(Runner, LsnVetoesAFailureTwoTiersAwayAtTheRemoteIngress) {
   EXPECT_GT(fare->completion.ps(), lsn->completion.ps() * 10);
 }
 
+// ARN in the same 5-stage fabric with three super-spines per plane:
+// spine1.1 loses leaf3 and notifies; the three super-spines of plane 1
+// cannot reroute and pass the ARN on; spine0.1 gets one copy from each.
+// Each copy is a path through another reporter: only when all three are
+// vetoed has spine0.1 no way left, and it notifies leaf0 and leaf1, which
+// reroute. (When copies of one ARN shared one entry, spine0.1 vetoed only
+// the first super-spine, always found another, and never told its leaves:
+// the remote PoD black-holed until BGP.)
+TEST(Runner, ArnVetoesAFailureTwoTiersAwayAtTheRemoteIngress) {
+  std::string text = std::string(kFiveStage) +
+                     "events:\n"
+                     "  - {at: 20us, kind: link_down, link: "
+                     "[spine1.1, leaf3]}\n";
+  text.replace(text.find("super_spines_per_plane: 1"), 25,
+               "super_spines_per_plane: 3");
+  text.replace(text.find("bytes: 256KB"), 12, "bytes: 16KB");
+  auto s = parse_scenario(text, "clos5_three_super_spines.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  s->workloads[0].start = us(200);  // after the failure: no data queued
+  auto arn = run_mode(*s, Mode::fare_arn);
+  ASSERT_TRUE(arn) << arn.error();
+  EXPECT_TRUE(arn->finished);
+  EXPECT_EQ(black_holed(*arn), 0u);
+  // Detection, then three hops of an ARN (UDP/IPv4, its serialisation a
+  // few ns) and 1 us of processing each: spine1.1 -> super-spines (1 us),
+  // -> spine0.1 (1 us), -> leaf0 and leaf1 (500 ns).
+  EXPECT_GT(arn->hw_convergence, us(15) + ns(500));
+  EXPECT_LT(arn->hw_convergence, us(15) + ns(550));
+  auto fare = run_mode(*s, Mode::fare);
+  ASSERT_TRUE(fare) << fare.error();
+  EXPECT_GT(black_holed(*fare), 0u);
+  EXPECT_GT(fare->completion.ps(), arn->completion.ps() * 10);
+}
+
 // tiny_degrade halves a link at 50 us and fails another at 120 us. The
 // notifications react to the failure: convergence is timed from it (the
 // issue: "failure -> last affected ingress stops using the path"), not

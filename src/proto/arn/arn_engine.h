@@ -21,9 +21,14 @@
 // "the path through the reporter", and emits for (arrival port, node):
 // a VetoChange for a failure, a CongestionChange (level from the Metric)
 // for congestion — congestion deprioritises, it never removes a path. The
-// matching elimination (same Path ID, same destination) revokes; so does
-// hold_time without a refresh (§4.1 "mechanisms such as timeouts").
-// Repeated detections refresh the timer without repeating records. When
+// matching elimination (same Path ID, same destination, through the same
+// port) revokes; so does hold_time without a refresh (§4.1 "mechanisms
+// such as timeouts"). Repeated detections refresh the timer without
+// repeating records. The same message arriving through another port (a
+// copy another neighbour propagated) is another path through a reporter,
+// vetoed on its own: in a 5-stage fabric a spine hears of a leaf lost two
+// tiers away from every super-spine of its plane, and only once all of
+// them are vetoed does it have no way left and propagate to its leaves. When
 // this node has no other usable port toward the destination (host table
 // set_next_hops, minus ports we hold vetoed), it propagates the message
 // unchanged to its own targets (§3.2 last paragraph).
@@ -161,15 +166,33 @@ class ArnEngine {
     bool active = false;   // false: revoked, kept until expiry to match
                            // repeated eliminations
     bool vetoed = false;
-    bool propagated = false;
     std::uint8_t level = 0;
     std::uint32_t path_id = 0;
     NodeId destination = 0;
     PortId port = 0;
     Time expires;
-    Time last_propagated;
     FlowMatch match{};
   };
+  // Propagation of one reporter's notification about one destination
+  // (Path ID, destination), shared by its entries on every arrival port:
+  // copies that several neighbours pass on are passed on once, not once
+  // per copy. Kept while any of those entries is held.
+  struct Relay {
+    std::uint32_t entries = 0;
+    bool propagated = false;      // a detection was passed on
+    bool eliminated = false;      // an elimination was passed on
+    PortId elimination_port = 0;  // the port it arrived on
+    Time last_detection;
+    Time last_elimination;
+  };
+  std::unordered_map<std::uint64_t, Relay> relays_;
+  static std::uint64_t relay_key(const Entry& e) {
+    return std::uint64_t{e.path_id} << 32 | e.destination;
+  }
+  // Whether to pass on an elimination of `r` that arrived on `port`: the
+  // detection was passed on, and this is not a copy, through another port,
+  // of an elimination passed on in the last half repeat_interval.
+  bool pass_elimination(Relay& r, PortId port, Time now);
 
   explicit ArnEngine(ArnConfig config);
 
@@ -192,8 +215,11 @@ class ArnEngine {
   bool can_reroute(NodeId destination, PortId arrival) const;
   void revoke(Entry& e);
   void emit_flow(const Entry& e);
-  Entry* find(std::uint32_t path_id, NodeId destination,
-              const FlowMatch* match);
+  // The held entry of (path_id, destination or flow `match`, arrival
+  // port): the same notification arriving through another neighbour is
+  // another path found broken.
+  Entry* find(std::uint32_t path_id, NodeId destination, const FlowMatch* match,
+              PortId port);
   Entry* allocate();
 
   ArnConfig config_;
@@ -215,13 +241,23 @@ class ArnEngine {
   mutable Time held_expiry_ = Time::max();
   mutable bool held_expiry_stale_ = false;
   void hold(Entry& e, bool was_held, Time now);
-  // Held destination objects (not flows) by (path_id, destination), so
-  // that a message finds its entry without a scan: under load a switch
-  // holds hundreds of them. Flow objects are found by a scan.
-  std::unordered_map<std::uint64_t, std::uint32_t> object_entries_;
-  static std::uint64_t object_key(std::uint32_t path_id, NodeId destination) {
-    return std::uint64_t{path_id} << 32 | destination;
-  }
+  // Held destination objects (not flows) by (path_id, destination,
+  // arrival port), so that a message finds its entry without a scan: under
+  // load a switch holds hundreds of them. Flow objects are found by a scan.
+  struct ObjectKey {
+    std::uint32_t path_id = 0;
+    NodeId destination = 0;
+    PortId port = 0;
+    bool operator==(const ObjectKey&) const = default;
+  };
+  struct ObjectKeyHash {
+    std::size_t operator()(const ObjectKey& k) const {
+      const std::uint64_t x = (std::uint64_t{k.path_id} << 32 | k.destination) ^
+                              (std::uint64_t{k.port} << 48);
+      return static_cast<std::size_t>(x * 0x9e3779b97f4a7c15ull);
+    }
+  };
+  std::unordered_map<ObjectKey, std::uint32_t, ObjectKeyHash> object_entries_;
   // Held entries for which vetoes_path() holds. Under congestion alone
   // there are none, and can_reroute() then need not scan the table for
   // each message it is asked about.

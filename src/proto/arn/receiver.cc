@@ -45,14 +45,14 @@ bool ArnEngine::can_reroute(NodeId destination, PortId arrival) const {
 
 // `match` null: the destination object of `destination`; else that flow.
 ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
-                                  const FlowMatch* match) {
+                                  const FlowMatch* match, PortId port) {
   if (match == nullptr) {
-    const auto it = object_entries_.find(object_key(id, destination));
+    const auto it = object_entries_.find(ObjectKey{id, destination, port});
     return it == object_entries_.end() ? nullptr : &entries_[it->second];
   }
   for (Entry& e : held()) {
     if (e.used && e.is_flow && e.path_id == id &&
-        e.destination == destination && e.match == *match)
+        e.destination == destination && e.port == port && e.match == *match)
       return &e;
   }
   return nullptr;
@@ -150,13 +150,15 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
   }
   const FlowMatch* m = match ? &*match : nullptr;
 
-  Entry* e = find(*msg.path_id, *node, m);
+  Entry* e = find(*msg.path_id, *node, m, arrival);
   const bool vetoed_path = e != nullptr && vetoes_path(*e);
   const bool failure = msg.type == ArnType::failure_detected ||
                        msg.type == ArnType::failure_eliminated;
   if (!wire::arn::is_detection(msg.type)) {
     if (!e || (failure ? !e->vetoed : e->level == 0)) {
-      if (e && e->propagated) send_to_targets(msg, arrival, true, now);
+      if (e && pass_elimination(relays_[relay_key(*e)], arrival, now)) {
+        send_to_targets(msg, arrival, true, now);
+      }
       ++counters_.stale_elimination;
       return;
     }
@@ -174,7 +176,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     if (vetoed_path && !vetoes_path(*e)) --path_vetoes_;
     hold(*e, true, now);
     ++counters_.revoked;
-    if (e->propagated) {
+    if (pass_elimination(relays_[relay_key(*e)], arrival, now)) {
       send_to_targets(msg, arrival, true, now);
       ++counters_.propagated;
     }
@@ -198,9 +200,10 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     e->destination = *node;
     e->port = arrival;
     if (!m) {
-      object_entries_.emplace(object_key(e->path_id, e->destination),
+      object_entries_.emplace(ObjectKey{e->path_id, e->destination, e->port},
                               static_cast<std::uint32_t>(e - entries_.data()));
     }
+    ++relays_[relay_key(*e)].entries;
   }
   e->active = true;
   hold(*e, was_held, now);
@@ -222,12 +225,25 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
   }
   if (m && changed) emit_flow(*e);
   if (!config_.propagate || can_reroute(*node, arrival)) return;
-  if (e->propagated && now - e->last_propagated < config_.repeat_interval)
+  Relay& relay = relays_[relay_key(*e)];
+  if (relay.propagated && now - relay.last_detection < config_.repeat_interval)
     return;  // a loop or a burst of copies must not multiply messages
-  e->propagated = true;
-  e->last_propagated = now;
+  relay.propagated = true;
+  relay.last_detection = now;
   send_to_targets(msg, arrival, true, now);
   ++counters_.propagated;
+}
+
+bool ArnEngine::pass_elimination(Relay& r, PortId port, Time now) {
+  if (!r.propagated) return false;
+  if (r.eliminated && port != r.elimination_port &&
+      now - r.last_elimination < ps(config_.repeat_interval.ps() / 2)) {
+    return false;
+  }
+  r.eliminated = true;
+  r.elimination_port = port;
+  r.last_elimination = now;
+  return true;
 }
 
 }  // namespace arfabric::proto::arn

@@ -276,7 +276,13 @@ void ArnEngine::on_timer(Time now) {
       revoke(e);
       ++counters_.timed_out;
     }
-    if (!e.is_flow) object_entries_.erase(object_key(e.path_id, e.destination));
+    if (!e.is_flow) {
+      object_entries_.erase(ObjectKey{e.path_id, e.destination, e.port});
+    }
+    if (const auto r = relays_.find(relay_key(e));
+        r != relays_.end() && --r->second.entries == 0) {
+      relays_.erase(r);
+    }
     e = Entry{};
     held_expiry_stale_ = true;
   }

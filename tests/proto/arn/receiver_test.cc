@@ -216,6 +216,56 @@ TEST(Receiver, ReroutesAroundOnlyTheVetoesItHolds) {
   EXPECT_EQ(leaf1.counters().propagated, 1u);
 }
 
+// One failure, propagated by two neighbours (super-spines of one plane,
+// seen from a spine of another PoD): the same Path ID and destination
+// through ports 0 and 1 are two broken paths. The first copy vetoes port 0
+// and leaves port 1; the second vetoes port 1 and leaves nothing, so it
+// propagates. An elimination revokes only its own port's veto. (When the
+// copies shared one entry, the second only refreshed the first's port:
+// the spine kept sending into the dead plane.)
+TEST(Receiver, OneMessageThroughTwoPortsVetoesBothPaths) {
+  ArnConfig c = leaf1_config();
+  c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
+  ArnEngine spine = make(c);
+  const PortId both[] = {0, 1};
+  spine.set_next_hops(kLeaf2, both);
+  const Bytes det =
+      udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr);
+
+  spine.on_message(0, det, us(0));
+  Outputs out = spine.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{0, kLeaf2, VetoSource::arn, true}}));
+  EXPECT_TRUE(out.transmits.empty());
+
+  spine.on_message(1, det, us(1));
+  out = spine.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{1, kLeaf2, VetoSource::arn, true}}));
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(parse_udp(out.transmits[0]).path_id, kId);
+
+  // A repeat through port 0 refreshes its own entry: nothing new.
+  spine.on_message(0, det, us(2));
+  out = spine.drain();
+  EXPECT_TRUE(out.vetoes.empty());
+
+  const Bytes elim =
+      udp_message(ArnType::failure_eliminated, 0, kId, kLeaf2Addr);
+  spine.on_message(1, elim, us(3));
+  out = spine.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{1, kLeaf2, VetoSource::arn, false}}));
+  EXPECT_EQ(out.transmits.size(), 1u);
+  // Its copy through port 0 revokes that path, and is not passed on twice.
+  spine.on_message(0, elim, us(4));
+  out = spine.drain();
+  EXPECT_EQ(out.vetoes,
+            (std::vector<VetoChange>{{0, kLeaf2, VetoSource::arn, false}}));
+  EXPECT_TRUE(out.transmits.empty());
+  EXPECT_EQ(spine.counters().propagated, 2u);  // one detection, one elimination
+}
+
 // 2001:db8:<a>:<b>::<host>
 IpAddress v6(std::uint8_t a, std::uint8_t b, std::uint8_t host) {
   return IpAddress::v6(
