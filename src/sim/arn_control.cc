@@ -136,11 +136,7 @@ void ArnControl::flush(std::uint32_t index, Time now) {
   for (const proto::VetoChange& v : out.vetoes) {
     // As LsnControl: convergence counts vetoes of paths routing uses, not
     // a super-spine told by a spine about a leaf it reaches another way.
-    bool routed = false;
-    if (v.vetoed) {
-      const std::vector<proto::PortId> ports = fib.routing_ports(v.destination);
-      routed = std::ranges::find(ports, v.port) != ports.end();
-    }
+    const bool routed = v.vetoed && fib.routes_through(v.destination, v.port);
     if (fib.apply(v, now)) {
       if (v.vetoed) {
         ++counters_.vetoes;

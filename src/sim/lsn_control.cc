@@ -148,9 +148,7 @@ void LsnControl::apply(std::uint32_t index, Time now) {
       // Convergence is the last ingress that stops using a path: a veto
       // of a path routing does not use (a super-spine hearing from a
       // spine about a leaf it reaches another way) changes no forwarding.
-      const std::vector<proto::PortId> routed =
-          fib.routing_ports(v.destination);
-      if (std::find(routed.begin(), routed.end(), v.port) != routed.end()) {
+      if (fib.routes_through(v.destination, v.port)) {
         counters_.last_veto = now;
       }
     }
@@ -205,7 +203,9 @@ void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
   (void)switches_[index].engine->set_port_state(port, up, now);
   switches_[index].port_down[port] = !up;
   if (!started_) return;
-  // The FIB has taken the port out already (LossOfSignal, fast failover).
+  // With fast failover (the runner always enables it) LossOfSignal has
+  // taken the port out of the FIB already; without it routing will, and
+  // the period picks that up.
   refresh_transit(index, switches_[index].transit, now);
   flush(index, now);
   arm(index);

@@ -15,8 +15,9 @@
 //   in a 5-stage fabric a super-spine that lost its only path to a leaf
 //   tells the spines of every PoD, and they tell their leaves. Transit
 //   bits are refreshed when a frame's vetoes reach the FIB, on a port
-//   event, and every period (which picks up BGP's re-installs and ARN's
-//   vetoes). A 3-stage spine has every leaf attached, so it has none.
+//   event, and every period (which picks up BGP's changes, ARN's vetoes
+//   and the FIB latch's releases, up to a period late). A 3-stage spine has
+//   every leaf attached, so it has none.
 // - Origination: the engine's period, and at once on a port event (loss of
 //   signal, via PortObserver) or a congestion-level change. Queue depths of
 //   the originating ports are sampled every `congestion_sample` (0: never,

@@ -40,7 +40,8 @@
 // aggregate: the receiver maps its Destination to a NodeId as above and
 // emits a FlowOverrideChange{node, match = the 5-tuple under its Mask,
 // arrival port, vetoed, level} instead, so that its Fib moves only the
-// matching traffic. Such a condition is identified by (Path ID, 5-tuple);
+// matching traffic. Such a condition is identified by (Path ID, 5-tuple,
+// arrival port);
 // elimination and hold_time revoke it the same way. Two reporters' flow
 // conditions for the same (match, port) are merged (veto if either vetoes,
 // the higher level), so one's revocation does not undo the other's.
@@ -62,6 +63,7 @@
 #include "common/units.h"
 #include "proto/arn/arn_config.h"
 #include "proto/arn/detector.h"
+#include "proto/fib/flow_hash.h"
 #include "proto/fib/forwarding_types.h"
 #include "proto/fib/prefix_table.h"
 #include "wire/arn/arn_message.h"
@@ -173,10 +175,25 @@ class ArnEngine {
     Time expires;
     FlowMatch match{};
   };
-  // Propagation of one reporter's notification about one destination
-  // (Path ID, destination), shared by its entries on every arrival port:
-  // copies that several neighbours pass on are passed on once, not once
-  // per copy. Kept while any of those entries is held.
+  // Propagation of one reporter's notification about one object (Path ID
+  // and destination, or flow match), shared by its entries on every
+  // arrival port: copies that several neighbours pass on are passed on
+  // once, not once per copy. Kept while any of those entries is held.
+  struct RelayKey {
+    std::uint32_t path_id = 0;
+    NodeId destination = 0;
+    bool is_flow = false;
+    FlowMatch match{};  // flow objects only
+    bool operator==(const RelayKey&) const = default;
+  };
+  struct RelayKeyHash {
+    std::size_t operator()(const RelayKey& k) const {
+      std::uint64_t x = (std::uint64_t{k.path_id} << 32 | k.destination) *
+                        0x9e3779b97f4a7c15ull;
+      if (k.is_flow) x ^= fib::flow_hash(k.match.key, k.match.fields);
+      return static_cast<std::size_t>(x);
+    }
+  };
   struct Relay {
     std::uint32_t entries = 0;
     bool propagated = false;      // a detection was passed on
@@ -185,13 +202,16 @@ class ArnEngine {
     Time last_detection;
     Time last_elimination;
   };
-  std::unordered_map<std::uint64_t, Relay> relays_;
-  static std::uint64_t relay_key(const Entry& e) {
-    return std::uint64_t{e.path_id} << 32 | e.destination;
+  std::unordered_map<RelayKey, Relay, RelayKeyHash> relays_;
+  static RelayKey relay_key(const Entry& e) {
+    return {e.path_id, e.destination, e.is_flow,
+            e.is_flow ? e.match : FlowMatch{}};
   }
   // Whether to pass on an elimination of `r` that arrived on `port`: the
   // detection was passed on, and this is not a copy, through another port,
-  // of an elimination passed on in the last half repeat_interval.
+  // of an elimination passed on in the last half repeat_interval. (Copies
+  // through several neighbours arrive microseconds apart; the reporter's
+  // own repeats come a whole interval apart, and each is passed on.)
   bool pass_elimination(Relay& r, PortId port, Time now);
 
   explicit ArnEngine(ArnConfig config);

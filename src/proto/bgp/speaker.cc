@@ -549,6 +549,7 @@ void Speaker::mark_changed_export(std::uint32_t index, const RibEntry& e) {
   for (PeerRuntime& p : peers_) {
     if (!p.established) continue;
     bool send = index < p.advertised.size() && p.advertised[index];
+    // exportable()'s test, its AS_PATH check shared by a run of one AS.
     if (!send && e.exported && (p.family_afis & family) != 0) {
       if (checked_as != p.remote_as) {
         checked_as = p.remote_as;

@@ -750,6 +750,14 @@ bool Fib::vetoed(NodeId dest, PortId port) const {
   return it != ports.end() && it->port == port && is_vetoed(*it);
 }
 
+bool Fib::routes_through(NodeId dest, PortId port) const {
+  if (dest >= dests_.size()) return false;
+  for (const PortState& p : ports_of(dests_[dest])) {
+    if (p.port == port) return p.routing_weight > 0;
+  }
+  return false;
+}
+
 std::vector<PortId> Fib::routing_ports(NodeId dest) const {
   std::vector<PortId> ports;
   if (dest >= dests_.size()) return ports;

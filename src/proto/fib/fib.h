@@ -294,6 +294,8 @@ class Fib {
   // The ports routing installed for `dest` (weight > 0 in the last
   // set_route), vetoed or not, in port order; empty for an unknown dest.
   std::vector<PortId> routing_ports(NodeId dest) const;
+  // Whether `port` is one of them.
+  bool routes_through(NodeId dest, PortId port) const;
   // Whether the path via `port` toward `dest` is currently vetoed (any
   // source, LSN latch included).
   bool vetoed(NodeId dest, PortId port) const;

@@ -267,6 +267,10 @@ TEST(Fib, LocalPortDownLeavesEveryGroupAtOnce) {
   EXPECT_TRUE(f.vetoed(1, 2));
   EXPECT_EQ(f.routing_ports(1), (std::vector<PortId>{2, 3}));
   EXPECT_TRUE(f.routing_ports(7).empty());
+  EXPECT_TRUE(f.routes_through(1, 2));  // routed, though down
+  EXPECT_TRUE(f.routes_through(1, 3));
+  EXPECT_FALSE(f.routes_through(1, 1));
+  EXPECT_FALSE(f.routes_through(7, 2));
   // A route installed while the port is down does not use it either.
   ASSERT_TRUE(f.set_route(2, equal(1, 2), Time()));
   EXPECT_EQ(hits(f, 2).size(), 1u);
