@@ -226,8 +226,14 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
   if (m && changed) emit_flow(*e);
   if (!config_.propagate || can_reroute(*node, arrival)) return;
   Relay& relay = relays_[relay_key(*e)];
-  if (relay.propagated && now - relay.last_detection < config_.repeat_interval)
-    return;  // a loop or a burst of copies must not multiply messages
+  if (relay.propagated &&
+      now - relay.last_detection < ps(config_.repeat_interval.ps() / 2))
+    // A loop or a burst of copies (several neighbours relaying one
+    // message, microseconds apart) must not multiply messages; the
+    // reporter's repeats, a whole repeat_interval apart, each go on. (A
+    // full-interval window dropped every other repeat for nanoseconds of
+    // jitter, and a spine went 500 us without a refresh through a port.)
+    return;
   relay.propagated = true;
   relay.last_detection = now;
   send_to_targets(msg, arrival, true, now);
