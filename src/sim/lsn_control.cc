@@ -56,9 +56,6 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
     Switch sw;
     sw.node = n;
     const auto& out = network.out_links(n);
-    // Others route through this switch toward leaves unless it is a leaf
-    // whose switch neighbours are not leaves (a CLOS leaf).
-    lc.transit = leaf_id[n] == kNotLeaf;
     sw.port_down.assign(out.size() + 1, false);
     for (std::size_t p = 0; p < out.size(); ++p) {
       sw.port_down[p + 1] = !network.link(out[p]).up();
@@ -73,9 +70,11 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
       if (to_switch && leaf_id[nb] != kNotLeaf) {
         lc.attached.push_back({leaf_id[nb], port});
         sw.sampled.emplace_back(port, out[p]);
-        lc.transit = true;
       }
     }
+    // Others route through this switch toward leaves unless it is a leaf
+    // with no leaf behind its switch ports (a CLOS leaf).
+    lc.transit = leaf_id[n] == kNotLeaf || !lc.attached.empty();
     if (lc.transit) {
       std::vector<bool> not_transit(leaves, false);
       for (const lsn::Attachment& a : lc.attached) not_transit[a.node] = true;

@@ -85,7 +85,7 @@ Originator::Originator(const Config& config)
       if (attached(n)) {
         refresh_node(n);
       } else {
-        patch_all(n, true);
+        set_bits(n, true, 0);
       }
     }
     next_ = Time();
@@ -149,7 +149,7 @@ std::expected<bool, ConfigError> Originator::set_transit_reachable(
         "node", "node " + std::to_string(node) +
                     " is attached: its ports' state decides its bits"});
   }
-  const bool queued = patch_all(node, reachable);
+  const bool queued = set_bits(node, reachable, 0);
   finish();
   return queued;
 }
@@ -173,15 +173,13 @@ bool Originator::refresh_node(NodeId node) {
     reachable = true;
     level = std::max(level, ps.level);
   }
+  return set_bits(node, reachable, level);
+}
+
+bool Originator::set_bits(NodeId node, bool reachable, std::uint8_t level) {
   bool changed = patch(0, node, reachable);
   for (std::uint32_t t = 1; t < 4; ++t)
     changed |= patch(t, node, reachable && level < t);
-  return changed;
-}
-
-bool Originator::patch_all(NodeId node, bool reachable) {
-  bool changed = false;
-  for (std::uint32_t t = 0; t < 4; ++t) changed |= patch(t, node, reachable);
   return changed;
 }
 

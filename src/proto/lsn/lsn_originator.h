@@ -114,8 +114,9 @@ class Originator {
   // Recomputes the bits of every node behind port index `p`.
   bool refresh_port_nodes(std::uint32_t p);
   bool refresh_node(NodeId node);
-  // Sets a node's bit in every Msg-type (level 0 when reachable).
-  bool patch_all(NodeId node, bool reachable);
+  // Sets a node's bit in every Msg-type: Msg-type 0 `reachable`, Msg-type
+  // N "reachable and level < N". Returns whether any bit changed.
+  bool set_bits(NodeId node, bool reachable, std::uint8_t level);
   bool attached(NodeId node) const {
     return node_begin_[node] != node_begin_[node + 1];
   }
