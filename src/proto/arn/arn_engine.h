@@ -213,6 +213,8 @@ class ArnEngine {
   // through several neighbours arrive microseconds apart; the reporter's
   // own repeats come a whole interval apart, and each is passed on.)
   bool pass_elimination(Relay& r, PortId port, Time now);
+  // Copies of one message closer than this are one burst, passed on once.
+  Time burst_window() const { return ps(config_.repeat_interval.ps() / 2); }
 
   explicit ArnEngine(ArnConfig config);
 

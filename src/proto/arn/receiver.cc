@@ -226,8 +226,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
   if (m && changed) emit_flow(*e);
   if (!config_.propagate || can_reroute(*node, arrival)) return;
   Relay& relay = relays_[relay_key(*e)];
-  if (relay.propagated &&
-      now - relay.last_detection < ps(config_.repeat_interval.ps() / 2))
+  if (relay.propagated && now - relay.last_detection < burst_window())
     // A loop or a burst of copies (several neighbours relaying one
     // message, microseconds apart) must not multiply messages; the
     // reporter's repeats, a whole repeat_interval apart, each go on. (A
@@ -243,7 +242,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
 bool ArnEngine::pass_elimination(Relay& r, PortId port, Time now) {
   if (!r.propagated) return false;
   if (r.eliminated && port != r.elimination_port &&
-      now - r.last_elimination < ps(config_.repeat_interval.ps() / 2)) {
+      now - r.last_elimination < burst_window()) {
     return false;
   }
   r.eliminated = true;
