@@ -1,6 +1,7 @@
 // Packets live in one pool and move by index: allocating and freeing a
 // packet is a free-list pop/push, so a run allocates only when the number
-// of packets in flight reaches a new high (amortised vector growth).
+// of packets in flight reaches a new high (amortised vector growth, in
+// allocate(); release() never allocates).
 #pragma once
 
 #include <vector>
@@ -25,6 +26,10 @@ class PacketPool {
       return i;
     }
     packets_.emplace_back();
+    // Room for every packet on the free list, so release() never grows it.
+    if (free_.capacity() < packets_.capacity()) {
+      free_.reserve(packets_.capacity());
+    }
     return static_cast<PacketIndex>(packets_.size() - 1);
   }
   void release(PacketIndex i) {

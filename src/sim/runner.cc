@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -81,6 +82,13 @@ struct Arrival {
 
 constexpr std::int32_t kPoissonTag = -2;
 
+// What a flow is part of: a ring's step from `member`, a Poisson workload
+// (kPoissonTag) or an all-to-all (-1).
+struct FlowTag {
+  std::int32_t ring = -1;
+  std::uint32_t member = 0;
+};
+
 // Each participant starts flows as a Poisson process of rate load * (its
 // link rate) / (8 * mean flow size), from `start` for `duration`, to a
 // uniformly chosen other participant, sizes drawn from the CDF. The random
@@ -122,23 +130,92 @@ void add_poisson_arrivals(const Scenario& scenario, std::size_t index, Time t0,
 
 }  // namespace
 
-std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
-                                                Mode mode,
-                                                const RunOptions& options) {
-  const Topology& topo = scenario.topology;
-  const SwitchParams& sp = scenario.switches;
+// Everything one run is made of and the workloads' progress. The network
+// and the engines hold pointers into it, so it stays where create() put it.
+struct ModeRun::State {
   using Clock = std::chrono::steady_clock;
-  Clock::time_point phase_start = Clock::now();
+
+  State(const Scenario& s, Mode m, const RunOptions& o)
+      : scenario(s), topo(scenario.topology), mode(m), options(o) {}
+
   // Adds the wall time since the last call to `phase` (when timing).
-  auto end_phase = [&](double RunTiming::*phase) {
+  void end_phase(double RunTiming::*phase) {
     const Clock::time_point now = Clock::now();
     if (options.timing != nullptr) {
       options.timing->*phase +=
           std::chrono::duration<double>(now - phase_start).count();
     }
     phase_start = now;
-  };
+  }
 
+  std::expected<void, std::string> build();
+  void warm_up();
+  std::expected<void, std::string> start();
+  void dispatch(const Event& e);
+  RunTotals totals() const;
+  void take_sample(Time at);
+  void tag_flow(FlowId f, FlowTag t);
+  void ring_send(std::size_t r, std::uint32_t m, Time now);
+  void flow_complete(FlowId f, Time now);
+  void start_workload(std::size_t i, Time now);
+  void apply_event(const EventSpec& ev, Time now);
+  bool done() const;
+  // Runs to `limit` (absolute); true when the run is over.
+  bool run(Time limit);
+  ModeResult finish();
+
+  const Scenario scenario;  // a copy: the run does not depend on the caller's
+  const Topology& topo;
+  Mode mode;
+  RunOptions options;
+  Clock::time_point phase_start = Clock::now();
+
+  EventQueue events;
+  PacketPool pool;
+  std::optional<Network> net;
+  std::vector<proto::NodeId> leaf_id;
+  ControlMux mux;
+  std::unique_ptr<BgpControl> bgp_control;
+  BgpControl* bgp = nullptr;  // null with static routes
+  std::optional<LossOfSignal> loss_of_signal;
+  std::unique_ptr<LsnControl> lsn;
+  std::unique_ptr<ArnControl> arn;
+  std::optional<Flows> flows;
+  std::unique_ptr<IbcsSwitches> ibcs;
+
+  ModeResult result;
+  Time t0{};  // end of the warm-up
+  Time stop{};
+
+  // Workloads.
+  std::vector<std::unique_ptr<Ring>> rings;
+  std::uint32_t pending_workloads = 0;
+  std::vector<FlowTag> tags;
+  std::uint32_t open_a2a = 0;
+  // Poisson flows, generated up front in time order; and their FCTs.
+  std::vector<Arrival> arrivals;
+  std::size_t next_arrival = 0, open_poisson = 0;
+  std::vector<Time> poisson_fct;
+  std::vector<Time> flow_started;
+  // The ring each ring/all-gather workload drives, by workload index.
+  std::vector<std::size_t> ring_of_workload;
+  std::vector<std::pair<Time, std::size_t>> workload_starts;
+  std::size_t next_workload = 0, next_event = 0;
+
+  // Convergence is timed from the first failure (the issue: "failure ->
+  // last affected ingress stops using the path"), or, in a scenario
+  // without one, from the first degradation (FARE's new weights).
+  EventKind starts_convergence = EventKind::link_down;
+  Time first_change = Time::max();
+  Time fib_before_change{};
+
+  std::optional<TimeSeriesRecorder> series;
+  std::uint64_t hops_before_loop = 0;
+  std::uint64_t loop_events = 0;
+};
+
+std::expected<void, std::string> ModeRun::State::build() {
+  const SwitchParams& sp = scenario.switches;
   NetworkSpec spec;
   for (const NodeSpec& n : topo.nodes) {
     spec.nodes.push_back(
@@ -157,32 +234,28 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   spec.seed = scenario.seed;
   spec.prefetch_depth = options.prefetch_depth;
 
-  EventQueue events;
-  PacketPool pool;
   auto created = Network::create(spec, events, pool);
   if (!created) return std::unexpected(named_error(topo, created.error()));
-  Network net = std::move(*created);
+  net.emplace(std::move(*created));
   // Static routes reach leaves only.
-  if (!net.multihomed().empty() && sp.routing != Routing::bgp) {
+  if (!net->multihomed().empty() && sp.routing != Routing::bgp) {
     return std::unexpected(
-        "host '" + topo.nodes[net.multihomed()[0].host].name +
+        "host '" + topo.nodes[net->multihomed()[0].host].name +
         "' is multi-homed: multi-homed hosts need switches.routing: bgp "
         "(static routes reach leaves only)");
   }
 
-  std::vector<proto::NodeId> leaf_id(topo.nodes.size(), kNotLeaf);
+  leaf_id.assign(topo.nodes.size(), kNotLeaf);
   for (NodeIndex i = 0; i < topo.nodes.size(); ++i) {
     const NodeSpec& n = topo.nodes[i];
     if (n.role != NodeRole::host && n.lsn_node_id != kNoLsnId) {
       leaf_id[i] = n.lsn_node_id;
     }
   }
-  ControlMux mux;
   mux.set_pool(pool);
-  net.set_control_handler(&mux);
+  net->set_control_handler(&mux);
 
   // Routing: BGP (null with static routes, programmed now).
-  std::unique_ptr<BgpControl> bgp_control;
   if (sp.routing == Routing::bgp) {
     std::vector<BgpSwitch> switches;
     for (NodeIndex i = 0; i < topo.nodes.size(); ++i) {
@@ -198,20 +271,19 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     bc.fib_programming = sp.fib_programming_delay;
     bc.mrai = sp.bgp_mrai;
     bc.failure_detection = sp.failure_detection_delay;
-    auto control = BgpControl::create(net, events, pool, switches, bc);
+    auto control = BgpControl::create(*net, events, pool, switches, bc);
     if (!control) return std::unexpected(control.error().to_string());
     bgp_control = std::move(*control);
     mux.set(ControlProtocol::bgp, bgp_control.get());
     bgp_control->set_tap(options.tap);
   } else {
-    program_static_routes(net, leaf_id, Time{});
+    program_static_routes(*net, leaf_id, Time{});
   }
-  BgpControl* const bgp = bgp_control.get();
+  bgp = bgp_control.get();
 
   // Hardware: loss of signal (fast failover in every mode), LSN, ARN.
-  LossOfSignal loss_of_signal(net, events, sp.failure_detection_delay,
-                              /*fast_failover=*/true);
-  std::unique_ptr<LsnControl> lsn;
+  loss_of_signal.emplace(*net, events, sp.failure_detection_delay,
+                         /*fast_failover=*/true);
   if (uses_lsn(mode)) {
     LsnControlConfig lc;
     lc.processing = sp.hw_notification_delay;
@@ -221,14 +293,13 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
       lc.congestion.rise[k] = sp.lsn_congestion_rise[k];
       lc.congestion.fall[k] = sp.lsn_congestion_fall[k];
     }
-    auto created_lsn = LsnControl::create(net, events, pool, leaf_id, lc);
+    auto created_lsn = LsnControl::create(*net, events, pool, leaf_id, lc);
     if (!created_lsn) return std::unexpected(created_lsn.error().to_string());
     lsn = std::move(*created_lsn);
     lsn->set_tap(options.tap);
     mux.set(ControlProtocol::lsn, lsn.get());
-    loss_of_signal.add_observer(*lsn);
+    loss_of_signal->add_observer(*lsn);
   }
-  std::unique_ptr<ArnControl> arn;
 
   transport::TransportConfig tc;
   tc.mss_bytes = scenario.hosts.mss_bytes;
@@ -242,56 +313,56 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   if (auto ok = transport::validate(tc); !ok) {
     return std::unexpected("hosts." + ok.error().to_string());
   }
-  Flows flows(net, events, pool, tc);
-  net.set_host_handler(&flows);
+  flows.emplace(*net, events, pool, tc);
+  net->set_host_handler(&*flows);
 
   // IBCS: the same in every mode (it is not a routing mechanism).
-  std::unique_ptr<IbcsSwitches> ibcs;
   if (sp.ibcs) {
-    auto created_ibcs = IbcsSwitches::create(net, *sp.ibcs);
+    auto created_ibcs = IbcsSwitches::create(*net, *sp.ibcs);
     if (!created_ibcs) return std::unexpected(created_ibcs.error());
     ibcs = std::move(*created_ibcs);
-    net.set_header_processor(ibcs.get());
-    flows.originate_signal(ibcs->uninitialized());
+    net->set_header_processor(ibcs.get());
+    flows->originate_signal(ibcs->uninitialized());
   }
+  return {};
+}
 
-  auto dispatch = [&](const Event& e) {
-    switch (e.type) {
-      case EventType::link_arrival:
-        net.on_event(e);
-        break;
-      case EventType::flow_timer:
-        flows.on_event(e);
-        break;
-      case EventType::control:
-        bgp->on_event(e);
-        break;
-      case EventType::port_state:
-        loss_of_signal.on_event(e);
-        break;
-      case EventType::lsn:
-        lsn->on_event(e);
-        break;
-      case EventType::arn:
-        arn->on_event(e);
-        break;
-    }
-  };
-
-  // Warm-up: BGP sessions and routes, until every session is up and no
-  // FIB has changed for two programming delays.
-  end_phase(&RunTiming::setup);
-  Time t0{};
-  if (bgp != nullptr) {
-    bgp->start(Time{});
-    for (Time step = ms(1); t0 < sec(30); t0 += step) {
-      while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
-      if (bgp->all_established() && bgp->quiet()) break;
-    }
+void ModeRun::State::dispatch(const Event& e) {
+  switch (e.type) {
+    case EventType::link_arrival:
+      net->on_event(e);
+      break;
+    case EventType::flow_timer:
+      flows->on_event(e);
+      break;
+    case EventType::control:
+      bgp->on_event(e);
+      break;
+    case EventType::port_state:
+      loss_of_signal->on_event(e);
+      break;
+    case EventType::lsn:
+      lsn->on_event(e);
+      break;
+    case EventType::arn:
+      arn->on_event(e);
+      break;
   }
+}
 
-  end_phase(&RunTiming::warm_up);
-  ModeResult result;
+// BGP sessions and routes, until every session is up and no FIB has
+// changed for two programming delays.
+void ModeRun::State::warm_up() {
+  if (bgp == nullptr) return;
+  bgp->start(Time{});
+  for (Time step = ms(1); t0 < sec(30); t0 += step) {
+    while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
+    if (bgp->all_established() && bgp->quiet()) break;
+  }
+}
+
+std::expected<void, std::string> ModeRun::State::start() {
+  const SwitchParams& sp = scenario.switches;
   result.mode = mode;
   result.warm_up = t0;
 
@@ -305,42 +376,15 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     ac.util_low = sp.arn_util_low;
     ac.repeat_interval = sp.arn_repeat_interval;
     ac.hold_time = sp.arn_hold_time;
-    auto created_arn = ArnControl::create(net, events, pool, leaf_id, ac, t0);
+    auto created_arn = ArnControl::create(*net, events, pool, leaf_id, ac, t0);
     if (!created_arn) return std::unexpected(created_arn.error().to_string());
     arn = std::move(*created_arn);
     arn->set_tap(options.tap);
     mux.set(ControlProtocol::arn, arn.get());
-    loss_of_signal.add_observer(*arn);
+    loss_of_signal->add_observer(*arn);
   }
 
-  // Workloads.
-  std::vector<std::unique_ptr<Ring>> rings;
-  std::uint32_t pending_workloads = 0;
-  struct FlowTag {
-    std::int32_t ring = -1;
-    std::uint32_t member = 0;
-  };
-  std::vector<FlowTag> tags;
-  auto tag_flow = [&](FlowId f, FlowTag t) {
-    if (tags.size() <= f) tags.resize(f + 1);
-    tags[f] = t;
-  };
-  auto ring_send = [&](std::size_t r, std::uint32_t m, Time now) {
-    Ring& ring = *rings[r];
-    const NodeIndex from = ring.members[m];
-    const NodeIndex to = ring.members[(m + 1) % ring.members.size()];
-    ++ring.sent[m];
-    tag_flow(flows.start(from, to, ring.chunk, now),
-             {static_cast<std::int32_t>(r), m});
-  };
-  std::uint32_t open_a2a = 0;
-  // Poisson flows, generated up front in time order; and their FCTs.
-  std::vector<Arrival> arrivals;
-  std::size_t next_arrival = 0, open_poisson = 0;
-  std::vector<Time> poisson_fct;
-  std::vector<Time> flow_started;
-  // The ring each ring/all-gather workload drives, by workload index.
-  std::vector<std::size_t> ring_of_workload(scenario.workloads.size(), 0);
+  ring_of_workload.assign(scenario.workloads.size(), 0);
   for (std::size_t wi = 0; wi < scenario.workloads.size(); ++wi) {
     const WorkloadSpec& w = scenario.workloads[wi];
     const std::size_t n = w.participants.size();
@@ -375,158 +419,171 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
       [](const Arrival& x, const Arrival& y) { return x.at < y.at; });
   if (!arrivals.empty()) ++pending_workloads;
 
-  // Start workloads and scenario events at their times (after warm-up).
-  std::size_t next_workload = 0, next_event = 0;
-  // Convergence is timed from the first failure (the issue: "failure ->
-  // last affected ingress stops using the path"), or, in a scenario
-  // without one, from the first degradation (FARE's new weights).
   const bool has_failure = std::any_of(
       scenario.events.begin(), scenario.events.end(),
       [](const EventSpec& e) { return e.kind == EventKind::link_down; });
-  const EventKind starts_convergence =
-      has_failure ? EventKind::link_down : EventKind::degrade;
-  Time first_change = Time::max();
-  Time fib_before_change{};
-  const Time stop = t0 + scenario.stop_at;
+  starts_convergence = has_failure ? EventKind::link_down : EventKind::degrade;
+  stop = t0 + scenario.stop_at;
 
-  // Time series: cumulative counters read at each interval boundary.
-  auto totals = [&] {
-    RunTotals t;
-    t.payload_bytes = flows.payload_delivered();
-    t.dropped = net.counters().dropped;
-    if (bgp != nullptr) {
-      t.control_messages = bgp->counters().messages;
-      t.control_bytes = bgp->counters().bytes;
-    }
-    if (lsn) {
-      t.control_messages += lsn->counters().frames;
-      t.control_bytes += lsn->counters().bytes;
-    }
-    if (arn) {
-      t.control_messages += arn->counters().messages;
-      t.control_bytes += arn->counters().bytes;
-    }
-    t.packets_in_flight = pool.in_use();
-    return t;
-  };
   result.sample_interval = options.sample_interval > Time{}
                                ? options.sample_interval
                                : default_sample_interval(scenario);
-  TimeSeriesRecorder series(scenario, t0, result.sample_interval, totals());
-  auto take_sample = [&](Time at) {
-    series.sample(at, totals());
-    if (options.progress) options.progress(series.progress());
-  };
+  series.emplace(scenario, t0, result.sample_interval, totals());
 
-  flows.on_complete([&](FlowId f, Time now) {
-    if (f < tags.size() && tags[f].ring == kPoissonTag) {
-      poisson_fct.push_back(now - flow_started[f]);
-      if (--open_poisson == 0 && next_arrival == arrivals.size()) {
-        --pending_workloads;
-        result.completion = std::max(
-            result.completion == Time::max() ? Time{} : result.completion,
-            now - t0);
-      }
-      return;
-    }
-    if (f >= tags.size() || tags[f].ring < 0) {
-      if (open_a2a > 0 && --open_a2a == 0) {
-        --pending_workloads;
-        result.completion = std::max(
-            result.completion == Time::max() ? Time{} : result.completion,
-            now - t0);
-      }
-      return;
-    }
-    Ring& ring = *rings[tags[f].ring];
-    const std::uint32_t to = (tags[f].member + 1) % ring.members.size();
-    ++ring.received[to];
-    if (ring.received[to] == ring.steps) {
-      if (++ring.finished_members == ring.members.size()) {
-        ring.completion = now - t0;
-        --pending_workloads;
-      }
-    }
-    // The receiver forwards the next chunk once it has this one.
-    if (ring.sent[to] < ring.steps && ring.sent[to] <= ring.received[to]) {
-      ring_send(static_cast<std::size_t>(tags[f].ring), to, now);
-    }
-  });
-
-  std::vector<std::pair<Time, std::size_t>> workload_starts;
+  flows->on_complete([this](FlowId f, Time now) { flow_complete(f, now); });
   for (std::size_t i = 0; i < scenario.workloads.size(); ++i) {
     workload_starts.emplace_back(t0 + scenario.workloads[i].start, i);
   }
   std::sort(workload_starts.begin(), workload_starts.end());
-  auto start_workload = [&](std::size_t i, Time now) {
-    const WorkloadSpec& w = scenario.workloads[i];
-    if (w.kind == WorkloadKind::poisson) return;  // flows come as arrivals
-    if (w.kind == WorkloadKind::all_to_all) {
-      // `bytes` from every participant to every other (docs/SCENARIO.md).
-      for (NodeIndex a : w.participants) {
-        for (NodeIndex b : w.participants) {
-          if (a == b) continue;
-          flows.start(a, b, w.bytes, now);
-          ++open_a2a;
-        }
-      }
-      return;
-    }
-    if (w.participants.size() < 2) return;
-    const std::size_t r = ring_of_workload[i];
-    for (std::uint32_t m = 0; m < rings[r]->members.size(); ++m) {
-      ring_send(r, m, now);
-    }
-  };
-  auto apply_event = [&](const EventSpec& ev, Time now) {
-    const LinkSpec& l = topo.links[ev.link];
-    switch (ev.kind) {
-      case EventKind::link_down:
-        net.set_cable_up(ev.link, false);
-        if (bgp != nullptr) bgp->cable_down(ev.link, now);
-        loss_of_signal.cable_changed(ev.link, false, now);
-        break;
-      case EventKind::link_up:
-        net.set_cable_up(ev.link, true);
-        if (bgp != nullptr) bgp->cable_up(ev.link, now);
-        loss_of_signal.cable_changed(ev.link, true, now);
-        break;
-      case EventKind::degrade: {
-        const BitsPerSecond rate =
-            ev.new_rate != 0 ? ev.new_rate
-                             : static_cast<BitsPerSecond>(
-                                   static_cast<double>(l.rate) * ev.fraction);
-        net.set_cable_rate(ev.link, rate);
-        if (bgp != nullptr) bgp->cable_rate(ev.link, rate, now);
-        break;
-      }
-      case EventKind::incast:
-        for (NodeIndex s : ev.senders) {
-          if (s == ev.receiver) continue;
-          const std::optional<std::uint64_t> hash =
-              net.flow_hash_across(s, ev.receiver, ev.link);
-          ++result.incast_flows;
-          if (hash) ++result.incast_steered;
-          flows.start(s, ev.receiver, ev.bytes, now, hash.value_or(0));
-        }
-        break;
-    }
-    if (ev.kind == starts_convergence && first_change == Time::max()) {
-      first_change = now;
-      if (bgp != nullptr) fib_before_change = bgp->last_fib_change();
-    }
-  };
+  hops_before_loop = net->counters().packet_hops;
+  return {};
+}
 
-  end_phase(&RunTiming::start);
-  const std::uint64_t hops_before_loop = net.counters().packet_hops;
-  std::uint64_t loop_events = 0;
-  // Done: workloads finished, every event applied, and the control plane
-  // quiet (so the convergence after the last event is seen).
-  auto done = [&] {
-    return pending_workloads == 0 && next_workload == workload_starts.size() &&
-           next_event == scenario.events.size() && flows.active() == 0 &&
-           (bgp == nullptr || bgp->quiet());
-  };
+// Cumulative counters, read at each interval boundary of the time series.
+RunTotals ModeRun::State::totals() const {
+  RunTotals t;
+  t.payload_bytes = flows->payload_delivered();
+  t.dropped = net->counters().dropped;
+  if (bgp != nullptr) {
+    t.control_messages = bgp->counters().messages;
+    t.control_bytes = bgp->counters().bytes;
+  }
+  if (lsn) {
+    t.control_messages += lsn->counters().frames;
+    t.control_bytes += lsn->counters().bytes;
+  }
+  if (arn) {
+    t.control_messages += arn->counters().messages;
+    t.control_bytes += arn->counters().bytes;
+  }
+  t.packets_in_flight = pool.in_use();
+  return t;
+}
+
+void ModeRun::State::take_sample(Time at) {
+  series->sample(at, totals());
+  if (options.progress) options.progress(series->progress());
+}
+
+void ModeRun::State::tag_flow(FlowId f, FlowTag t) {
+  if (tags.size() <= f) tags.resize(f + 1);
+  tags[f] = t;
+}
+
+void ModeRun::State::ring_send(std::size_t r, std::uint32_t m, Time now) {
+  Ring& ring = *rings[r];
+  const NodeIndex from = ring.members[m];
+  const NodeIndex to = ring.members[(m + 1) % ring.members.size()];
+  ++ring.sent[m];
+  tag_flow(flows->start(from, to, ring.chunk, now),
+           {static_cast<std::int32_t>(r), m});
+}
+
+void ModeRun::State::flow_complete(FlowId f, Time now) {
+  if (f < tags.size() && tags[f].ring == kPoissonTag) {
+    poisson_fct.push_back(now - flow_started[f]);
+    if (--open_poisson == 0 && next_arrival == arrivals.size()) {
+      --pending_workloads;
+      result.completion = std::max(
+          result.completion == Time::max() ? Time{} : result.completion,
+          now - t0);
+    }
+    return;
+  }
+  if (f >= tags.size() || tags[f].ring < 0) {
+    if (open_a2a > 0 && --open_a2a == 0) {
+      --pending_workloads;
+      result.completion = std::max(
+          result.completion == Time::max() ? Time{} : result.completion,
+          now - t0);
+    }
+    return;
+  }
+  Ring& ring = *rings[tags[f].ring];
+  const std::uint32_t to = (tags[f].member + 1) % ring.members.size();
+  ++ring.received[to];
+  if (ring.received[to] == ring.steps) {
+    if (++ring.finished_members == ring.members.size()) {
+      ring.completion = now - t0;
+      --pending_workloads;
+    }
+  }
+  // The receiver forwards the next chunk once it has this one.
+  if (ring.sent[to] < ring.steps && ring.sent[to] <= ring.received[to]) {
+    ring_send(static_cast<std::size_t>(tags[f].ring), to, now);
+  }
+}
+
+void ModeRun::State::start_workload(std::size_t i, Time now) {
+  const WorkloadSpec& w = scenario.workloads[i];
+  if (w.kind == WorkloadKind::poisson) return;  // flows come as arrivals
+  if (w.kind == WorkloadKind::all_to_all) {
+    // `bytes` from every participant to every other (docs/SCENARIO.md).
+    for (NodeIndex a : w.participants) {
+      for (NodeIndex b : w.participants) {
+        if (a == b) continue;
+        flows->start(a, b, w.bytes, now);
+        ++open_a2a;
+      }
+    }
+    return;
+  }
+  if (w.participants.size() < 2) return;
+  const std::size_t r = ring_of_workload[i];
+  for (std::uint32_t m = 0; m < rings[r]->members.size(); ++m) {
+    ring_send(r, m, now);
+  }
+}
+
+void ModeRun::State::apply_event(const EventSpec& ev, Time now) {
+  const LinkSpec& l = topo.links[ev.link];
+  switch (ev.kind) {
+    case EventKind::link_down:
+      net->set_cable_up(ev.link, false);
+      if (bgp != nullptr) bgp->cable_down(ev.link, now);
+      loss_of_signal->cable_changed(ev.link, false, now);
+      break;
+    case EventKind::link_up:
+      net->set_cable_up(ev.link, true);
+      if (bgp != nullptr) bgp->cable_up(ev.link, now);
+      loss_of_signal->cable_changed(ev.link, true, now);
+      break;
+    case EventKind::degrade: {
+      const BitsPerSecond rate =
+          ev.new_rate != 0 ? ev.new_rate
+                           : static_cast<BitsPerSecond>(
+                                 static_cast<double>(l.rate) * ev.fraction);
+      net->set_cable_rate(ev.link, rate);
+      if (bgp != nullptr) bgp->cable_rate(ev.link, rate, now);
+      break;
+    }
+    case EventKind::incast:
+      for (NodeIndex s : ev.senders) {
+        if (s == ev.receiver) continue;
+        const std::optional<std::uint64_t> hash =
+            net->flow_hash_across(s, ev.receiver, ev.link);
+        ++result.incast_flows;
+        if (hash) ++result.incast_steered;
+        flows->start(s, ev.receiver, ev.bytes, now, hash.value_or(0));
+      }
+      break;
+  }
+  if (ev.kind == starts_convergence && first_change == Time::max()) {
+    first_change = now;
+    if (bgp != nullptr) fib_before_change = bgp->last_fib_change();
+  }
+}
+
+// Workloads finished, every event applied, and the control plane quiet
+// (so the convergence after the last event is seen).
+bool ModeRun::State::done() const {
+  return pending_workloads == 0 && next_workload == workload_starts.size() &&
+         next_event == scenario.events.size() && flows->active() == 0 &&
+         (bgp == nullptr || bgp->quiet());
+}
+
+bool ModeRun::State::run(Time limit) {
+  bool over = false;
   while (true) {
     // The next time something outside the queue is due.
     Time other = Time::max();
@@ -541,12 +598,16 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     }
     const Time next =
         std::min(events.empty() ? Time::max() : events.top().at, other);
-    if (next > stop || next == Time::max() || done()) break;
+    if (next > stop || next == Time::max() || done()) {
+      over = true;
+      break;
+    }
+    if (next > limit) break;
     // The state just before anything at `next` happens.
-    while (series.next_at() <= next) take_sample(series.next_at());
+    while (series->next_at() <= next) take_sample(series->next_at());
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
       const Arrival& a = arrivals[next_arrival++];
-      const FlowId f = flows.start(a.from, a.to, a.bytes, next);
+      const FlowId f = flows->start(a.from, a.to, a.bytes, next);
       tag_flow(f, {kPoissonTag, 0});
       if (flow_started.size() <= f) flow_started.resize(f + 1);
       flow_started[f] = next;
@@ -568,14 +629,18 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     // Queue events: this one, and every one after it due before anything
     // else (a sample included), with no other check than the end of the
     // run's, until one is not.
-    const Time before = std::min(other, series.next_at());
+    const Time before = std::min(other, series->next_at());
+    const Time last = std::min(stop, limit);
     do {
       dispatch(events.pop());
       ++loop_events;
     } while (!events.empty() && events.top().at < before &&
-             events.top().at <= stop && !done());
+             events.top().at <= last && !done());
   }
+  return over;
+}
 
+ModeResult ModeRun::State::finish() {
   result.finished = pending_workloads == 0;
   for (const auto& ring : rings) {
     if (ring->completion != Time::max()) {
@@ -584,17 +649,17 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                               : std::max(result.completion, ring->completion);
     }
   }
-  end_phase(&RunTiming::events);
   if (options.timing != nullptr) {
-    options.timing->packet_hops = net.counters().packet_hops - hops_before_loop;
+    options.timing->packet_hops =
+        net->counters().packet_hops - hops_before_loop;
     options.timing->queue_events = loop_events;
   }
   if (!result.finished) result.completion = Time::max();
   result.simulated = events.now() - t0;
   take_sample(events.now());  // the last, partial interval
-  result.samples = series.take();
-  result.payload_bytes = flows.payload_delivered();
-  result.retransmissions = flows.sender_totals().retransmissions;
+  result.samples = series->take();
+  result.payload_bytes = flows->payload_delivered();
+  result.retransmissions = flows->sender_totals().retransmissions;
   const Time span = result.finished ? result.completion : result.simulated;
   if (span > Time{}) {
     result.goodput_gbps =
@@ -610,11 +675,11 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
     const std::size_t rank = (poisson_fct.size() * 99 + 99) / 100;
     result.fct_p99 = poisson_fct[rank - 1];
   }
-  result.dropped = net.counters().dropped;
-  result.packet_hops = net.counters().packet_hops;
-  result.injected = net.counters().injected;
-  result.delivered =
-      net.counters().delivered + net.counters().control_delivered;
+  const NetworkCounters& counters = net->counters();
+  result.dropped = counters.dropped;
+  result.packet_hops = counters.packet_hops;
+  result.injected = counters.injected;
+  result.delivered = counters.delivered + counters.control_delivered;
   result.in_flight = pool.in_use();
   if (bgp != nullptr && first_change != Time::max() &&
       bgp->last_fib_change() != fib_before_change &&
@@ -623,10 +688,10 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   double max_bytes = 0, sum = 0;
   std::size_t used = 0;
-  for (std::size_t c = 0; c < net.cable_count(); ++c) {
+  for (std::size_t c = 0; c < net->cable_count(); ++c) {
     if (topo.is_host_link(c)) continue;
-    for (LinkIndex l : net.cable_links(c)) {
-      const double b = static_cast<double>(net.link(l).counters().bytes);
+    for (LinkIndex l : net->cable_links(c)) {
+      const double b = static_cast<double>(net->link(l).counters().bytes);
       if (b == 0) continue;
       max_bytes = std::max(max_bytes, b);
       sum += b;
@@ -661,11 +726,62 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   }
   if (ibcs) {
     result.ibcs.enabled = true;
-    result.ibcs.signal = sp.ibcs->signal;
+    result.ibcs.signal = scenario.switches.ibcs->signal;
     result.ibcs.switches = ibcs->counters();
-    result.ibcs.delivered = flows.signals();
+    result.ibcs.delivered = flows->signals();
   }
-  return result;
+  return std::move(result);
+}
+
+ModeRun::ModeRun(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ModeRun::~ModeRun() = default;
+
+std::expected<std::unique_ptr<ModeRun>, std::string> ModeRun::create(
+    const Scenario& scenario, Mode mode, const RunOptions& options) {
+  auto state = std::make_unique<State>(scenario, mode, options);
+  if (auto built = state->build(); !built) {
+    return std::unexpected(built.error());
+  }
+  state->end_phase(&RunTiming::setup);
+  state->warm_up();
+  state->end_phase(&RunTiming::warm_up);
+  if (auto started = state->start(); !started) {
+    return std::unexpected(started.error());
+  }
+  state->end_phase(&RunTiming::start);
+  std::unique_ptr<ModeRun> run(new ModeRun(std::move(state)));
+  run->reached_ = run->state_->t0;
+  return run;
+}
+
+bool ModeRun::run_until(Time until) {
+  if (over_) return true;
+  State& s = *state_;
+  const Time limit =
+      until >= s.stop - s.t0 ? s.stop : s.t0 + std::max(until, Time{});
+  over_ = s.run(limit);
+  reached_ = over_ ? s.events.now() : std::max(reached_, limit);
+  s.end_phase(&RunTiming::events);
+  return over_;
+}
+
+Time ModeRun::now() const { return reached_ - state_->t0; }
+
+ModeResult ModeRun::finish() {
+  over_ = true;
+  return state_->finish();
+}
+
+const Network& ModeRun::network() const { return *state_->net; }
+const PacketPool& ModeRun::pool() const { return state_->pool; }
+
+std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
+                                                Mode mode,
+                                                const RunOptions& options) {
+  auto run = ModeRun::create(scenario, mode, options);
+  if (!run) return std::unexpected(run.error());
+  (*run)->run_until(Time::max());
+  return (*run)->finish();
 }
 
 }  // namespace arfabric::sim

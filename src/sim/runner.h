@@ -1,7 +1,8 @@
 // Runs one scenario in one mode: builds the network and the BGP control
 // plane from the scenario's topology, lets BGP converge (the warm-up, not
 // counted), then starts the workloads and applies the timed events, and
-// measures what issue 5's summary table reports.
+// measures what issue 5's summary table reports. ModeRun does it step by
+// step (run_until); run_mode in one call.
 //
 // Times in the result are relative to the end of the warm-up, which is
 // where the scenario's own times start.
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -107,8 +109,59 @@ struct RunOptions {
   std::uint8_t prefetch_depth = 0;
 };
 
-// Errors: a mode or workload kind not supported yet; a topology the
-// network cannot be built from (message names the problem).
+// One scenario run in one mode, a step at a time: create() builds the
+// network and the control plane and lets BGP converge; run_until() runs the
+// workload and the events to a given time; finish() measures the run.
+// run_mode() is the three in a row.
+//
+//   auto run = ModeRun::create(scenario, Mode::fare_lsn);
+//   (*run)->run_until(us(500));  // look at network() here
+//   (*run)->run_until(Time::max());
+//   ModeResult r = (*run)->finish();
+//
+// Times given to and returned by it are relative to the end of the
+// warm-up, as the scenario's are. The run keeps a copy of the scenario.
+class ModeRun {
+ public:
+  // Errors: a topology the network cannot be built from, a control-plane
+  // or transport setting the engines refuse (the message names the
+  // problem).
+  static std::expected<std::unique_ptr<ModeRun>, std::string> create(
+      const Scenario& scenario, Mode mode, const RunOptions& options = {});
+  ~ModeRun();
+  ModeRun(const ModeRun&) = delete;
+  ModeRun& operator=(const ModeRun&) = delete;
+
+  // Handles every event due at or before `until` (Time::max(): to the
+  // end). Returns over(). Calling it again after the run is over does
+  // nothing.
+  bool run_until(Time until);
+  // The run is over: every workload finished, every event applied and
+  // the control plane quiet; or stop_at passed; or nothing is left to do.
+  bool over() const { return over_; }
+  // How far the run has got: `until` of the last run_until that stopped
+  // before the end, or the time of the last event handled.
+  Time now() const;
+
+  // Measures the run as it stands (over or not). Call once.
+  ModeResult finish();
+
+  // What the run is made of, to look at between steps.
+  const Network& network() const;
+  const PacketPool& pool() const;
+
+ private:
+  struct State;
+  explicit ModeRun(std::unique_ptr<State> state);
+
+  std::unique_ptr<State> state_;
+  bool over_ = false;
+  Time reached_{};  // absolute
+};
+
+// Runs the scenario in `mode` to the end: ModeRun's create, run_until
+// (Time::max()) and finish.
+// Errors: ModeRun::create's.
 std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                                                 Mode mode,
                                                 const RunOptions& options = {});
