@@ -34,6 +34,10 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "write results.json, timeseries.csv, goodput.svg and "
                   "control-<mode>.pcap into this directory (created if "
                   "missing; docs/OUTPUT.md)");
+  sim->add_option("--seed", options.seed,
+                  "use this random seed instead of the scenario's (its "
+                  "`seed`); results.json records the one used")
+      ->check(CLI::NonNegativeNumber);
   sim->add_flag("--timing", options.timing,
                 "after the table, where each mode's wall time went: set-up, "
                 "BGP warm-up, workload start, event loop (with its "
@@ -60,6 +64,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     err << "arfabric sim: " << scenario.error().to_string() << "\n";
     return 1;
   }
+  if (options.seed) scenario->seed = *options.seed;
   std::vector<sim::Mode> modes = scenario->modes;
   if (!options.modes.empty()) {
     modes.clear();
@@ -144,8 +149,8 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<sim::ModeResult> results;
   std::vector<sim::RunTiming> timings;  // of the modes in `results`
   std::vector<sim::output::ModeNotRun> not_run;
-  out << "scenario " << scenario->name << ": " << scenario->topology.summary()
-      << "\n";
+  out << "scenario " << scenario->name << " (seed " << scenario->seed
+      << "): " << scenario->topology.summary() << "\n";
   out << fmt::format(
       "{:<14}{:>12}{:>10}{:>11}{:>11}{:>11}{:>11}{:>11}{:>10}{:>9}{:>9}"
       "{:>11}{:>8}\n",

@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
@@ -22,6 +24,9 @@ struct SimOptions {
   bool progress = false;
   // --timing: after the table, where each mode's wall time went.
   bool timing = false;
+  // --seed: replaces the scenario's seed (e.g. to repeat a run over
+  // several seeds without editing the file).
+  std::optional<std::uint64_t> seed;
 };
 
 void add_sim_command(CLI::App& app, SimOptions& options);

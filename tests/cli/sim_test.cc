@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "support/capture.h"
@@ -53,6 +54,69 @@ TEST(SimCommand, OutWritesEveryFileAndSaysWhere) {
   EXPECT_GT(j["modes"][1]["lsn_frames"], 0);
   EXPECT_TRUE(j["not_run"].empty());
   EXPECT_EQ(err.str(), "");  // no progress bar when not a terminal
+}
+
+// --seed replaces the scenario's seed: the header and results.json say
+// which one ran, the run is the scenario's with that seed written in it,
+// another seed gives another run (the seed drives the links' random
+// loss here), and the option takes counts only.
+TEST(SimCommand, SeedReplacesTheScenariosSeed) {
+  const fs::path dir = testing::temp_path("sim-seed");
+  fs::create_directories(dir);
+  auto write_scenario = [&](int seed) {
+    const fs::path file = dir / ("lossy" + std::to_string(seed) + ".yaml");
+    std::ofstream(file) << "name: lossy\nseed: " << seed << R"(
+stop_at: 20ms
+modes: [fare]
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 2
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns, drop_probability: 0.001}
+workloads:
+  - {kind: all_to_all, participants: all, bytes: 256KB}
+)";
+    return file.string();
+  };
+  auto run = [&](const std::string& scenario,
+                 std::optional<std::uint64_t> seed) {
+    const fs::path out_dir = dir / "run";
+    fs::remove_all(out_dir);
+    SimOptions o;
+    o.scenario_path = scenario;
+    o.out_dir = out_dir.string();
+    o.seed = seed;
+    std::ostringstream out, err;
+    EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
+    std::ifstream f(out_dir / "results.json");
+    return std::pair{out.str(), nlohmann::json::parse(f)};
+  };
+  const std::string seven = write_scenario(7);
+  const auto [own_out, own] = run(seven, std::nullopt);
+  EXPECT_NE(own_out.find("scenario lossy (seed 7): "), std::string::npos)
+      << own_out;
+  EXPECT_EQ(own["scenario"]["seed"], 7);
+  EXPECT_EQ(run(seven, 7).second, own);
+  EXPECT_GT(own["modes"][0]["dropped"]["link_error"].get<int>(), 0);
+
+  const auto [other_out, other] = run(seven, 8);
+  EXPECT_NE(other_out.find("scenario lossy (seed 8): "), std::string::npos)
+      << other_out;
+  EXPECT_EQ(other["scenario"]["seed"], 8);
+  EXPECT_NE(other["modes"], own["modes"]);
+  EXPECT_EQ(run(write_scenario(8), std::nullopt).second, other);
+
+  CLI::App app;
+  SimOptions options;
+  add_sim_command(app, options);
+  EXPECT_NO_THROW(app.parse(std::vector<std::string>{"8", "--seed", "sim"}));
+  EXPECT_EQ(options.seed, std::optional<std::uint64_t>{8});
+  EXPECT_THROW(app.parse(std::vector<std::string>{"-3", "--seed", "sim"}),
+               CLI::ParseError);
+  EXPECT_THROW(app.parse(std::vector<std::string>{"x", "--seed", "sim"}),
+               CLI::ParseError);
 }
 
 TEST(SimCommand, ParallelModesGiveTheSameFiles) {
