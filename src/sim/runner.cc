@@ -160,7 +160,7 @@ struct ModeRun::State {
   void start_workload(std::size_t i, Time now);
   void apply_event(const EventSpec& ev, Time now);
   bool done() const;
-  // Runs to `limit` (absolute); true when the run is over.
+  // Runs to `limit` (absolute, at most `stop`); true when the run is over.
   bool run(Time limit);
   ModeResult finish();
 
@@ -630,12 +630,11 @@ bool ModeRun::State::run(Time limit) {
     // else (a sample included), with no other check than the end of the
     // run's, until one is not.
     const Time before = std::min(other, series->next_at());
-    const Time last = std::min(stop, limit);
     do {
       dispatch(events.pop());
       ++loop_events;
     } while (!events.empty() && events.top().at < before &&
-             events.top().at <= last && !done());
+             events.top().at <= limit && !done());
   }
   return over;
 }
@@ -730,7 +729,7 @@ ModeResult ModeRun::State::finish() {
     result.ibcs.switches = ibcs->counters();
     result.ibcs.delivered = flows->signals();
   }
-  return std::move(result);
+  return result;
 }
 
 ModeRun::ModeRun(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -755,12 +754,12 @@ std::expected<std::unique_ptr<ModeRun>, std::string> ModeRun::create(
 }
 
 bool ModeRun::run_until(Time until) {
-  if (over_) return true;
   State& s = *state_;
-  const Time limit =
-      until >= s.stop - s.t0 ? s.stop : s.t0 + std::max(until, Time{});
+  if (over_ || finished_ || until < reached_ - s.t0) return over_;
+  s.phase_start = State::Clock::now();  // not the caller's time between steps
+  const Time limit = until >= s.stop - s.t0 ? s.stop : s.t0 + until;
   over_ = s.run(limit);
-  reached_ = over_ ? s.events.now() : std::max(reached_, limit);
+  reached_ = over_ ? s.events.now() : limit;
   s.end_phase(&RunTiming::events);
   return over_;
 }
@@ -768,8 +767,8 @@ bool ModeRun::run_until(Time until) {
 Time ModeRun::now() const { return reached_ - state_->t0; }
 
 ModeResult ModeRun::finish() {
-  over_ = true;
-  return state_->finish();
+  if (!finished_) finished_ = state_->finish();
+  return *finished_;
 }
 
 const Network& ModeRun::network() const { return *state_->net; }

@@ -16,6 +16,7 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -120,7 +121,9 @@ struct RunOptions {
 //   ModeResult r = (*run)->finish();
 //
 // Times given to and returned by it are relative to the end of the
-// warm-up, as the scenario's are. The run keeps a copy of the scenario.
+// warm-up, as the scenario's are. The run keeps a copy of the scenario
+// and of the options; what the options point to (tap, timing, what
+// progress captures) must outlive the run.
 class ModeRun {
  public:
   // Errors: a topology the network cannot be built from, a control-plane
@@ -133,17 +136,20 @@ class ModeRun {
   ModeRun& operator=(const ModeRun&) = delete;
 
   // Handles every event due at or before `until` (Time::max(): to the
-  // end). Returns over(). Calling it again after the run is over does
-  // nothing.
+  // end). Returns over(). Does nothing once the run is over or finished,
+  // or for an `until` already reached.
   bool run_until(Time until);
   // The run is over: every workload finished, every event applied and
   // the control plane quiet; or stop_at passed; or nothing is left to do.
   bool over() const { return over_; }
   // How far the run has got: `until` of the last run_until that stopped
-  // before the end, or the time of the last event handled.
+  // before the end; once over, the time of the last queue event handled
+  // (ModeResult::simulated, which can be earlier than an `until` asked
+  // for before).
   Time now() const;
 
-  // Measures the run as it stands (over or not). Call once.
+  // Measures the run as it stands, over or not; the run goes no further.
+  // Later calls return the same result.
   ModeResult finish();
 
   // What the run is made of, to look at between steps.
@@ -156,6 +162,7 @@ class ModeRun {
 
   std::unique_ptr<State> state_;
   bool over_ = false;
+  std::optional<ModeResult> finished_;
   Time reached_{};  // absolute
 };
 
