@@ -456,7 +456,7 @@ TEST(ModeRun, FinishingEarlyMeasuresTheRunSoFar) {
 // Not covered: ARN. Each message it sends allocates (the codec encodes
 // the message into a buffer of its own before its IPv4/UDP header, and
 // the engine's output owns a copy), and each congestion or veto change
-// rebuilds the FIB's copy-on-write tables: about 340 allocations in the
+// rebuilds the FIB's copy-on-write tables: about 210 allocations in the
 // same window of fare+arn, from its congestion notifications.
 TEST(ModeRun, NoHeapAllocationPerPacket) {
 #if ARFABRIC_HAS_ALLOCATOR_HOOKS

@@ -8,7 +8,10 @@ std::expected<void, EncodeError> serialize_ipv4_udp(
     const ArnMessage& message, const Ipv4Address& source,
     const Ipv4Address& destination, const UdpOptions& options,
     ByteWriter& out) {
-  ByteWriter payload;
+  // Sized up front: one allocation instead of a vector's doublings.
+  Bytes buffer;
+  buffer.reserve(encoded_size(message));
+  ByteWriter payload(std::move(buffer));
   ARF_TRY(serialize(message, payload));
   Ipv4Header ip;
   ip.dscp = options.dscp;
