@@ -74,8 +74,9 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
   }
   if (count_ == ring_mask_ + 1) grow();
   const Time serialise = serialisation(bytes);
-  if (packet.kind == PacketKind::control && sent_ != count_) {
-    const std::uint32_t slot = priority_slot();
+  if (packet.kind == PacketKind::control) {
+    control_bytes_ += bytes;  // accepted: control is never dropped here
+    const std::uint32_t slot = sent_ != count_ ? priority_slot() : count_;
     if (slot != count_) {
       insert_at(slot, index, bytes, serialise);
       first_arrival = false;  // the head (sent or being sent) is unchanged

@@ -35,7 +35,8 @@ namespace arfabric::sim {
 struct LinkCounters {
   std::uint64_t packets = 0;  // accepted onto the link
   std::uint64_t bytes = 0;
-  Time busy{};  // total serialisation time
+  std::uint64_t control_bytes = 0;  // of `bytes`: control packets
+  Time busy{};                      // total serialisation time
   std::uint64_t ecn_marked = 0;
   std::uint64_t dropped_overflow = 0;  // drop-tail
   std::uint64_t dropped_down = 0;   // sent onto, or in flight on, a dead link
@@ -130,9 +131,9 @@ class alignas(64) Link {
   void set_rate(BitsPerSecond rate);
 
   LinkCounters counters() const {
-    return LinkCounters{
-        packets_,          bytes_,        busy_,         ecn_marked_,
-        dropped_overflow_, dropped_down_, dropped_error_};
+    return LinkCounters{packets_,      bytes_,        control_bytes_,
+                        busy_,         ecn_marked_,   dropped_overflow_,
+                        dropped_down_, dropped_error_};
   }
   // A packet that arrived over the link was lost to bit errors.
   void count_error_drop() { ++dropped_error_; }
@@ -211,6 +212,7 @@ class alignas(64) Link {
   std::uint64_t dropped_overflow_ = 0;
   std::uint64_t dropped_down_ = 0;
   std::uint64_t dropped_error_ = 0;
+  std::uint64_t control_bytes_ = 0;
 };
 static_assert(sizeof(Link) == 192,
               "three cache lines (the constructor "

@@ -690,7 +690,8 @@ ModeResult ModeRun::State::finish() {
   for (std::size_t c = 0; c < net->cable_count(); ++c) {
     if (topo.is_host_link(c)) continue;
     for (LinkIndex l : net->cable_links(c)) {
-      const double b = static_cast<double>(net->link(l).counters().bytes);
+      const LinkCounters lc = net->link(l).counters();
+      const double b = static_cast<double>(lc.bytes - lc.control_bytes);
       if (b == 0) continue;
       max_bytes = std::max(max_bytes, b);
       sum += b;

@@ -54,8 +54,9 @@ struct ModeResult {
   // degradation): the last FIB change BGP made (BGP convergence), relative
   // to the event.
   Time bgp_convergence = Time::max();
-  // Bytes over switch-to-switch links: max / mean over links that carried
-  // any traffic.
+  // Data bytes over switch-to-switch links: max / mean over links that
+  // carried any (control packets left out: LSN's frames cross every
+  // link, and would count links that carry no data).
   double utilisation_imbalance = 0;
   // After the same event: the last veto an LSN or ARN notification set on
   // a routed path in some FIB (the last ingress that stopped using the path

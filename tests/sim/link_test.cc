@@ -116,6 +116,8 @@ TEST(Link, ControlPacketsOvertakeQueuedDataButNotTheOneOnTheWire) {
   }
   EXPECT_EQ(r.link.counters().packets, 12u);
   EXPECT_EQ(r.link.counters().busy, ns(1020));
+  EXPECT_EQ(r.link.counters().bytes, 10u * 1250 + 2 * 125);
+  EXPECT_EQ(r.link.counters().control_bytes, 2u * 125);
 }
 
 TEST(Link, ControlPacketOnAnIdleOrDrainingLinkGoesLast) {
@@ -129,6 +131,9 @@ TEST(Link, ControlPacketOnAnIdleOrDrainingLinkGoesLast) {
   const auto got = r.drain();
   ASSERT_EQ(got.size(), 4u);
   for (PacketIndex i = 0; i < 4; ++i) EXPECT_EQ(got[i].first, i);
+  // Control bytes are counted on this path too.
+  EXPECT_EQ(r.link.counters().bytes, 1250u + 3 * 125);
+  EXPECT_EQ(r.link.counters().control_bytes, 3u * 125);
 }
 
 // The link is free for a new packet as soon as its last one finished:
