@@ -11,12 +11,9 @@ Flows::Flows(Network& network, EventQueue& events, PacketPool& pool,
 FlowId Flows::start(NodeIndex source, NodeIndex destination,
                     std::uint64_t bytes, Time now, std::uint64_t flow_hash) {
   const FlowId id = static_cast<FlowId>(flows_.size());
+  if (flow_hash != 0) steered_[id] = flow_hash;
   Flow f;
   f.stats = FlowStats{source, destination, bytes, now, Time::max()};
-  f.data_hash = flow_hash != 0
-                    ? flow_hash
-                    : Network::transport_flow_hash(source, destination, id);
-  f.ack_hash = Network::transport_flow_hash(destination, source, id);
   f.sender = std::make_unique<transport::Sender>(config_, id, bytes, now);
   f.receiver = std::make_unique<transport::Receiver>(config_, id, bytes);
   flows_.push_back(std::move(f));
@@ -34,7 +31,7 @@ transport::SenderCounters Flows::sender_totals() const {
 }
 
 void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
-                 std::uint64_t flow_hash, Time now) {
+                 Time now) {
   const PacketIndex i = pool_->allocate();
   Packet& p = (*pool_)[i];
   p.kind = PacketKind::transport;
@@ -42,7 +39,11 @@ void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
   p.destination = to;
   p.transport = h;
   p.wire_bytes = transport::wire_bytes(config_, h);
-  p.flow_hash = flow_hash;
+  if (!steered_.empty() && !h.is_ack) {
+    if (auto it = steered_.find(h.flow); it != steered_.end()) {
+      p.flow_hash = it->second;
+    }
+  }
   network_->send_from_host(from, i, now);
 }
 
@@ -58,6 +59,7 @@ void Flows::pump(FlowId id, Time now) {
     f.stats.completed = now;
     completed_senders_.add(f.sender->counters());
     f.sender.reset();
+    if (!steered_.empty()) steered_.erase(id);
     --active_;
     if (on_complete_) on_complete_(id, now);
     return;
@@ -68,7 +70,7 @@ void Flows::pump(FlowId id, Time now) {
       h->signal_valid = true;
       h->signal = *signal_origin_;
     }
-    send(f.stats.source, f.stats.destination, *h, f.data_hash, now);
+    send(f.stats.source, f.stats.destination, *h, now);
   }
   arm_timer(id);
 }
@@ -147,7 +149,7 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
     const std::uint64_t before = f.receiver->bytes_delivered();
     const TransportHeader ack = f.receiver->on_data(h, now);
     payload_delivered_ += f.receiver->bytes_delivered() - before;
-    send(f.stats.destination, f.stats.source, ack, f.ack_hash, now);
+    send(f.stats.destination, f.stats.source, ack, now);
     return;
   }
   if (host != f.stats.source || !f.sender) return;

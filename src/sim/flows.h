@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/network.h"
@@ -96,9 +97,6 @@ class Flows : public HostHandler {
     std::unique_ptr<transport::Sender> sender;
     std::unique_ptr<transport::Receiver> receiver;
     PendingTimer timer;  // its pending timer event
-    // What its data packets and its ACKs carry as their flow hash:
-    // computed once (Network::transport_flow_hash), or the steered hash.
-    std::uint64_t data_hash = 0, ack_hash = 0;
   };
   // Whether a packet of this kind and header belongs to one of the flows.
   bool names_flow(PacketKind kind, const TransportHeader& h) const {
@@ -109,8 +107,7 @@ class Flows : public HostHandler {
   // A flow's timer event in the queue became stale (superseded, or the
   // flow completed): counts it, and purges them all when they are many.
   void note_stale_timer();
-  void send(NodeIndex from, NodeIndex to, const TransportHeader& h,
-            std::uint64_t flow_hash, Time now);
+  void send(NodeIndex from, NodeIndex to, const TransportHeader& h, Time now);
 
   Network* network_;
   EventQueue* events_;
@@ -131,6 +128,8 @@ class Flows : public HostHandler {
   std::size_t stale_timers_ = 0;
   std::optional<std::uint32_t> signal_origin_;
   SignalStats signals_;
+  // Steered flows' data packets' flow hashes (few: incasts), by flow.
+  std::unordered_map<FlowId, std::uint64_t> steered_;
 };
 
 }  // namespace arfabric::sim

@@ -289,7 +289,9 @@ std::uint64_t Network::flow_hash_of(NodeIndex source, NodeIndex destination,
 }
 
 void Network::set_flow_hash(Packet& p) {
-  p.flow_hash = transport_flow_hash(p.source, p.destination, p.transport.flow);
+  p.flow_hash = flow_hash_of(
+      p.source, p.destination, static_cast<std::uint16_t>(p.transport.flow),
+      static_cast<std::uint16_t>(p.transport.flow >> 16));
 }
 
 std::optional<std::uint64_t> Network::flow_hash_across(

@@ -241,17 +241,6 @@ class Network {
   std::optional<std::uint64_t> flow_hash_across(NodeIndex from, NodeIndex to,
                                                 std::size_t cable) const;
 
-  // The flow hash (never 0) of a transport packet of flow `flow` from
-  // `source` to `destination`: its 5-tuple's, the flow id as its ports.
-  // A switch computes it when a packet comes without one; a sender can
-  // compute it once per flow and set it on every packet (Flows does).
-  static std::uint64_t transport_flow_hash(NodeIndex source,
-                                           NodeIndex destination,
-                                           std::uint32_t flow) {
-    return flow_hash_of(source, destination, static_cast<std::uint16_t>(flow),
-                        static_cast<std::uint16_t>(flow >> 16));
-  }
-
  private:
   struct Node {
     proto::NodeId leaf_id = 0;
@@ -295,7 +284,7 @@ class Network {
   static std::uint64_t flow_hash_of(NodeIndex source, NodeIndex destination,
                                     std::uint16_t source_port,
                                     std::uint16_t destination_port);
-  // Sets p.flow_hash from the packet's 5-tuple (transport_flow_hash).
+  // Sets p.flow_hash from the packet's 5-tuple.
   static void set_flow_hash(Packet& p);
   LinkIndex multihomed_uplink(NodeIndex host, std::uint64_t flow_hash) const;
   // The link of `node`'s port `port`, or kNoLink for port 0 or one the
