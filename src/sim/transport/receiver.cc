@@ -10,9 +10,10 @@ Receiver::Receiver(const TransportConfig& config, FlowId flow,
   if (packets_ == 0) completed_at_ = Time{};
 }
 
-TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
+TransportHeader Receiver::ack_for(FlowId flow, const TransportHeader& data,
+                                  std::uint32_t cumulative) {
   TransportHeader ack;
-  ack.flow = flow_;
+  ack.flow = flow;
   ack.is_ack = true;
   ack.acked_seq = data.seq;
   ack.ecn_capable = data.ecn_capable;
@@ -20,11 +21,25 @@ TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
   ack.signal_echo_valid = data.signal_valid;
   ack.signal_echo = data.signal;
   ack.sent_at = data.sent_at;
+  ack.cumulative_ack = cumulative;
+  return ack;
+}
+
+TransportHeader Receiver::ack_when_complete(FlowId flow, std::uint32_t packets,
+                                            const TransportHeader& data) {
+  TransportHeader ack = ack_for(flow, data, packets);
+  if (data.flow != flow || data.is_ack || data.seq >= packets) {
+    ack.acked_seq = kNoSeq;
+  }
+  return ack;
+}
+
+TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
   ++counters_.packets;
   if (data.flow != flow_ || data.is_ack || data.seq >= packets_) {
     ++counters_.invalid;
+    TransportHeader ack = ack_for(flow_, data, cumulative_);
     ack.acked_seq = kNoSeq;
-    ack.cumulative_ack = cumulative_;
     return ack;
   }
   if (data.ecn_ce) ++counters_.ecn_marked;
@@ -45,8 +60,7 @@ TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
       }
     }
   }
-  ack.cumulative_ack = cumulative_;
-  return ack;
+  return ack_for(flow_, data, cumulative_);
 }
 
 }  // namespace arfabric::sim::transport

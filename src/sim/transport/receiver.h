@@ -9,7 +9,8 @@
 //
 // The receive bitmap is one bit per packet of the flow, allocated when the
 // flow is created and freed when the last packet arrives (every later one
-// is a duplicate); on_data never allocates.
+// is a duplicate); on_data never allocates. A complete receiver's ACKs
+// depend on the data packet alone (ack_when_complete).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,12 @@ class Receiver {
   // invalid packet (counted) changes nothing; its ACK only repeats the
   // cumulative point, with acked_seq = kNoSeq, which the sender ignores.
   TransportHeader on_data(const TransportHeader& data, Time now);
+  // The ACK that on_data returns for `data` once a receiver of `flow`, a
+  // flow of `packets` packets, is complete (every packet is then a
+  // duplicate or invalid), without the receiver: Flows frees a flow's
+  // receiver when the flow completes, and still answers late copies.
+  static TransportHeader ack_when_complete(FlowId flow, std::uint32_t packets,
+                                           const TransportHeader& data);
 
   bool complete() const { return cumulative_ == packets_; }
   Time completion_time() const { return completed_at_; }  // max() until then
@@ -49,6 +56,9 @@ class Receiver {
   const ReceiverCounters& counters() const { return counters_; }
 
  private:
+  // An ACK for `data` with the echoes of its header and `cumulative`.
+  static TransportHeader ack_for(FlowId flow, const TransportHeader& data,
+                                 std::uint32_t cumulative);
   bool received(std::uint32_t seq) const {
     return seq < cumulative_ || ((bitmap_[seq >> 6] >> (seq & 63)) & 1);
   }

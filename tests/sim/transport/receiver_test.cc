@@ -69,6 +69,52 @@ TEST(Receiver, AfterCompletionEveryPacketIsADuplicate) {
   EXPECT_EQ(r.counters().invalid, 1u);
 }
 
+// Once complete, a receiver's ACK depends on the data packet alone:
+// ack_when_complete gives what on_data gives, field for field, for
+// duplicates with every echo flag, an ACK, another flow's packet and a
+// sequence number past the end (Flows answers late copies with it after
+// freeing the receiver).
+TEST(Receiver, AckWhenCompleteIsWhatACompleteReceiverSends) {
+  TransportConfig c;
+  Receiver r(c, 7, 9000);  // 3 packets
+  for (std::uint32_t seq = 0; seq < 3; ++seq) r.on_data(data(seq, 1), us(1));
+  ASSERT_TRUE(r.complete());
+  auto same = [](const TransportHeader& a, const TransportHeader& b) {
+    return a.flow == b.flow && a.seq == b.seq &&
+           a.payload_bytes == b.payload_bytes &&
+           a.cumulative_ack == b.cumulative_ack && a.acked_seq == b.acked_seq &&
+           a.signal == b.signal && a.signal_echo == b.signal_echo &&
+           a.is_ack == b.is_ack && a.retransmission == b.retransmission &&
+           a.ecn_capable == b.ecn_capable && a.ecn_ce == b.ecn_ce &&
+           a.ecn_echo == b.ecn_echo && a.signal_valid == b.signal_valid &&
+           a.signal_echo_valid == b.signal_echo_valid && a.sent_at == b.sent_at;
+  };
+  std::size_t checked = 0;
+  for (std::uint32_t seq : {0u, 2u, 3u, 100u}) {
+    for (int flags = 0; flags < 16; ++flags) {
+      TransportHeader d = data(seq, 4096);
+      d.ecn_capable = flags & 1;
+      d.ecn_ce = flags & 2;
+      d.signal_valid = flags & 4;
+      d.signal = 9 + seq;
+      d.is_ack = flags & 8;
+      d.retransmission = true;
+      const TransportHeader want = r.on_data(d, us(2));
+      const TransportHeader got = Receiver::ack_when_complete(7, 3, d);
+      EXPECT_TRUE(same(want, got)) << "seq " << seq << " flags " << flags;
+      ++checked;
+    }
+  }
+  TransportHeader other = data(1, 4096);
+  other.flow = 8;
+  EXPECT_TRUE(
+      same(r.on_data(other, us(3)), Receiver::ack_when_complete(7, 3, other)));
+  EXPECT_EQ(Receiver::ack_when_complete(7, 3, other).acked_seq, kNoSeq);
+  EXPECT_EQ(Receiver::ack_when_complete(7, 3, data(2, 1)).acked_seq, 2u);
+  EXPECT_EQ(Receiver::ack_when_complete(7, 3, data(2, 1)).cumulative_ack, 3u);
+  EXPECT_EQ(checked, 64u);
+}
+
 TEST(Receiver, EchoesEcnAndIbcsSignal) {
   TransportConfig c;
   Receiver r(c, 7, 8192);
