@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -34,10 +35,22 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "write results.json, timeseries.csv, goodput.svg and "
                   "control-<mode>.pcap into this directory (created if "
                   "missing; docs/OUTPUT.md)");
-  sim->add_option("--seed", options.seed,
-                  "use this random seed instead of the scenario's (its "
-                  "`seed`); results.json records the one used")
-      ->check(CLI::NonNegativeNumber);
+  // Read as the scenario file reads `seed:` (base 10, below 2^64), not by
+  // CLI11's strtoull, which takes 010 as octal and saturates 2^64.
+  sim->add_option_function<std::string>(
+      "--seed",
+      [&options](const std::string& text) {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [at, ec] = std::from_chars(text.data(), end, value);
+        if (text.empty() || ec != std::errc{} || at != end) {
+          throw CLI::ValidationError(
+              "--seed", "'" + text + "' is not a count below 2^64");
+        }
+        options.seed = value;
+      },
+      "use this random seed instead of the scenario's (its `seed`); "
+      "results.json records the one used");
   sim->add_flag("--timing", options.timing,
                 "after the table, where each mode's wall time went: set-up, "
                 "BGP warm-up, workload start, event loop (with its "

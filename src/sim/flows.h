@@ -81,8 +81,8 @@ class Flows : public HostHandler {
   // Sender counters summed over every flow started: the complete ones'
   // final counts and the running ones' counts so far. O(flows).
   transport::SenderCounters sender_totals() const;
-  // The flow's Receiver while it runs; null once it is complete (the
-  // payload it delivered is in payload_delivered()).
+  // The flow's Receiver while it runs; null once it is complete (it then
+  // delivered all stats(f).bytes).
   const transport::Receiver* receiver(FlowId f) const {
     return flows_[f].receiver.get();
   }

@@ -54,9 +54,10 @@ struct ModeResult {
   // degradation): the last FIB change BGP made (BGP convergence), relative
   // to the event.
   Time bgp_convergence = Time::max();
-  // Data bytes over switch-to-switch links: max / mean over links that
-  // carried any (control packets left out: LSN's frames cross every
-  // link, and would count links that carry no data).
+  // Transport bytes (data and ACKs, on the wire) over switch-to-switch
+  // links: max / mean over links that carried any (control packets left
+  // out: LSN's frames cross every link, and would count links that carry
+  // no data).
   double utilisation_imbalance = 0;
   // After the same event: the last veto an LSN or ARN notification set on
   // a routed path in some FIB (the last ingress that stopped using the path

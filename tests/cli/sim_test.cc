@@ -74,7 +74,7 @@ topology:
   leaves: 2
   hosts_per_leaf: 2
   host_link: {rate: 100G, delay: 100ns}
-  leaf_spine_link: {rate: 100G, delay: 500ns, drop_probability: 0.001}
+  leaf_spine_link: {rate: 100G, delay: 500ns, drop_probability: 0.01}
 workloads:
   - {kind: all_to_all, participants: all, bytes: 256KB}
 )";
@@ -111,12 +111,20 @@ workloads:
   CLI::App app;
   SimOptions options;
   add_sim_command(app, options);
-  EXPECT_NO_THROW(app.parse(std::vector<std::string>{"8", "--seed", "sim"}));
-  EXPECT_EQ(options.seed, std::optional<std::uint64_t>{8});
-  EXPECT_THROW(app.parse(std::vector<std::string>{"-3", "--seed", "sim"}),
-               CLI::ParseError);
-  EXPECT_THROW(app.parse(std::vector<std::string>{"x", "--seed", "sim"}),
-               CLI::ParseError);
+  // Parsed as the scenario's `seed:` is: base 10, below 2^64.
+  auto parse = [&](const std::string& text) {
+    options.seed.reset();
+    app.parse(std::vector<std::string>{text, "--seed", "sim"});
+    return options.seed;
+  };
+  EXPECT_EQ(parse("8"), std::optional<std::uint64_t>{8});
+  EXPECT_EQ(parse("010"), std::optional<std::uint64_t>{10});
+  EXPECT_EQ(parse("18446744073709551615"),
+            std::optional<std::uint64_t>{18446744073709551615u});
+  for (const char* bad :
+       {"-3", "x", "0x10", "18446744073709551616", "8s", "1e3", ""}) {
+    EXPECT_THROW(parse(bad), CLI::ParseError) << bad;
+  }
 }
 
 TEST(SimCommand, ParallelModesGiveTheSameFiles) {

@@ -51,6 +51,35 @@ TEST(Flows, OneFlowCompletesNearLineRate) {
   EXPECT_EQ(r.pool.in_use(), 0u);
 }
 
+// A complete flow has freed its Receiver, but a late copy of its data
+// (a retransmission still in the network) is answered as the receiver
+// would: one ACK back to the sender, which is gone and ignores it.
+TEST(Flows, ACompleteFlowStillAcksALateCopy) {
+  Clos c(2, 2, 1, gbps(100), us(1));
+  FlowRun r(c);
+  const NodeIndex from = c.host(0, 0), to = c.host(1, 0);
+  const FlowId f = r.flows->start(from, to, 64 << 10, Time{});
+  r.run_until(sec(1));
+  ASSERT_NE(r.flows->stats(f).completed, Time::max());
+  ASSERT_EQ(r.flows->receiver(f), nullptr);
+  const NetworkCounters before = r.net->counters();
+
+  const PacketIndex copy = r.pool.allocate();
+  Packet& p = r.pool[copy];
+  p.kind = PacketKind::transport;
+  p.source = from;
+  p.destination = to;
+  p.transport.flow = f;
+  p.transport.seq = 3;
+  p.transport.payload_bytes = 4096;
+  r.flows->on_packet(to, copy, sec(1));
+  EXPECT_EQ(r.net->counters().injected, before.injected + 1);  // the ACK
+  r.run_until(sec(2));
+  EXPECT_EQ(r.net->counters().delivered, before.delivered + 1);  // at `from`
+  EXPECT_EQ(r.pool.in_use(), 0u);
+  EXPECT_EQ(r.flows->payload_delivered(), 64u << 10);  // nothing new
+}
+
 // A completed flow's last timer event (its RTO, far away) is stale: many
 // short flows one after another do not pile their timers up in the queue,
 // and the ones left fire without effect.

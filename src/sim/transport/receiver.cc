@@ -28,15 +28,13 @@ TransportHeader Receiver::ack_for(FlowId flow, const TransportHeader& data,
 TransportHeader Receiver::ack_when_complete(FlowId flow, std::uint32_t packets,
                                             const TransportHeader& data) {
   TransportHeader ack = ack_for(flow, data, packets);
-  if (data.flow != flow || data.is_ack || data.seq >= packets) {
-    ack.acked_seq = kNoSeq;
-  }
+  if (!valid(flow, packets, data)) ack.acked_seq = kNoSeq;
   return ack;
 }
 
 TransportHeader Receiver::on_data(const TransportHeader& data, Time now) {
   ++counters_.packets;
-  if (data.flow != flow_ || data.is_ack || data.seq >= packets_) {
+  if (!valid(flow_, packets_, data)) {
     ++counters_.invalid;
     TransportHeader ack = ack_for(flow_, data, cumulative_);
     ack.acked_seq = kNoSeq;

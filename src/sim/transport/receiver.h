@@ -56,6 +56,11 @@ class Receiver {
   const ReceiverCounters& counters() const { return counters_; }
 
  private:
+  // A data packet of `flow` within its `packets` packets.
+  static bool valid(FlowId flow, std::uint32_t packets,
+                    const TransportHeader& data) {
+    return data.flow == flow && !data.is_ack && data.seq < packets;
+  }
   // An ACK for `data` with the echoes of its header and `cumulative`.
   static TransportHeader ack_for(FlowId flow, const TransportHeader& data,
                                  std::uint32_t cumulative);

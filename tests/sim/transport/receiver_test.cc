@@ -89,7 +89,6 @@ TEST(Receiver, AckWhenCompleteIsWhatACompleteReceiverSends) {
            a.ecn_echo == b.ecn_echo && a.signal_valid == b.signal_valid &&
            a.signal_echo_valid == b.signal_echo_valid && a.sent_at == b.sent_at;
   };
-  std::size_t checked = 0;
   for (std::uint32_t seq : {0u, 2u, 3u, 100u}) {
     for (int flags = 0; flags < 16; ++flags) {
       TransportHeader d = data(seq, 4096);
@@ -102,7 +101,6 @@ TEST(Receiver, AckWhenCompleteIsWhatACompleteReceiverSends) {
       const TransportHeader want = r.on_data(d, us(2));
       const TransportHeader got = Receiver::ack_when_complete(7, 3, d);
       EXPECT_TRUE(same(want, got)) << "seq " << seq << " flags " << flags;
-      ++checked;
     }
   }
   TransportHeader other = data(1, 4096);
@@ -112,7 +110,6 @@ TEST(Receiver, AckWhenCompleteIsWhatACompleteReceiverSends) {
   EXPECT_EQ(Receiver::ack_when_complete(7, 3, other).acked_seq, kNoSeq);
   EXPECT_EQ(Receiver::ack_when_complete(7, 3, data(2, 1)).acked_seq, 2u);
   EXPECT_EQ(Receiver::ack_when_complete(7, 3, data(2, 1)).cumulative_ack, 3u);
-  EXPECT_EQ(checked, 64u);
 }
 
 TEST(Receiver, EchoesEcnAndIbcsSignal) {
