@@ -343,7 +343,8 @@ events:
   EXPECT_EQ(r->incast_steered, 0u);
 }
 
-// The imbalance counts data only. Two hosts exchange 1 MB each way over
+// The imbalance counts transport packets (data and ACKs), not control
+// packets. Two hosts exchange 1 MB each way over
 // an idle fabric, where no mode changes a path: every mode reads the same
 // imbalance, though BGP's messages and LSN's and ARN's frames cross every
 // fabric link. (Counted, they made the modes differ: here in the fourth
