@@ -344,12 +344,11 @@ events:
 }
 
 // The imbalance counts transport packets (data and ACKs), not control
-// packets. Two hosts exchange 1 MB each way over
-// an idle fabric, where no mode changes a path: every mode reads the same
-// imbalance, though BGP's messages and LSN's and ARN's frames cross every
-// fabric link. (Counted, they made the modes differ: here in the fourth
-// digit, in examples/scenarios/lsn256.yaml 22.2 for fare+lsn against
-// ecmp's 2.0.)
+// packets. Two hosts exchange 1 MB each way over an idle fabric, where no
+// mode changes a path: every mode reads the same imbalance, though BGP's
+// messages and LSN's and ARN's frames cross every fabric link. (Counted,
+// they made the modes differ: here in the fourth digit, in
+// examples/scenarios/lsn256.yaml 22.2 for fare+lsn against ecmp's 2.0.)
 TEST(Runner, ImbalanceCountsDataBytesOnly) {
   auto s = parse_scenario(R"(
 name: two_flows
