@@ -167,11 +167,8 @@ void Fib::set_port_up(PortId port, bool up) {
   std::shared_ptr<const PortList> last_old, last_new;
   for (NodeId dest = 0; dest < dests_.size(); ++dest) {
     Dest& d = dests_[dest];
-    const auto ports = ports_of(d);
-    auto p = std::lower_bound(
-        ports.begin(), ports.end(), port,
-        [](const PortState& s, PortId q) { return s.port < q; });
-    if (p == ports.end() || p->port != port || p->port_down == !up) continue;
+    const PortState* p = find_port(ports_of(d), port);
+    if (p == nullptr || p->port_down == !up) continue;
     const bool before = is_vetoed(*p);
     const bool after = p->arn_veto || p->lsn_latched || !up;
     if (d.ports == last_old) {
@@ -741,21 +738,27 @@ const MemberTable* Fib::table(NodeId dest) const {
   return &dests_[dest].table->table;
 }
 
-bool Fib::vetoed(NodeId dest, PortId port) const {
-  if (dest >= dests_.size()) return false;
-  const auto ports = ports_of(dests_[dest]);
+const Fib::PortState* Fib::find_port(std::span<const PortState> ports,
+                                     PortId port) {
   auto it =
       std::lower_bound(ports.begin(), ports.end(), port,
                        [](const PortState& s, PortId p) { return s.port < p; });
-  return it != ports.end() && it->port == port && is_vetoed(*it);
+  return it != ports.end() && it->port == port ? &*it : nullptr;
+}
+
+const Fib::PortState* Fib::find_port(NodeId dest, PortId port) const {
+  return dest < dests_.size() ? find_port(ports_of(dests_[dest]), port)
+                              : nullptr;
+}
+
+bool Fib::vetoed(NodeId dest, PortId port) const {
+  const PortState* p = find_port(dest, port);
+  return p != nullptr && is_vetoed(*p);
 }
 
 bool Fib::routes_through(NodeId dest, PortId port) const {
-  if (dest >= dests_.size()) return false;
-  for (const PortState& p : ports_of(dests_[dest])) {
-    if (p.port == port) return p.routing_weight > 0;
-  }
-  return false;
+  const PortState* p = find_port(dest, port);
+  return p != nullptr && p->routing_weight > 0;
 }
 
 std::vector<PortId> Fib::routing_ports(NodeId dest) const {

@@ -387,6 +387,10 @@ class Fib {
   PortList& edit(NodeId dest);
   void commit(NodeId dest);
   PortState& port_state(PortList& ports, PortId port);
+  // A port's state in a sorted port list, or in dest's; null if absent.
+  static const PortState* find_port(std::span<const PortState> ports,
+                                    PortId port);
+  const PortState* find_port(NodeId dest, PortId port) const;
   template <typename T, typename Same, typename Make>
   static std::shared_ptr<const T> share(SharePool<T>& pool, std::uint64_t hash,
                                         Same same, Make make);
