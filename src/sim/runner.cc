@@ -162,7 +162,9 @@ struct ModeRun::State {
   bool done() const;
   // Runs to `limit` (absolute, at most `stop`); true when the run is over.
   bool run(Time limit);
-  ModeResult finish();
+  // Fills `result` from the run as it stands (once: it takes the last
+  // sample).
+  void measure();
 
   const Scenario scenario;  // a copy: the run does not depend on the caller's
   const Topology& topo;
@@ -639,7 +641,7 @@ bool ModeRun::State::run(Time limit) {
   return over;
 }
 
-ModeResult ModeRun::State::finish() {
+void ModeRun::State::measure() {
   result.finished = pending_workloads == 0;
   for (const auto& ring : rings) {
     if (ring->completion != Time::max()) {
@@ -730,7 +732,6 @@ ModeResult ModeRun::State::finish() {
     result.ibcs.switches = ibcs->counters();
     result.ibcs.delivered = flows->signals();
   }
-  return result;
 }
 
 ModeRun::ModeRun(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -768,8 +769,11 @@ bool ModeRun::run_until(Time until) {
 Time ModeRun::now() const { return reached_ - state_->t0; }
 
 ModeResult ModeRun::finish() {
-  if (!finished_) finished_ = state_->finish();
-  return *finished_;
+  if (!finished_) {
+    state_->measure();
+    finished_ = true;
+  }
+  return state_->result;
 }
 
 const Network& ModeRun::network() const { return *state_->net; }

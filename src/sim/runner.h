@@ -16,7 +16,6 @@
 #include <expected>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -164,7 +163,7 @@ class ModeRun {
 
   std::unique_ptr<State> state_;
   bool over_ = false;
-  std::optional<ModeResult> finished_;
+  bool finished_ = false;
   Time reached_{};  // absolute
 };
 
