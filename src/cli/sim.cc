@@ -17,6 +17,22 @@
 #include "sim/scenario/scenario.h"
 
 namespace arfabric::cli {
+namespace {
+
+// Numeric options are read in base 10 and whole: CLI11's own conversion
+// (strtoull) takes 010 as octal and 0x10 as hex, and saturates at 2^64.
+std::optional<std::uint64_t> parse_decimal(const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [at, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc{} || at != end) return std::nullopt;
+  return value;
+}
+
+// More threads than this is a typo, not a machine.
+constexpr std::uint64_t kMaxJobs = 1024;
+
+}  // namespace
 
 void add_sim_command(CLI::App& app, SimOptions& options) {
   CLI::App* sim = app.add_subcommand(
@@ -27,30 +43,37 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "YAML scenario file (default: the embedded scenario)");
   sim->add_option("-m,--mode", options.modes,
                   "run only these modes (repeatable)");
-  sim->add_option("-j,--jobs", options.jobs,
-                  "modes run at once, one thread each (default: the number "
-                  "of cores)")
-      ->check(CLI::PositiveNumber);
+  sim->add_option_function<std::string>(
+         "-j,--jobs",
+         [&options](const std::string& text) {
+           const auto value = parse_decimal(text);
+           if (!value || *value == 0 || *value > kMaxJobs) {
+             throw CLI::ValidationError(
+                 "--jobs", "'" + text + "' is not a thread count from 1 to " +
+                               std::to_string(kMaxJobs));
+           }
+           options.jobs = static_cast<unsigned>(*value);
+         },
+         "modes run at once, one thread each (default: the number of cores)")
+      ->type_name("N");
   sim->add_option("-o,--out", options.out_dir,
                   "write results.json, timeseries.csv, goodput.svg and "
                   "control-<mode>.pcap into this directory (created if "
                   "missing; docs/OUTPUT.md)");
-  // Read as the scenario file reads `seed:` (base 10, below 2^64), not by
-  // CLI11's strtoull, which takes 010 as octal and saturates 2^64.
+  // Read as the scenario file reads `seed:` (base 10, below 2^64).
   sim->add_option_function<std::string>(
-      "--seed",
-      [&options](const std::string& text) {
-        std::uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [at, ec] = std::from_chars(text.data(), end, value);
-        if (text.empty() || ec != std::errc{} || at != end) {
-          throw CLI::ValidationError(
-              "--seed", "'" + text + "' is not a count below 2^64");
-        }
-        options.seed = value;
-      },
-      "use this random seed instead of the scenario's (its `seed`); "
-      "results.json records the one used");
+         "--seed",
+         [&options](const std::string& text) {
+           const auto value = parse_decimal(text);
+           if (!value) {
+             throw CLI::ValidationError(
+                 "--seed", "'" + text + "' is not a count below 2^64");
+           }
+           options.seed = *value;
+         },
+         "use this random seed instead of the scenario's (its `seed`); "
+         "results.json records the one used")
+      ->type_name("N");
   sim->add_flag("--timing", options.timing,
                 "after the table, where each mode's wall time went: set-up, "
                 "BGP warm-up, workload start, event loop (with its "

@@ -127,6 +127,34 @@ workloads:
   }
 }
 
+// -j is a thread count read in base 10 (CLI11 alone took 010 as 8), and a
+// bad one is named with the range it must be in.
+TEST(SimCommand, JobsIsADecimalThreadCount) {
+  CLI::App app;
+  SimOptions options;
+  add_sim_command(app, options);
+  auto parse = [&](const std::string& text) {
+    options.jobs = 99;
+    app.parse(std::vector<std::string>{text, "-j", "sim"});
+    return options.jobs;
+  };
+  EXPECT_EQ(parse("1"), 1u);
+  EXPECT_EQ(parse("010"), 10u);
+  EXPECT_EQ(parse("1024"), 1024u);
+  for (const char* bad : {"0", "-1", "0x2", "2.5", "1025", "99999999999", "abc",
+                          "1e1", " 3", ""}) {
+    try {
+      parse(bad);
+      ADD_FAILURE() << "accepted -j '" << bad << "'";
+    } catch (const CLI::ParseError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--jobs: '" + std::string(bad) +
+                    "' is not a thread count from 1 to 1024")
+          << bad;
+    }
+  }
+}
+
 TEST(SimCommand, ParallelModesGiveTheSameFiles) {
   std::string json[2];
   for (unsigned jobs : {1u, 2u}) {
