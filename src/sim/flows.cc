@@ -32,9 +32,8 @@ transport::SenderCounters Flows::sender_totals() const {
 
 void Flows::send(NodeIndex from, NodeIndex to, const TransportHeader& h,
                  Time now) {
-  const PacketIndex i = pool_->allocate();
+  const PacketIndex i = pool_->allocate_transport();
   Packet& p = (*pool_)[i];
-  p.kind = PacketKind::transport;
   p.source = from;
   p.destination = to;
   p.transport = h;
