@@ -4,9 +4,55 @@
 
 #include <cassert>
 #include <cstddef>
-#include <vector>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
 
 namespace arfabric::sim::transport {
+
+// `size` elements of T that nothing initialises: every element must be
+// written before it is read. For per-flow arrays sized for the largest
+// window: filling them when the flow starts wrote (and evicted from the
+// cache) kilobytes that a short flow never uses, and the elements a flow
+// does use are written again when it gets to them. T is trivially
+// copyable and destructible, so the storage from std::malloc holds T's
+// without construction.
+template <typename T>
+class UninitializedArray {
+  static_assert(std::is_trivially_copyable_v<T> &&
+                std::is_trivially_destructible_v<T>);
+
+ public:
+  UninitializedArray() = default;
+  explicit UninitializedArray(std::size_t size)
+      : data_(static_cast<T*>(std::malloc(size * sizeof(T)))), size_(size) {
+    if (size != 0 && data_ == nullptr) throw std::bad_alloc();
+#ifndef NDEBUG
+    // Debug builds (the tests) fill it with a pattern no element is set
+    // to, so an element read before it is written reads garbage, not the
+    // zeros a fresh page happens to hold.
+    std::memset(static_cast<void*>(data_.get()), 0xa5, size * sizeof(T));
+#endif
+  }
+  T& operator[](std::size_t i) {
+    assert(i < size_);
+    return data_.get()[i];
+  }
+  const T& operator[](std::size_t i) const {
+    assert(i < size_);
+    return data_.get()[i];
+  }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> data_;
+  std::size_t size_ = 0;
+};
 
 template <typename T>
 class Ring {
@@ -14,7 +60,7 @@ class Ring {
   // capacity must be a power of two.
   void reset(std::size_t capacity) {
     assert(capacity > 0 && (capacity & (capacity - 1)) == 0);
-    buffer_.assign(capacity, T{});
+    buffer_ = UninitializedArray<T>(capacity);
     mask_ = capacity - 1;
     head_ = size_ = 0;
   }
@@ -45,7 +91,7 @@ class Ring {
   }
 
  private:
-  std::vector<T> buffer_;
+  UninitializedArray<T> buffer_;  // entries outside the FIFO: unset
   std::size_t mask_ = 0;
   std::size_t head_ = 0;
   std::size_t size_ = 0;

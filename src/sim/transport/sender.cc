@@ -49,7 +49,7 @@ Sender::Sender(const TransportConfig& config, FlowId flow, std::uint64_t bytes,
   span_ = std::min(pow2_at_least(packets_),
                    pow2_at_least(2ull * config.max_window_packets));
   span_mask_ = span_ - 1;
-  slots_.assign(span_, Slot{});
+  slots_ = UninitializedArray<Slot>(span_);
   // Live transmissions never exceed the span (one per unacked packet);
   // twice that leaves room between compactions of stale entries.
   sent_order_.reset(2ull * span_);

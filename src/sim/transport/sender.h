@@ -132,7 +132,9 @@ class Sender {
   std::uint32_t span_mask_ = 0;
   std::uint32_t span_ = 0;
 
-  std::vector<Slot> slots_;
+  // By seq & span_mask_; a slot is set when its seq is first sent
+  // (next_packet), and only sent seqs are read.
+  UninitializedArray<Slot> slots_;
   Ring<Sent> sent_order_;           // transmissions, oldest first
   Ring<std::uint32_t> retransmit_;  // seqs declared lost
 
