@@ -25,6 +25,8 @@ void ProgressBar::set_label(std::string label) {
   last_draw_ = -1e300;  // a new label is drawn at once
 }
 
+void ProgressBar::set_note(std::string note) { note_ = std::move(note); }
+
 void ProgressBar::update(double fraction) {
   if (!enabled_) return;
   const double now = clock_();
@@ -38,7 +40,7 @@ void ProgressBar::update(double fraction) {
   std::string line = "\r" + label_ + " [" + std::string(full, '#') +
                      std::string(kCells - full, '.') + "] " +
                      std::to_string(static_cast<int>(std::floor(f * 100))) +
-                     "%";
+                     "%" + (note_.empty() ? "" : "  " + note_);
   // Pad over a longer previous line (a longer label).
   const std::size_t width = line.size() - 1;
   if (width < shown_width_) line += std::string(shown_width_ - width, ' ');

@@ -22,6 +22,9 @@ class ProgressBar {
 
   // The bar's label from now on (the mode being run).
   void set_label(std::string label);
+  // Text shown after the percentage from the next redraw on (say, where
+  // a BGP warm-up has got before the bar moves); empty: none.
+  void set_note(std::string note);
   // Progress of the current label in [0, 1] (clamped).
   void update(double fraction);
   // Erases the bar if it is shown; the next update() draws it again.
@@ -36,6 +39,7 @@ class ProgressBar {
   double last_draw_ = -1e300;
   std::size_t shown_width_ = 0;
   std::string label_;
+  std::string note_;
 };
 
 }  // namespace arfabric::cli

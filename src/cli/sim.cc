@@ -144,6 +144,12 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<double> fraction(modes.size(), 0.0);
   bar.set_label(modes.size() == 1 ? std::string(sim::mode_name(modes[0]))
                                   : std::to_string(modes.size()) + " modes");
+  // With bar_mutex held: the bar at the modes' mean progress.
+  auto redraw = [&] {
+    double sum = 0;
+    for (double x : fraction) sum += x;
+    bar.update(sum / static_cast<double>(fraction.size()));
+  };
   struct Outcome {
     std::expected<sim::ModeResult, std::string> result =
         std::unexpected(std::string());
@@ -156,12 +162,20 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < modes.size(); i = next++) {
+      runs[i].warm_up_progress = [&, i](const sim::WarmUpProgress& w) {
+        std::lock_guard lock(bar_mutex);
+        bar.set_note(fmt::format(
+            "{}: BGP warm-up, {} simulated, {} messages sent, {} routes "
+            "programmed{}",
+            sim::mode_name(modes[i]), format_time(w.simulated), w.messages,
+            w.fib_updates, w.established ? "" : ", sessions opening"));
+        redraw();
+      };
       runs[i].progress = [&, i](double f) {
         std::lock_guard lock(bar_mutex);
+        bar.set_note("");
         fraction[i] = f;
-        double sum = 0;
-        for (double x : fraction) sum += x;
-        bar.update(sum / static_cast<double>(fraction.size()));
+        redraw();
       };
       const auto started = std::chrono::steady_clock::now();
       Outcome o;

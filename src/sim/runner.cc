@@ -359,7 +359,13 @@ void ModeRun::State::warm_up() {
   bgp->start(Time{});
   for (Time step = ms(1); t0 < sec(30); t0 += step) {
     while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
-    if (bgp->all_established() && bgp->quiet()) break;
+    const bool established = bgp->all_established();
+    if (options.warm_up_progress) {
+      options.warm_up_progress(WarmUpProgress{t0, bgp->counters().messages,
+                                              bgp->counters().fib_updates,
+                                              established});
+    }
+    if (established && bgp->quiet()) break;
   }
 }
 

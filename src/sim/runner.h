@@ -96,6 +96,14 @@ struct RunTiming {
   std::uint64_t queue_events = 0;
 };
 
+// How far a mode's BGP warm-up has got (RunOptions::warm_up_progress).
+struct WarmUpProgress {
+  Time simulated{};               // since the speakers started
+  std::uint64_t messages = 0;     // BGP messages sent so far
+  std::uint64_t fib_updates = 0;  // routes programmed so far
+  bool established = false;       // every session is up
+};
+
 struct RunOptions {
   // Shown every control packet a switch sends (e.g. the pcap writer).
   ControlTap* tap = nullptr;
@@ -104,6 +112,10 @@ struct RunOptions {
   // Called with the run's progress in [0, 1] once per sample interval
   // (simulated time), e.g. for a progress bar.
   std::function<void(double fraction)> progress;
+  // Called during the BGP warm-up (modes with BGP routing) at every
+  // millisecond of simulated time from 0 to its end: a large fabric's warm-up
+  // can take minutes of wall time before `progress` is first called.
+  std::function<void(const WarmUpProgress&)> warm_up_progress;
   // Filled with the run's wall-clock phases when set.
   RunTiming* timing = nullptr;
   // NetworkSpec::prefetch_depth (0: chosen by the fabric's size). Speed

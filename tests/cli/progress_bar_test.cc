@@ -74,5 +74,29 @@ TEST(ProgressBar, ANewLabelIsDrawnAtOnceOverTheOldOne) {
   EXPECT_NE(s.find("\recmp [", second), std::string::npos);
 }
 
+// A note follows the percentage from the next redraw on (it does not
+// force one); an empty note removes it, and the shorter line is padded.
+TEST(ProgressBar, ANoteFollowsThePercentage) {
+  std::ostringstream out;
+  FakeClock clock;
+  ProgressBar bar(out, true, clock.fn());
+  bar.set_label("fare");
+  clock.now += 3;
+  bar.set_note("fare: BGP warm-up, 12.000 ms simulated, 900 messages");
+  bar.update(0);
+  EXPECT_EQ(out.str(), "\rfare [" + std::string(30, '.') +
+                           "] 0%  fare: BGP warm-up, 12.000 ms simulated, "
+                           "900 messages");
+  const std::size_t before = out.str().size();
+  bar.set_note("");
+  bar.update(0.5);  // too soon after the last draw: nothing
+  EXPECT_EQ(out.str().size(), before);
+  clock.now += 0.2;
+  bar.update(0.5);
+  const std::string half = "fare [###############...............] 50%";
+  EXPECT_EQ(out.str().substr(before),
+            "\r" + half + std::string(before - 1 - half.size(), ' '));
+}
+
 }  // namespace
 }  // namespace arfabric::cli

@@ -208,6 +208,35 @@ TEST(Runner, TinyScenarioFinishesInBothBgpModes) {
   }
 }
 
+// The BGP warm-up reports where it has got at every simulated
+// millisecond from 0, up to the warm-up's end with every session up; with
+// static routes there is no warm-up and nothing is reported.
+TEST(Runner, TheWarmUpReportsItsProgress) {
+  Scenario s = tiny();
+  std::vector<WarmUpProgress> seen;
+  RunOptions o;
+  o.warm_up_progress = [&](const WarmUpProgress& w) { seen.push_back(w); };
+  auto r = run_mode(s, Mode::fare, o);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_FALSE(seen.empty());
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].simulated, ms(1) * static_cast<std::int64_t>(i));
+    if (i == 0) continue;
+    EXPECT_GE(seen[i].messages, seen[i - 1].messages);
+    EXPECT_GE(seen[i].fib_updates, seen[i - 1].fib_updates);
+  }
+  EXPECT_EQ(seen.back().simulated, r->warm_up);
+  EXPECT_TRUE(seen.back().established);
+  EXPECT_GT(seen.back().messages, 0u);
+  EXPECT_GT(seen.back().fib_updates, 0u);
+  EXPECT_LE(seen.back().messages, r->control_messages);
+
+  s.switches.routing = Routing::static_ecmp;
+  seen.clear();
+  ASSERT_TRUE(run_mode(s, Mode::fare, o));
+  EXPECT_TRUE(seen.empty());
+}
+
 // A ring all-gather runs to the end: 1 MB final buffers over 4 hosts are
 // 3 steps in which each member passes on one 250 KB chunk, 3 MB in all,
 // half the all-reduce's payload, so it finishes sooner.
