@@ -42,13 +42,20 @@ for b in "$@"; do
     cat "$tmp/stdout" "$tmp/log" >&2
     exit 1
   fi
-  # --timing's row for the mode: mode set-up warm-up start loop hops ...
-  hops=$(awk -v m="$mode" '$1 == m && NF >= 6 && $6 ~ /^[0-9]+$/ { h = $6 } END { print h }' \
-           "$tmp/stdout")
-  [[ -n $hops && $hops -gt 0 ]] ||
+  # The mode's row of --timing's table (after "wall time (s):"): mode
+  # set-up warm-up start loop packet-hops ...
+  hops=$(awk -v m="$mode" '/^wall time \(s\):/ { t = 1; next }
+                           t && $1 == m { print $6 }' "$tmp/stdout")
+  [[ $hops =~ ^[0-9]+$ && $hops -gt 0 ]] ||
     { echo "$0: $b printed no packet-hops for $mode" >&2; exit 1; }
-  # The totals line of the profile: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw.
-  read -r ir _ _ _ d1r d1w _ dlr dlw < <(sed -n 's/^totals: //p' "$tmp/out")
+  # The totals line of the profile: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+  # (the order its "events:" line names).
+  events=$(sed -n 's/^events: //p' "$tmp/out")
+  [[ $events == "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw" ]] ||
+    { echo "$0: unexpected callgrind events: '$events'" >&2; exit 1; }
+  totals=$(sed -n 's/^totals: //p' "$tmp/out")
+  [[ -n $totals ]] || { echo "$0: no totals in callgrind's output" >&2; exit 1; }
+  read -r ir _ _ _ d1r d1w _ dlr dlw <<<"$totals"
   awk -v b="$b" -v h="$hops" -v ir="$ir" -v d1="$((d1r + d1w))" \
       -v lr="$dlr" -v lw="$dlw" \
     'BEGIN { printf "%-36s %9d %10.1f %10.2f %11.3f %11.3f\n", b, h, ir / h, d1 / h, lr / h, lw / h }'

@@ -1,5 +1,6 @@
 #include "cli/main.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,11 @@ int run(int argc, char** argv) {
   add_bgpctl_command(app, bgpctl);
   CLI11_PARSE(app, argc, argv);
   sim.progress = ::isatty(STDERR_FILENO) == 1;
+  if (winsize size{}; sim.progress &&
+                      ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 &&
+                      size.ws_col > 0) {
+    sim.progress_columns = size.ws_col;
+  }
   if (app.got_subcommand("bgpd")) return run_bgpd(bgpd, std::cout, std::cerr);
   if (app.got_subcommand("bgpctl")) {
     return run_bgpctl(bgpctl, std::cout, std::cerr);

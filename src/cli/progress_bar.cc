@@ -27,6 +27,10 @@ void ProgressBar::set_label(std::string label) {
 
 void ProgressBar::set_note(std::string note) { note_ = std::move(note); }
 
+void ProgressBar::set_columns(std::size_t columns) {
+  columns_ = std::max<std::size_t>(columns, 2);
+}
+
 void ProgressBar::update(double fraction) {
   if (!enabled_) return;
   const double now = clock_();
@@ -41,7 +45,8 @@ void ProgressBar::update(double fraction) {
                      std::string(kCells - full, '.') + "] " +
                      std::to_string(static_cast<int>(std::floor(f * 100))) +
                      "%" + (note_.empty() ? "" : "  " + note_);
-  // Pad over a longer previous line (a longer label).
+  if (line.size() > columns_) line.resize(columns_);  // '\r' + columns - 1
+  // Pad over a longer previous line (a longer label or note).
   const std::size_t width = line.size() - 1;
   if (width < shown_width_) line += std::string(shown_width_ - width, ' ');
   shown_width_ = std::max(shown_width_, width);

@@ -25,6 +25,9 @@ class ProgressBar {
   // Text shown after the percentage from the next redraw on (say, where
   // a BGP warm-up has got before the bar moves); empty: none.
   void set_note(std::string note);
+  // The terminal's width: a line is cut to one column less, so that it
+  // never wraps (a wrapped line cannot be redrawn in place).
+  void set_columns(std::size_t columns);
   // Progress of the current label in [0, 1] (clamped).
   void update(double fraction);
   // Erases the bar if it is shown; the next update() draws it again.
@@ -40,6 +43,7 @@ class ProgressBar {
   std::size_t shown_width_ = 0;
   std::string label_;
   std::string note_;
+  std::size_t columns_ = 80;
 };
 
 }  // namespace arfabric::cli

@@ -32,6 +32,14 @@ std::optional<std::uint64_t> parse_decimal(const std::string& text) {
 // More threads than this is a typo, not a machine.
 constexpr std::uint64_t kMaxJobs = 1024;
 
+std::string format_time(Time t) {
+  if (t == Time::max()) return "-";
+  const double s = t.seconds();
+  if (s >= 1) return fmt::format("{:.3f} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.1f} us", s * 1e6);
+}
+
 }  // namespace
 
 void add_sim_command(CLI::App& app, SimOptions& options) {
@@ -79,18 +87,6 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                 "BGP warm-up, workload start, event loop (with its "
                 "packet-hops per second and queue events per packet-hop)");
 }
-
-namespace {
-
-std::string format_time(Time t) {
-  if (t == Time::max()) return "-";
-  const double s = t.seconds();
-  if (s >= 1) return fmt::format("{:.3f} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-  return fmt::format("{:.1f} us", s * 1e6);
-}
-
-}  // namespace
 
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   auto scenario = options.scenario_path.empty()
@@ -140,14 +136,23 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   // Modes are independent simulations: up to `jobs` run at once, each on
   // its own thread; rows are printed in mode order as they finish.
   ProgressBar bar(err, options.progress);
+  bar.set_columns(options.progress_columns);
   std::mutex bar_mutex;
+  // Per mode: its progress, and where its BGP warm-up has got (empty
+  // before and after the warm-up).
   std::vector<double> fraction(modes.size(), 0.0);
+  std::vector<std::string> warm_up(modes.size());
   bar.set_label(modes.size() == 1 ? std::string(sim::mode_name(modes[0]))
                                   : std::to_string(modes.size()) + " modes");
-  // With bar_mutex held: the bar at the modes' mean progress.
+  // With bar_mutex held: the bar at the modes' mean progress, with the
+  // first mode still warming up as its note.
   auto redraw = [&] {
     double sum = 0;
     for (double x : fraction) sum += x;
+    const auto warming =
+        std::find_if(warm_up.begin(), warm_up.end(),
+                     [](const std::string& w) { return !w.empty(); });
+    bar.set_note(warming == warm_up.end() ? "" : *warming);
     bar.update(sum / static_cast<double>(fraction.size()));
   };
   struct Outcome {
@@ -162,21 +167,23 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < modes.size(); i = next++) {
-      runs[i].warm_up_progress = [&, i](const sim::WarmUpProgress& w) {
-        std::lock_guard lock(bar_mutex);
-        bar.set_note(fmt::format(
-            "{}: BGP warm-up, {} simulated, {} messages sent, {} routes "
-            "programmed{}",
-            sim::mode_name(modes[i]), format_time(w.simulated), w.messages,
-            w.fib_updates, w.established ? "" : ", sessions opening"));
-        redraw();
-      };
-      runs[i].progress = [&, i](double f) {
-        std::lock_guard lock(bar_mutex);
-        bar.set_note("");
-        fraction[i] = f;
-        redraw();
-      };
+      if (options.progress) {
+        runs[i].warm_up_progress = [&, i](const sim::WarmUpProgress& w) {
+          std::string note = fmt::format(
+              "{} BGP warm-up {}: {} msgs, {} routes{}",
+              sim::mode_name(modes[i]), format_time(w.simulated), w.messages,
+              w.fib_updates, w.established ? "" : ", sessions opening");
+          std::lock_guard lock(bar_mutex);
+          warm_up[i] = std::move(note);
+          redraw();
+        };
+        runs[i].progress = [&, i](double f) {
+          std::lock_guard lock(bar_mutex);
+          warm_up[i].clear();
+          fraction[i] = f;
+          redraw();
+        };
+      }
       const auto started = std::chrono::steady_clock::now();
       Outcome o;
       runs[i].timing = &o.timing;
@@ -186,6 +193,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
                    .count();
       {
         std::lock_guard lock(bar_mutex);
+        warm_up[i].clear();
         fraction[i] = 1;
       }
       promises[i].set_value(std::move(o));

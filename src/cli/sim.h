@@ -20,8 +20,10 @@ struct SimOptions {
   // Modes simulated at once (each on its own thread); results do not
   // depend on it.
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  // Draw the progress bar on `err` (set when stderr is a terminal).
+  // Draw the progress bar on `err` (set when stderr is a terminal), in at
+  // most this many columns (the terminal's width).
   bool progress = false;
+  std::size_t progress_columns = 80;
   // --timing: after the table, where each mode's wall time went.
   bool timing = false;
   // --seed: replaces the scenario's seed (e.g. to repeat a run over

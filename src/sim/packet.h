@@ -73,8 +73,8 @@ struct alignas(64) Packet {
   std::uint32_t connection = 0;
 };
 static_assert(sizeof(TransportHeader) == 40);
-// PacketPool::allocate_transport() resets the first line field by field:
-// a field added there must be added there too.
+// PacketPool::allocate_transport() resets the first line (the bytes before
+// `control`) and only that line.
 static_assert(offsetof(Packet, control) == 64, "data fields fill one line");
 
 }  // namespace arfabric::sim

@@ -1,10 +1,12 @@
 // Packets live in one pool and move by index: allocating and freeing a
 // packet is a free-list pop/push, so a run allocates only when the number
 // of packets in flight reaches a new high (amortised vector growth, in
-// allocate(); release() never allocates). The free list is a stack: a new
+// grow(); release() never allocates). The free list is a stack: a new
 // packet usually takes the slot freed last, whose lines are in cache.
 #pragma once
 
+#include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "sim/huge_pages.h"
@@ -34,15 +36,10 @@ class PacketPool {
   PacketIndex allocate_transport() {
     if (free_.empty()) return grow();
     const PacketIndex i = take_free();
-    Packet& p = packets_[i];
-    p.kind = PacketKind::transport;
-    p.protocol = ControlProtocol::bgp;
-    p.ttl = kInitialTtl;
-    p.source = 0;
-    p.destination = 0;
-    p.wire_bytes = 0;
-    p.flow_hash = 0;
-    p.transport = TransportHeader{};
+    // The whole first line, byte for byte: a field added to it later is
+    // reset too.
+    std::memcpy(static_cast<void*>(&packets_[i]), &kDefault,
+                offsetof(Packet, control));
     return i;
   }
   void release(PacketIndex i) {
@@ -55,6 +52,9 @@ class PacketPool {
   std::size_t capacity() const { return packets_.size(); }
 
  private:
+  static constexpr Packet kDefault{};  // a transport packet
+
+  // The slot on top of the free list (freed last).
   PacketIndex take_free() {
     ++in_use_;
     const PacketIndex i = free_.back();

@@ -113,7 +113,8 @@ struct RunOptions {
   // (simulated time), e.g. for a progress bar.
   std::function<void(double fraction)> progress;
   // Called during the BGP warm-up (modes with BGP routing) at every
-  // millisecond of simulated time from 0 to its end: a large fabric's warm-up
+  // millisecond of simulated time from 0 until BGP is quiet (or the
+  // warm-up's 30 s limit): a large fabric's warm-up
   // can take minutes of wall time before `progress` is first called.
   std::function<void(const WarmUpProgress&)> warm_up_progress;
   // Filled with the run's wall-clock phases when set.

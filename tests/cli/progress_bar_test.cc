@@ -80,6 +80,7 @@ TEST(ProgressBar, ANoteFollowsThePercentage) {
   std::ostringstream out;
   FakeClock clock;
   ProgressBar bar(out, true, clock.fn());
+  bar.set_columns(200);
   bar.set_label("fare");
   clock.now += 3;
   bar.set_note("fare: BGP warm-up, 12.000 ms simulated, 900 messages");
@@ -96,6 +97,21 @@ TEST(ProgressBar, ANoteFollowsThePercentage) {
   const std::string half = "fare [###############...............] 50%";
   EXPECT_EQ(out.str().substr(before),
             "\r" + half + std::string(before - 1 - half.size(), ' '));
+}
+
+// A line is cut one column short of the terminal's width, so that it
+// never wraps (a wrapped line cannot be redrawn in place).
+TEST(ProgressBar, ALineNeverWraps) {
+  std::ostringstream out;
+  FakeClock clock;
+  ProgressBar bar(out, true, clock.fn());
+  bar.set_columns(50);
+  bar.set_label("fare");
+  bar.set_note("fare BGP warm-up 12.000 ms: 900 msgs, 40 routes");
+  clock.now += 3;
+  bar.update(0);
+  EXPECT_EQ(out.str(), "\rfare [" + std::string(30, '.') + "] 0%  fare BG");
+  EXPECT_EQ(out.str().size(), 50u);  // '\r' and 49 columns
 }
 
 }  // namespace

@@ -6,28 +6,35 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 namespace arfabric::sim::transport {
 
 // `size` elements of T that nothing initialises: every element must be
-// written before it is read. For per-flow arrays sized for the largest
-// window: filling them when the flow starts wrote (and evicted from the
-// cache) kilobytes that a short flow never uses, and the elements a flow
-// does use are written again when it gets to them. T is trivially
+// written before it is read. For a flow's arrays, sized for its packets up
+// to twice the largest window (32 KB in all at the default window):
+// filling them when the flow started wrote, and evicted from the cache,
+// kilobytes of which a flow uses the part its window reaches, and the
+// elements it uses are written again when it gets to them. T is trivially
 // copyable and destructible, so the storage from std::malloc holds T's
-// without construction.
+// without construction (C++20 implicit object creation).
 template <typename T>
 class UninitializedArray {
   static_assert(std::is_trivially_copyable_v<T> &&
                 std::is_trivially_destructible_v<T>);
+  static_assert(alignof(T) <= alignof(std::max_align_t));  // malloc's
 
  public:
   UninitializedArray() = default;
-  explicit UninitializedArray(std::size_t size)
-      : data_(static_cast<T*>(std::malloc(size * sizeof(T)))), size_(size) {
+  // Throws std::bad_alloc.
+  explicit UninitializedArray(std::size_t size) : size_(size) {
+    if (size > std::numeric_limits<std::size_t>::max() / sizeof(T))
+      throw std::bad_alloc();
+    data_.reset(static_cast<T*>(std::malloc(size * sizeof(T))));
     if (size != 0 && data_ == nullptr) throw std::bad_alloc();
 #ifndef NDEBUG
     // Debug builds (the tests) fill it with a pattern no element is set
@@ -35,6 +42,13 @@ class UninitializedArray {
     // zeros a fresh page happens to hold.
     std::memset(static_cast<void*>(data_.get()), 0xa5, size * sizeof(T));
 #endif
+  }
+  UninitializedArray(UninitializedArray&& other) noexcept
+      : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+  UninitializedArray& operator=(UninitializedArray&& other) noexcept {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
   }
   T& operator[](std::size_t i) {
     assert(i < size_);

@@ -25,7 +25,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "common/units.h"
 #include "sim/packet.h"
