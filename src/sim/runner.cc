@@ -752,6 +752,7 @@ std::expected<std::unique_ptr<ModeRun>, std::string> ModeRun::create(
   state->end_phase(&RunTiming::setup);
   state->warm_up();
   state->end_phase(&RunTiming::warm_up);
+  if (options.progress) options.progress(0);  // the workload starts
   if (auto started = state->start(); !started) {
     return std::unexpected(started.error());
   }

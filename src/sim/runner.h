@@ -109,8 +109,9 @@ struct RunOptions {
   ControlTap* tap = nullptr;
   // Time series resolution; Time{} picks default_sample_interval().
   Time sample_interval{};
-  // Called with the run's progress in [0, 1] once per sample interval
-  // (simulated time), e.g. for a progress bar.
+  // Called with the run's progress in [0, 1]: 0 when the workload
+  // starts (after any warm-up), then once per sample interval (simulated
+  // time), e.g. for a progress bar.
   std::function<void(double fraction)> progress;
   // Called during the BGP warm-up (modes with BGP routing) at every
   // millisecond of simulated time from 0 until BGP is quiet (or the

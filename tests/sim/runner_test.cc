@@ -214,11 +214,21 @@ TEST(Runner, TinyScenarioFinishesInBothBgpModes) {
 TEST(Runner, TheWarmUpReportsItsProgress) {
   Scenario s = tiny();
   std::vector<WarmUpProgress> seen;
+  std::vector<double> progress;
+  std::size_t reports_before_progress = 0;
   RunOptions o;
   o.warm_up_progress = [&](const WarmUpProgress& w) { seen.push_back(w); };
+  o.progress = [&](double f) {
+    if (progress.empty()) reports_before_progress = seen.size();
+    progress.push_back(f);
+  };
   auto r = run_mode(s, Mode::fare, o);
   ASSERT_TRUE(r) << r.error();
   ASSERT_FALSE(seen.empty());
+  // The run's progress starts at 0, after the warm-up's last report.
+  ASSERT_FALSE(progress.empty());
+  EXPECT_EQ(progress.front(), 0.0);
+  EXPECT_EQ(reports_before_progress, seen.size());
   for (std::size_t i = 0; i < seen.size(); ++i) {
     EXPECT_EQ(seen[i].simulated, ms(1) * static_cast<std::int64_t>(i));
     if (i == 0) continue;
