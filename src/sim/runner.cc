@@ -157,6 +157,12 @@ struct ModeRun::State {
   void tag_flow(FlowId f, FlowTag t);
   void ring_send(std::size_t r, std::uint32_t m, Time now);
   void flow_complete(FlowId f, Time now);
+  // A workload completed `at` (after the warm-up): the run's completion
+  // is the latest (Time::max() until the first).
+  void completed_at(Time at) {
+    result.completion =
+        result.completion == Time::max() ? at : std::max(result.completion, at);
+  }
   void start_workload(std::size_t i, Time now);
   void apply_event(const EventSpec& ev, Time now);
   bool done() const;
@@ -492,18 +498,14 @@ void ModeRun::State::flow_complete(FlowId f, Time now) {
     poisson_fct.push_back(now - flow_started[f]);
     if (--open_poisson == 0 && next_arrival == arrivals.size()) {
       --pending_workloads;
-      result.completion = std::max(
-          result.completion == Time::max() ? Time{} : result.completion,
-          now - t0);
+      completed_at(now - t0);
     }
     return;
   }
   if (f >= tags.size() || tags[f].ring < 0) {
     if (open_a2a > 0 && --open_a2a == 0) {
       --pending_workloads;
-      result.completion = std::max(
-          result.completion == Time::max() ? Time{} : result.completion,
-          now - t0);
+      completed_at(now - t0);
     }
     return;
   }
@@ -650,11 +652,7 @@ bool ModeRun::State::run(Time limit) {
 void ModeRun::State::measure() {
   result.finished = pending_workloads == 0;
   for (const auto& ring : rings) {
-    if (ring->completion != Time::max()) {
-      result.completion = result.completion == Time::max()
-                              ? ring->completion
-                              : std::max(result.completion, ring->completion);
-    }
+    if (ring->completion != Time::max()) completed_at(ring->completion);
   }
   if (options.timing != nullptr) {
     options.timing->packet_hops =
@@ -752,10 +750,10 @@ std::expected<std::unique_ptr<ModeRun>, std::string> ModeRun::create(
   state->end_phase(&RunTiming::setup);
   state->warm_up();
   state->end_phase(&RunTiming::warm_up);
-  if (options.progress) options.progress(0);  // the workload starts
   if (auto started = state->start(); !started) {
     return std::unexpected(started.error());
   }
+  if (options.progress) options.progress(0);  // the workload starts
   state->end_phase(&RunTiming::start);
   std::unique_ptr<ModeRun> run(new ModeRun(std::move(state)));
   run->reached_ = run->state_->t0;
