@@ -11,10 +11,13 @@
 #include <optional>
 #include <thread>
 
+#include "cli/memory_guard.h"
 #include "cli/progress_bar.h"
 #include "cli/sim_out.h"
 #include "sim/runner.h"
+#include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
+#include "sysdep/linux/memory.h"
 
 namespace arfabric::cli {
 namespace {
@@ -38,6 +41,27 @@ std::string format_time(Time t) {
   if (s >= 1) return fmt::format("{:.3f} s", s);
   if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
   return fmt::format("{:.1f} us", s * 1e6);
+}
+
+// The guard of this run's memory limit (SimOptions::memory_limit), or
+// null with none. Errors: the process's memory or the machine's free
+// memory (for the default limit) cannot be read.
+std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
+    const SimOptions& options) {
+  if (options.memory_limit == kNoMemoryLimit) return nullptr;
+  if (options.memory_limit) {
+    return MemoryGuard::start(*options.memory_limit, "--memory-limit");
+  }
+  const auto resident = sysdep::resident_bytes();
+  if (!resident) return std::unexpected(resident.error());
+  const auto available = sysdep::available_bytes();
+  if (!available) return std::unexpected(available.error());
+  const std::uint64_t room = *resident + *available;
+  return MemoryGuard::start(
+      room / 10 * 9,
+      fmt::format("90% of the {} free at the start; --memory-limit sets "
+                  "another",
+                  format_bytes(room)));
 }
 
 }  // namespace
@@ -82,6 +106,28 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
          "use this random seed instead of the scenario's (its `seed`); "
          "results.json records the one used")
       ->type_name("N");
+  sim->add_option_function<std::string>(
+         "--memory-limit",
+         [&options](const std::string& text) {
+           if (text == "none") {
+             options.memory_limit = kNoMemoryLimit;
+             return;
+           }
+           const auto bytes = sim::parse_size(text);
+           if (!bytes || *bytes == 0) {
+             throw CLI::ValidationError(
+                 "--memory-limit",
+                 "'" + text +
+                     "' is not a size above 0 (e.g. 16GiB, 500MB) "
+                     "or none" +
+                     (bytes ? "" : ": " + bytes.error()));
+           }
+           options.memory_limit = *bytes;
+         },
+         "stop the modes (each row says so) when the process's resident "
+         "memory passes this size, before the system runs out; 'none' for "
+         "no limit (default: 90% of the memory free at the start)")
+      ->type_name("SIZE");
   sim->add_flag("--timing", options.timing,
                 "after the table, where each mode's wall time went: set-up, "
                 "BGP warm-up, workload start, event loop (with its "
@@ -110,6 +156,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       modes.push_back(*mode);
     }
   }
+  auto guard = guard_memory(options);
+  if (!guard) {
+    err << "arfabric sim: " << guard.error()
+        << " (--memory-limit none runs without a memory limit)\n";
+    return 1;
+  }
+  const MemoryGuard* memory = guard->get();
   std::optional<SimOutput> output;
   if (!options.out_dir.empty()) {
     auto opened = SimOutput::open(options.out_dir);
@@ -121,6 +174,9 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   }
   // Open every mode's pcap first: a failure shows before any mode runs.
   std::vector<sim::RunOptions> runs(modes.size());
+  for (sim::RunOptions& run : runs) {
+    if (memory) run.stop = &memory->tripped();
+  }
   for (std::size_t i = 0; i < modes.size(); ++i) {
     if (!output) continue;
     auto tap = output->begin_mode(modes[i]);
@@ -187,7 +243,17 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       const auto started = std::chrono::steady_clock::now();
       Outcome o;
       runs[i].timing = &o.timing;
-      o.result = sim::run_mode(*scenario, modes[i], runs[i]);
+      if (memory && memory->tripped()) {
+        o.result = std::unexpected(memory->reason() + "; not started");
+      } else {
+        o.result = sim::run_mode(*scenario, modes[i], runs[i]);
+        // The run's "stopped during ...", after why it was stopped.
+        if (!o.result && memory && memory->tripped() &&
+            o.result.error().starts_with("stopped ")) {
+          o.result =
+              std::unexpected(memory->reason() + "; " + o.result.error());
+        }
+      }
       o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                              started)
                    .count();
@@ -257,6 +323,11 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     timings.push_back(o.timing);
   }
   threads.clear();  // joins
+  if (memory && memory->tripped()) {
+    err << "arfabric sim: stopped at the memory limit: " << memory->reason()
+        << ". " << (jobs > 1 ? "Fewer modes at once (-j 1), f" : "F")
+        << "ewer modes (-m) or a smaller scenario need less.\n";
+  }
   // Routing loops and random link errors have no column: a line per mode
   // that had any.
   for (const sim::ModeResult& r : results) {

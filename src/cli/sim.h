@@ -13,6 +13,9 @@
 
 namespace arfabric::cli {
 
+// SimOptions::memory_limit: no limit (--memory-limit none).
+inline constexpr std::uint64_t kNoMemoryLimit = UINT64_MAX;
+
 struct SimOptions {
   std::string scenario_path;       // empty: the embedded default
   std::vector<std::string> modes;  // empty: the scenario's modes
@@ -29,14 +32,21 @@ struct SimOptions {
   // --seed: replaces the scenario's seed (e.g. to repeat a run over
   // several seeds without editing the file).
   std::optional<std::uint64_t> seed;
+  // --memory-limit, in bytes of the process's resident memory: past it,
+  // the modes still running stop and the rest do not start, each row
+  // saying so (cli/memory_guard.h). Unset: 90% of the memory free when
+  // the command starts (what the process holds then, plus
+  // sysdep::available_bytes). kNoMemoryLimit: none.
+  std::optional<std::uint64_t> memory_limit;
 };
 
 void add_sim_command(CLI::App& app, SimOptions& options);
 
 // Returns the exit code: 0 when every requested mode ran, 1 on a scenario
-// error (printed to `err` with file, line and key) or an output error
-// (--out: the directory or file, and why), 2 when some mode could not run
-// (its row says why; the others' files are still written).
+// error (printed to `err` with file, line and key), an output error
+// (--out: the directory or file, and why) or memory that cannot be read
+// for the default memory limit, 2 when some mode could not run (its row
+// says why, e.g. the memory limit; the others' files are still written).
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace arfabric::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <random>
@@ -82,6 +83,13 @@ struct Arrival {
 
 constexpr std::int32_t kPoissonTag = -2;
 
+// "12.345 ms", for messages.
+std::string in_ms(Time t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f ms", t.seconds() * 1e3);
+  return text;
+}
+
 // What a flow is part of: a ring's step from `member`, a Poisson workload
 // (kPoissonTag) or an all-to-all (-1).
 struct FlowTag {
@@ -148,8 +156,14 @@ struct ModeRun::State {
     phase_start = now;
   }
 
+  // RunOptions::stop is set.
+  bool stop_requested() const {
+    return options.stop != nullptr &&
+           options.stop->load(std::memory_order_relaxed);
+  }
   std::expected<void, std::string> build();
-  void warm_up();
+  // Errors: stop_requested() (the message says when).
+  std::expected<void, std::string> warm_up();
   std::expected<void, std::string> start();
   void dispatch(const Event& e);
   RunTotals totals() const;
@@ -166,7 +180,8 @@ struct ModeRun::State {
   void start_workload(std::size_t i, Time now);
   void apply_event(const EventSpec& ev, Time now);
   bool done() const;
-  // Runs to `limit` (absolute, at most `stop`); true when the run is over.
+  // Runs to `limit` (absolute, at most `stop`), or until stop_requested();
+  // true when the run is over.
   bool run(Time limit);
   // Fills `result` from the run as it stands (once: it takes the last
   // sample).
@@ -360,11 +375,18 @@ void ModeRun::State::dispatch(const Event& e) {
 
 // BGP sessions and routes, until every session is up and no FIB has
 // changed for two programming delays.
-void ModeRun::State::warm_up() {
-  if (bgp == nullptr) return;
+std::expected<void, std::string> ModeRun::State::warm_up() {
+  if (stop_requested()) return std::unexpected("stopped after the set-up");
+  if (bgp == nullptr) return {};
   bgp->start(Time{});
   for (Time step = ms(1); t0 < sec(30); t0 += step) {
-    while (!events.empty() && events.top().at <= t0) dispatch(events.pop());
+    while (!events.empty() && events.top().at <= t0) {
+      if (stop_requested()) {
+        return std::unexpected("stopped during the BGP warm-up at " +
+                               in_ms(events.now()));
+      }
+      dispatch(events.pop());
+    }
     const bool established = bgp->all_established();
     if (options.warm_up_progress) {
       options.warm_up_progress(WarmUpProgress{t0, bgp->counters().messages,
@@ -373,6 +395,7 @@ void ModeRun::State::warm_up() {
     }
     if (established && bgp->quiet()) break;
   }
+  return {};
 }
 
 std::expected<void, std::string> ModeRun::State::start() {
@@ -612,7 +635,7 @@ bool ModeRun::State::run(Time limit) {
       over = true;
       break;
     }
-    if (next > limit) break;
+    if (next > limit || stop_requested()) break;
     // The state just before anything at `next` happens.
     while (series->next_at() <= next) take_sample(series->next_at());
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
@@ -748,7 +771,9 @@ std::expected<std::unique_ptr<ModeRun>, std::string> ModeRun::create(
     return std::unexpected(built.error());
   }
   state->end_phase(&RunTiming::setup);
-  state->warm_up();
+  if (auto warmed = state->warm_up(); !warmed) {
+    return std::unexpected(warmed.error());
+  }
   state->end_phase(&RunTiming::warm_up);
   if (auto started = state->start(); !started) {
     return std::unexpected(started.error());
@@ -762,11 +787,12 @@ std::expected<std::unique_ptr<ModeRun>, std::string> ModeRun::create(
 
 bool ModeRun::run_until(Time until) {
   State& s = *state_;
-  if (over_ || finished_ || until < reached_ - s.t0) return over_;
+  if (over_ || stopped_ || finished_ || until < reached_ - s.t0) return over_;
   s.phase_start = State::Clock::now();  // not the caller's time between steps
   const Time limit = until >= s.stop - s.t0 ? s.stop : s.t0 + until;
   over_ = s.run(limit);
-  reached_ = over_ ? s.events.now() : limit;
+  stopped_ = !over_ && s.stop_requested();
+  reached_ = over_ || stopped_ ? s.events.now() : limit;
   s.end_phase(&RunTiming::events);
   return over_;
 }
@@ -790,6 +816,10 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   auto run = ModeRun::create(scenario, mode, options);
   if (!run) return std::unexpected(run.error());
   (*run)->run_until(Time::max());
+  if ((*run)->stopped()) {
+    return std::unexpected("stopped during the workload at " +
+                           in_ms((*run)->now()));
+  }
   return (*run)->finish();
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <expected>
 #include <functional>
@@ -123,6 +124,12 @@ struct RunOptions {
   // NetworkSpec::prefetch_depth (0: chosen by the fabric's size). Speed
   // only: the results are the same at every depth.
   std::uint8_t prefetch_depth = 0;
+  // When set, another thread may set it to stop the run early (e.g. a
+  // memory limit): it is read after the set-up, at every event of the BGP
+  // warm-up and at every sample interval of the workload. A stopped run
+  // makes ModeRun::create or run_mode fail with "stopped during ..."
+  // (ModeRun::stopped() for a run stepped with run_until).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // One scenario run in one mode, a step at a time: create() builds the
@@ -143,7 +150,8 @@ class ModeRun {
  public:
   // Errors: a topology the network cannot be built from, a control-plane
   // or transport setting the engines refuse (the message names the
-  // problem).
+  // problem); RunOptions::stop set before the workload starts ("stopped
+  // after the set-up" or "stopped during the BGP warm-up at <time>").
   static std::expected<std::unique_ptr<ModeRun>, std::string> create(
       const Scenario& scenario, Mode mode, const RunOptions& options = {});
   ~ModeRun();
@@ -151,9 +159,12 @@ class ModeRun {
   ModeRun& operator=(const ModeRun&) = delete;
 
   // Handles every event due at or before `until` (Time::max(): to the
-  // end). Returns over(). Does nothing once the run is over or finished,
-  // or for an `until` already reached.
+  // end). Returns over(). Does nothing once the run is over, stopped or
+  // finished, or for an `until` already reached.
   bool run_until(Time until);
+  // RunOptions::stop was set during a run_until: the run went no further
+  // than now(), and is not over.
+  bool stopped() const { return stopped_; }
   // The run is over: every workload finished, every event applied and
   // the control plane quiet; or stop_at passed; or nothing is left to do.
   bool over() const { return over_; }
@@ -177,13 +188,15 @@ class ModeRun {
 
   std::unique_ptr<State> state_;
   bool over_ = false;
+  bool stopped_ = false;
   bool finished_ = false;
   Time reached_{};  // absolute
 };
 
 // Runs the scenario in `mode` to the end: ModeRun's create, run_until
 // (Time::max()) and finish.
-// Errors: ModeRun::create's.
+// Errors: ModeRun::create's; RunOptions::stop set during the workload
+// ("stopped during the workload at <time>").
 std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
                                                 Mode mode,
                                                 const RunOptions& options = {});

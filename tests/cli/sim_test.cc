@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 #include "support/capture.h"
@@ -152,6 +153,82 @@ TEST(SimCommand, JobsIsADecimalThreadCount) {
                     "' is not a thread count from 1 to 1024")
           << bad;
     }
+  }
+}
+
+// --memory-limit is a size (the scenario's units) or none; anything else
+// is named with what it must be.
+TEST(SimCommand, MemoryLimitIsASizeOrNone) {
+  CLI::App app;
+  SimOptions options;
+  add_sim_command(app, options);
+  auto parse = [&](const std::string& text) {
+    options.memory_limit.reset();
+    app.parse(std::vector<std::string>{text, "--memory-limit", "sim"});
+    return options.memory_limit;
+  };
+  EXPECT_EQ(parse("16GiB"), std::optional<std::uint64_t>{16ull << 30});
+  EXPECT_EQ(parse("500MB"), std::optional<std::uint64_t>{500'000'000});
+  EXPECT_EQ(parse("4096"), std::optional<std::uint64_t>{4096});
+  EXPECT_EQ(parse("none"), std::optional<std::uint64_t>{kNoMemoryLimit});
+  for (const char* bad : {"0", "16G", "-1GB", "lots", "1.5B", ""}) {
+    try {
+      parse(bad);
+      ADD_FAILURE() << "accepted --memory-limit '" << bad << "'";
+    } catch (const CLI::ParseError& e) {
+      EXPECT_TRUE(std::string(e.what()).starts_with(
+          "--memory-limit: '" + std::string(bad) +
+          "' is not a size above 0 (e.g. 16GiB, 500MB) or none"))
+          << e.what();
+    }
+  }
+}
+
+// Past the memory limit, no mode starts (a limit below what the process
+// already holds trips before the first), each row and results.json say
+// why, and the command says what would need less. Exit code 2, as for any
+// mode not run.
+TEST(SimCommand, AMemoryLimitPassedStopsTheModesSayingWhy) {
+  const fs::path dir = testing::temp_path("sim-memory") + "/run";
+  fs::remove_all(dir);
+  SimOptions o = tiny(dir.string());
+  o.modes = {"ecmp", "fare"};
+  o.jobs = 2;
+  o.memory_limit = 1 << 20;  // 1 MiB
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 2) << err.str();
+  const std::string reason =
+      R"(memory use reached [0-9.]+ [MG]iB, over the limit of 1 MiB )"
+      R"(\(--memory-limit\))";
+  for (const char* mode : {"ecmp", "fare"}) {
+    EXPECT_TRUE(std::regex_search(
+        out.str(), std::regex(std::string("\n") + mode +
+                              " +not run: " + reason + "; not started\n")))
+        << out.str();
+  }
+  EXPECT_TRUE(std::regex_match(
+      err.str(),
+      std::regex("arfabric sim: stopped at the memory limit: " + reason +
+                 R"(\. Fewer modes at once \(-j 1\), fewer )"
+                 R"(modes \(-m\) or a smaller scenario need )"
+                 "less\\.\n")))
+      << err.str();
+  std::ifstream f(dir / "results.json");
+  const auto j = nlohmann::json::parse(f);
+  EXPECT_TRUE(j["modes"].empty());
+  ASSERT_EQ(j["not_run"].size(), 2u);
+  EXPECT_EQ(j["not_run"][1]["mode"], "fare");
+  EXPECT_TRUE(j["not_run"][1]["reason"].get<std::string>().starts_with(
+      "memory use reached "));
+
+  // Without a limit, or with the default one, the same run runs.
+  for (const std::optional<std::uint64_t> limit :
+       {std::optional<std::uint64_t>{kNoMemoryLimit},
+        std::optional<std::uint64_t>{}}) {
+    o.memory_limit = limit;
+    std::ostringstream runs_out, runs_err;
+    EXPECT_EQ(run_sim(o, runs_out, runs_err), 0) << runs_err.str();
+    EXPECT_EQ(runs_out.str().find("not run"), std::string::npos);
   }
 }
 

@@ -520,6 +520,76 @@ TEST(ModeRun, FinishingEarlyMeasuresTheRunSoFar) {
   EXPECT_EQ(r.injected, r.delivered + dropped(r) + r.in_flight);
 }
 
+// RunOptions::stop set before the workload starts: create() fails and
+// says where the run got to. Set after the set-up, no BGP speaker starts;
+// set at the warm-up's report of 2 ms, the warm-up goes no further.
+TEST(ModeRun, AStopBeforeTheWorkloadFailsCreateSayingWhen) {
+  const Scenario s = tiny();
+  std::atomic<bool> stop{true};
+  RunOptions o;
+  o.stop = &stop;
+  std::size_t reports = 0;
+  bool progressed = false;
+  o.warm_up_progress = [&](const WarmUpProgress& w) {
+    ++reports;
+    if (w.simulated == ms(2)) stop = true;
+  };
+  o.progress = [&](double) { progressed = true; };
+  auto run = ModeRun::create(s, Mode::fare, o);
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error(), "stopped after the set-up");
+  EXPECT_EQ(reports, 0u);
+
+  stop = false;
+  run = ModeRun::create(s, Mode::fare, o);
+  ASSERT_FALSE(run);
+  EXPECT_TRUE(run.error().starts_with("stopped during the BGP warm-up at "))
+      << run.error();
+  EXPECT_EQ(reports, 3u);  // 0, 1 and 2 ms
+  EXPECT_FALSE(progressed);
+  auto whole = run_mode(s, Mode::fare);
+  ASSERT_TRUE(whole) << whole.error();
+  EXPECT_GT(whole->warm_up, ms(3));  // so the stop cut it short
+}
+
+// RunOptions::stop set during the workload: run_until returns at the next
+// sample interval, the run stays where it stopped, and run_mode fails
+// saying when.
+TEST(ModeRun, AStopDuringTheWorkloadEndsItWhereItIs) {
+  const Scenario s = tiny();
+  auto whole = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(whole) << whole.error();
+  std::atomic<bool> stop{false};
+  RunOptions o;
+  o.stop = &stop;
+  o.progress = [&](double f) {
+    if (f > 0) stop = true;
+  };
+  auto run = ModeRun::create(s, Mode::ecmp, o);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_FALSE((*run)->stopped());
+  EXPECT_FALSE((*run)->run_until(Time::max()));
+  EXPECT_TRUE((*run)->stopped());
+  EXPECT_FALSE((*run)->over());
+  const Time stopped_at = (*run)->now();
+  EXPECT_GT(stopped_at, Time{});
+  EXPECT_LT(stopped_at * 2, whole->simulated);
+  const std::uint64_t hops = (*run)->network().counters().packet_hops;
+  stop = false;  // too late: the run stays stopped
+  EXPECT_FALSE((*run)->run_until(Time::max()));
+  EXPECT_EQ((*run)->now(), stopped_at);
+  EXPECT_EQ((*run)->network().counters().packet_hops, hops);
+  const ModeResult r = (*run)->finish();
+  EXPECT_FALSE(r.finished);
+  EXPECT_EQ(r.injected, r.delivered + dropped(r) + r.in_flight);
+
+  stop = false;
+  auto stopped = run_mode(s, Mode::ecmp, o);
+  ASSERT_FALSE(stopped);
+  EXPECT_TRUE(stopped.error().starts_with("stopped during the workload at "))
+      << stopped.error();
+}
+
 // Issue 5: "packet pool and no per-packet heap allocation". Mid-way
 // through a long all-to-all (every flow started, none finished, no
 // event), some 25,000 packet hops allocate nothing per packet: only when the

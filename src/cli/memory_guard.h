@@ -1,0 +1,58 @@
+// `arfabric sim`'s memory limit: a thread that reads the process's
+// resident memory every `interval` and, once it is over the limit, sets a
+// flag for good. The runs read the flag (sim::RunOptions::stop) and stop
+// with an error, so a scenario too large for the machine ends with a
+// message and the results of the modes already run, not with the OOM
+// killer's SIGKILL.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <expected>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace arfabric::cli {
+
+// "1.5 GiB", "640 MiB", "12 KiB", "100 B".
+std::string format_bytes(std::uint64_t bytes);
+
+class MemoryGuard {
+ public:
+  // Checks once now (so a limit already passed trips before any run
+  // starts), then every `interval` until destroyed. `limit_source` says
+  // where the limit came from, for the message ("--memory-limit", say).
+  // Errors: the process's memory cannot be read (sysdep::resident_bytes).
+  static std::expected<std::unique_ptr<MemoryGuard>, std::string> start(
+      std::uint64_t limit, std::string limit_source,
+      std::chrono::milliseconds interval = std::chrono::milliseconds(100));
+  ~MemoryGuard();
+  MemoryGuard(const MemoryGuard&) = delete;
+  MemoryGuard& operator=(const MemoryGuard&) = delete;
+
+  // Set, and never cleared, once resident memory was seen over the limit.
+  const std::atomic<bool>& tripped() const { return tripped_; }
+  // Once tripped: "memory use reached 21.6 GiB, over the limit of
+  // 21.5 GiB (<limit_source>)".
+  std::string reason() const;
+
+ private:
+  MemoryGuard(std::uint64_t limit, std::string limit_source);
+  // Reads resident memory; trips when over. Errors: as start().
+  std::expected<void, std::string> check();
+  void watch(std::stop_token stop, std::chrono::milliseconds interval);
+
+  const std::uint64_t limit_;
+  const std::string limit_source_;
+  std::atomic<bool> tripped_{false};
+  std::atomic<std::uint64_t> seen_{0};  // resident bytes when it tripped
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  std::jthread thread_;  // last: stopped and joined first
+};
+
+}  // namespace arfabric::cli

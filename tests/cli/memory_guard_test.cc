@@ -1,0 +1,74 @@
+#include "cli/memory_guard.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "sysdep/linux/memory.h"
+
+namespace arfabric::cli {
+namespace {
+
+using std::chrono::milliseconds;
+
+TEST(MemoryGuard, FormatsBytesInTheLargestUnit) {
+  EXPECT_EQ(format_bytes(0), "0 B");
+  EXPECT_EQ(format_bytes(1023), "1023 B");
+  EXPECT_EQ(format_bytes(1024), "1 KiB");
+  EXPECT_EQ(format_bytes(640ull << 20), "640 MiB");
+  EXPECT_EQ(format_bytes(3ull << 29), "1.5 GiB");
+  EXPECT_EQ(format_bytes(21'600'000'000), "20.1 GiB");
+}
+
+// A limit already passed trips at start(), before any run could start.
+TEST(MemoryGuard, ALimitAlreadyPassedTripsAtOnce) {
+  auto guard = MemoryGuard::start(1 << 20, "--memory-limit");
+  ASSERT_TRUE(guard) << guard.error();
+  EXPECT_TRUE((*guard)->tripped());
+  EXPECT_TRUE((*guard)->reason().ends_with(
+      ", over the limit of 1 MiB (--memory-limit)"))
+      << (*guard)->reason();
+}
+
+// The watch sees the process grow past the limit within a few intervals,
+// and the flag stays set when the memory is given back.
+TEST(MemoryGuard, TripsWhenTheProcessGrowsPastTheLimit) {
+  const auto resident = sysdep::resident_bytes();
+  ASSERT_TRUE(resident) << resident.error();
+  const std::uint64_t limit = *resident + (128ull << 20);
+  auto guard = MemoryGuard::start(limit, "test", milliseconds(5));
+  ASSERT_TRUE(guard) << guard.error();
+  EXPECT_FALSE((*guard)->tripped());
+  {
+    std::vector<char> block(256 << 20, 1);  // touched
+    for (int i = 0; i < 1000 && !(*guard)->tripped(); ++i) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    EXPECT_EQ(block[4567], 1);
+  }
+  ASSERT_TRUE((*guard)->tripped());
+  std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_TRUE((*guard)->tripped());
+  EXPECT_TRUE((*guard)->reason().starts_with("memory use reached "))
+      << (*guard)->reason();
+  EXPECT_TRUE((*guard)->reason().ends_with("over the limit of " +
+                                           format_bytes(limit) + " (test)"))
+      << (*guard)->reason();
+}
+
+// Destroying a guard mid-wait ends its thread at once, not after the
+// interval.
+TEST(MemoryGuard, StopsWatchingWhenDestroyed) {
+  const auto started = std::chrono::steady_clock::now();
+  {
+    auto guard = MemoryGuard::start(UINT64_MAX, "test", milliseconds(60000));
+    ASSERT_TRUE(guard) << guard.error();
+    EXPECT_FALSE((*guard)->tripped());
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - started, milliseconds(10'000));
+}
+
+}  // namespace
+}  // namespace arfabric::cli
