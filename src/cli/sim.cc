@@ -131,7 +131,8 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
   sim->add_flag("--timing", options.timing,
                 "after the table, where each mode's wall time went: set-up, "
                 "BGP warm-up, workload start, event loop (with its "
-                "packet-hops per second and queue events per packet-hop)");
+                "packet-hops per second and queue events per packet-hop), "
+                "and the process's peak memory");
 }
 
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
@@ -379,6 +380,8 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
                                   static_cast<double>(t.packet_hops)
                             : 0.0);
     }
+    out << "peak memory: " << format_bytes(sysdep::peak_resident_bytes())
+        << " (resident, the whole process)\n";
   }
   if (output_error) {
     err << "arfabric sim: " << *output_error << "\n";

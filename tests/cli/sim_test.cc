@@ -349,6 +349,10 @@ TEST(SimCommand, TimingShowsWhereTheWallTimeWent) {
   // Every hop is an arrival event; transport timers and BGP add a few.
   EXPECT_GE(events_per_hop, 1.0);
   EXPECT_LT(events_per_hop, 1.5);
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("\npeak memory: [0-9.]+ [MG]iB \\(resident, the "
+                       "whole process\\)\n")))
+      << text;
   // Off by default.
   o.timing = false;
   std::ostringstream quiet, quiet_err;

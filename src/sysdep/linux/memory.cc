@@ -1,5 +1,6 @@
 #include "sysdep/linux/memory.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -103,6 +104,12 @@ std::expected<std::uint64_t, std::string> resident_bytes() {
                            *text + "'");
   }
   return *pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);  // cannot fail with RUSAGE_SELF
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // from KiB
 }
 
 std::expected<std::uint64_t, std::string> available_bytes() {

@@ -20,6 +20,10 @@ namespace arfabric::sysdep {
 // (the message names it).
 std::expected<std::uint64_t, std::string> resident_bytes();
 
+// The largest resident set this process has had, in bytes
+// (getrusage's ru_maxrss).
+std::uint64_t peak_resident_bytes();
+
 // Bytes that can still be allocated without swapping or reclaiming memory
 // in use: /proc/meminfo's MemAvailable, or less when this process's cgroup
 // (v2 /sys/fs/cgroup/memory.max, v1 /sys/fs/cgroup/memory/

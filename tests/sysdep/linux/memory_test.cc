@@ -59,6 +59,7 @@ TEST(Memory, ThisProcessReadsItsOwnUse) {
   const auto after = resident_bytes();
   ASSERT_TRUE(after) << after.error();
   EXPECT_GE(*after, *before + (48 << 20));
+  EXPECT_GE(peak_resident_bytes(), *after - (4 << 20));  // sampled apart
   EXPECT_EQ(block[12345], 1);
   const auto available = available_bytes();
   ASSERT_TRUE(available) << available.error();
