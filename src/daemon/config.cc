@@ -5,10 +5,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include "common/suggest.h"
+#include "common/text_file.h"
 #include "wire/bgp/nlri.h"
 
 namespace arfabric::daemon {
@@ -624,14 +623,12 @@ std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text) {
 
 std::expected<DaemonConfig, ConfigFileError> load_config(
     const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    return std::unexpected(
-        ConfigFileError{path, 0, 0, "(file)", "cannot be read"});
+  auto text = read_file(path);
+  if (!text) {
+    return std::unexpected(ConfigFileError{path, 0, 0, "(file)",
+                                           "cannot be read: " + text.error()});
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), path);
+  return parse_config(*text, path);
 }
 
 std::expected<DaemonConfig, ConfigFileError> parse_config(

@@ -176,7 +176,8 @@ TEST(DaemonConfig, UnreadableFileIsAnError) {
   auto c = load_config("/nonexistent/bgpd.yaml");
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().to_string(),
-            "/nonexistent/bgpd.yaml: (file): cannot be read");
+            "/nonexistent/bgpd.yaml: (file): cannot be read: No such file or "
+            "directory");
 }
 
 TEST(DaemonConfig, ParsesRates) {

@@ -2,9 +2,8 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
+#include "common/text_file.h"
 #include "sim/scenario/strformat.h"
 
 namespace arfabric::sim {
@@ -124,13 +123,12 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
 }
 
 std::expected<FlowSizeCdf, CdfError> load_flow_cdf(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(CdfError{path, 0, "cannot open the file"});
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    return std::unexpected(CdfError{path, 0, "cannot read the file"});
-  return parse_flow_cdf(text.str(), path);
+  auto text = read_file(path);
+  if (!text) {
+    return std::unexpected(
+        CdfError{path, 0, "cannot read the file: " + text.error()});
+  }
+  return parse_flow_cdf(*text, path);
 }
 
 std::uint64_t FlowSizeCdf::sample(double u) const {

@@ -8,12 +8,11 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "common/error.h"
+#include "common/text_file.h"
 #include "sim/scenario/generators.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
@@ -1056,13 +1055,12 @@ std::expected<Scenario, ScenarioError> parse_scenario(
 
 std::expected<Scenario, ScenarioError> load_scenario_file(
     const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::unexpected(
-        ScenarioError{path, 0, 0, "", "cannot open the scenario file"});
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path);
+  auto text = read_file(path);
+  if (!text) {
+    return std::unexpected(ScenarioError{
+        path, 0, 0, "", "cannot read the scenario file: " + text.error()});
+  }
+  return parse(*text, path);
 }
 
 }  // namespace arfabric::sim

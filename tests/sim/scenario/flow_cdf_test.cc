@@ -115,7 +115,8 @@ TEST(FlowCdf, MissingFile) {
   const auto r = load_flow_cdf("/nonexistent/cdf.txt");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().to_string(),
-            "/nonexistent/cdf.txt: cannot open the file");
+            "/nonexistent/cdf.txt: cannot read the file: No such file or "
+            "directory");
 }
 
 }  // namespace

@@ -494,7 +494,14 @@ TEST(ParseScenario, MissingScenarioFile) {
   const auto r = load_scenario_file("/nonexistent/x.yaml");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().to_string(),
-            "/nonexistent/x.yaml: cannot open the scenario file");
+            "/nonexistent/x.yaml: cannot read the scenario file: No such "
+            "file or directory");
+  // A directory opens and reads as empty: it is named for what it is.
+  const auto dir = load_scenario_file(std::string(ARFABRIC_SOURCE_DIR));
+  ASSERT_FALSE(dir);
+  EXPECT_EQ(dir.error().to_string(),
+            std::string(ARFABRIC_SOURCE_DIR) +
+                ": cannot read the scenario file: it is a directory");
 }
 
 TEST(ParseScenario, EdgesWithExplicitIdentities) {

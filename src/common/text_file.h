@@ -1,0 +1,15 @@
+// Reading a whole file the user named (a scenario, a flow-size CDF, a
+// daemon configuration), with an error that says why it cannot be read.
+#pragma once
+
+#include <expected>
+#include <string>
+
+namespace arfabric {
+
+// The file's bytes. Errors: why it cannot be read, for the caller to put
+// after the file's name and what it was for: "it is a directory", or the
+// system's reason ("No such file or directory", "Permission denied").
+std::expected<std::string, std::string> read_file(const std::string& path);
+
+}  // namespace arfabric
