@@ -154,6 +154,12 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
             << "' (ecmp, fare, fare+lsn, fare+arn, fare+lsn+arn)\n";
         return 1;
       }
+      // As a scenario's `modes:` does: a mode runs once, with one row,
+      // one pcap and one entry in results.json.
+      if (std::ranges::find(modes, *mode) != modes.end()) {
+        err << "arfabric sim: mode '" << m << "' given twice (-m)\n";
+        return 1;
+      }
       modes.push_back(*mode);
     }
   }

@@ -156,6 +156,21 @@ TEST(SimCommand, JobsIsADecimalThreadCount) {
   }
 }
 
+// A mode given twice is refused, as in a scenario's `modes:`, before
+// anything runs or is written (it would have two rows and clash over
+// its pcap).
+TEST(SimCommand, AModeGivenTwiceIsAnError) {
+  const fs::path dir = testing::temp_path("sim-twice") + "/run";
+  fs::remove_all(dir);
+  SimOptions o = tiny(dir.string());
+  o.modes = {"ecmp", "fare", "ecmp"};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 1);
+  EXPECT_EQ(err.str(), "arfabric sim: mode 'ecmp' given twice (-m)\n");
+  EXPECT_EQ(out.str(), "");
+  EXPECT_FALSE(fs::exists(dir));
+}
+
 // --memory-limit is a size (the scenario's units) or none; anything else
 // is named with what it must be.
 TEST(SimCommand, MemoryLimitIsASizeOrNone) {
