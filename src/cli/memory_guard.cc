@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sysdep/linux/memory.h"
 
 namespace arfabric::cli {
@@ -17,8 +19,11 @@ std::string format_bytes(std::uint64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
-MemoryGuard::MemoryGuard(std::uint64_t limit, std::string limit_source)
-    : limit_(limit), limit_source_(std::move(limit_source)) {}
+MemoryGuard::MemoryGuard(std::uint64_t limit, std::string limit_source,
+                         Runaway on_runaway)
+    : limit_(limit),
+      limit_source_(std::move(limit_source)),
+      on_runaway_(std::move(on_runaway)) {}
 
 // thread_, the last member, is destroyed first: its destructor asks the
 // watch to stop, which wakes its wait, and joins it.
@@ -26,46 +31,53 @@ MemoryGuard::~MemoryGuard() = default;
 
 std::expected<std::unique_ptr<MemoryGuard>, std::string> MemoryGuard::start(
     std::uint64_t limit, std::string limit_source,
-    std::chrono::milliseconds interval) {
+    std::chrono::milliseconds interval, Runaway on_runaway) {
   std::unique_ptr<MemoryGuard> guard(
-      new MemoryGuard(limit, std::move(limit_source)));
+      new MemoryGuard(limit, std::move(limit_source), std::move(on_runaway)));
   if (auto checked = guard->check(); !checked) {
     return std::unexpected(checked.error());
   }
-  if (!guard->tripped_) {
-    guard->thread_ =
-        std::jthread([g = guard.get(), interval](std::stop_token stop) {
-          g->watch(stop, interval);
-        });
-  }
+  guard->thread_ =
+      std::jthread([g = guard.get(), interval](std::stop_token stop) {
+        g->watch(stop, interval);
+      });
   return guard;
 }
 
-std::expected<void, std::string> MemoryGuard::check() {
+std::expected<std::uint64_t, std::string> MemoryGuard::check() {
   const auto resident = sysdep::resident_bytes();
   if (!resident) return std::unexpected(resident.error());
-  if (*resident > limit_) {
+  if (*resident > limit_ && !tripped_) {
     seen_ = *resident;
     tripped_ = true;
   }
-  return {};
+  return *resident;
 }
 
+// Until tripped, then (with on_runaway_) until memory runs away.
 void MemoryGuard::watch(std::stop_token stop,
                         std::chrono::milliseconds interval) {
+  const std::uint64_t growth = std::max(limit_ / 32, kMinRunawayGrowth);
   std::unique_lock lock(mutex_);
-  while (!tripped_) {
+  while (!tripped_ || on_runaway_) {
     wake_.wait_for(lock, stop, interval, [] { return false; });
     if (stop.stop_requested()) return;
     // A read that fails later (it worked at start) is not a reason to
     // stop the runs: try again at the next interval.
-    (void)check();
+    const auto resident = check();
+    if (resident && tripped_ && on_runaway_ && *resident > seen_ + growth) {
+      on_runaway_(over_limit(*resident) + ", and still grows");
+      return;
+    }
   }
 }
 
-std::string MemoryGuard::reason() const {
+std::string MemoryGuard::over_limit(std::uint64_t resident) const {
   return fmt::format("memory use reached {}, over the limit of {} ({})",
-                     format_bytes(seen_), format_bytes(limit_), limit_source_);
+                     format_bytes(resident), format_bytes(limit_),
+                     limit_source_);
 }
+
+std::string MemoryGuard::reason() const { return over_limit(seen_); }
 
 }  // namespace arfabric::cli

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,13 +24,23 @@ std::string format_bytes(std::uint64_t bytes);
 
 class MemoryGuard {
  public:
+  // Called once, from the guard's thread, when memory goes on growing
+  // after the guard tripped, by more than kMinRunawayGrowth or 1/32 of the
+  // limit, whichever is more: what was asked to stop did not (a run's
+  // set-up does not stop part way), and the system may soon kill the
+  // process. With the reason: "memory use reached 22.4 GiB, over the
+  // limit of 21.5 GiB (<limit_source>), and still grows".
+  using Runaway = std::function<void(const std::string& reason)>;
+  static constexpr std::uint64_t kMinRunawayGrowth = 64 << 20;
+
   // Checks once now (so a limit already passed trips before any run
   // starts), then every `interval` until destroyed. `limit_source` says
   // where the limit came from, for the message ("--memory-limit", say).
   // Errors: the process's memory cannot be read (sysdep::resident_bytes).
   static std::expected<std::unique_ptr<MemoryGuard>, std::string> start(
       std::uint64_t limit, std::string limit_source,
-      std::chrono::milliseconds interval = std::chrono::milliseconds(100));
+      std::chrono::milliseconds interval = std::chrono::milliseconds(100),
+      Runaway on_runaway = {});
   ~MemoryGuard();
   MemoryGuard(const MemoryGuard&) = delete;
   MemoryGuard& operator=(const MemoryGuard&) = delete;
@@ -41,13 +52,17 @@ class MemoryGuard {
   std::string reason() const;
 
  private:
-  MemoryGuard(std::uint64_t limit, std::string limit_source);
-  // Reads resident memory; trips when over. Errors: as start().
-  std::expected<void, std::string> check();
+  MemoryGuard(std::uint64_t limit, std::string limit_source,
+              Runaway on_runaway);
+  // Reads resident memory and trips when it is over the limit; returns
+  // it. Errors: as start().
+  std::expected<std::uint64_t, std::string> check();
   void watch(std::stop_token stop, std::chrono::milliseconds interval);
+  std::string over_limit(std::uint64_t resident) const;
 
   const std::uint64_t limit_;
   const std::string limit_source_;
+  const Runaway on_runaway_;
   std::atomic<bool> tripped_{false};
   std::atomic<std::uint64_t> seen_{0};  // resident bytes when it tripped
   std::mutex mutex_;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -43,14 +44,33 @@ std::string format_time(Time t) {
   return fmt::format("{:.1f} us", s * 1e6);
 }
 
+// What needs less memory, after a message about the memory limit.
+std::string memory_advice(unsigned jobs) {
+  return std::string(jobs > 1 ? "Fewer modes at once (-j 1), f" : "F") +
+         "ewer modes (-m) or a smaller scenario need less.";
+}
+
 // The guard of this run's memory limit (SimOptions::memory_limit), or
-// null with none. Errors: the process's memory or the machine's free
-// memory (for the default limit) cannot be read.
+// null with none. Should memory run away past it (a mode's set-up does
+// not stop part way), the process exits at once with code 3 and a
+// message on `err`, before the system's OOM killer ends it without one.
+// Errors: the process's memory or the machine's free memory (for the
+// default limit) cannot be read.
 std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
-    const SimOptions& options) {
+    const SimOptions& options, unsigned jobs, std::ostream& err) {
   if (options.memory_limit == kNoMemoryLimit) return nullptr;
+  auto exit_now = [&err, jobs](const std::string& reason) {
+    err << "\narfabric sim: " << reason
+        << ": a mode's set-up, which does not stop part way, went on; "
+           "exiting before the system kills the process. "
+        << memory_advice(jobs) << "\n";
+    err.flush();
+    std::_Exit(3);
+  };
+  constexpr std::chrono::milliseconds kInterval(100);
   if (options.memory_limit) {
-    return MemoryGuard::start(*options.memory_limit, "--memory-limit");
+    return MemoryGuard::start(*options.memory_limit, "--memory-limit",
+                              kInterval, exit_now);
   }
   const auto resident = sysdep::resident_bytes();
   if (!resident) return std::unexpected(resident.error());
@@ -61,7 +81,8 @@ std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
       room / 10 * 9,
       fmt::format("90% of the {} free at the start; --memory-limit sets "
                   "another",
-                  format_bytes(room)));
+                  format_bytes(room)),
+      kInterval, exit_now);
 }
 
 }  // namespace
@@ -163,7 +184,9 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       modes.push_back(*mode);
     }
   }
-  auto guard = guard_memory(options);
+  const unsigned jobs = static_cast<unsigned>(
+      std::min<std::size_t>(modes.size(), std::max(1u, options.jobs)));
+  auto guard = guard_memory(options, jobs, err);
   if (!guard) {
     err << "arfabric sim: " << guard.error()
         << " (--memory-limit none runs without a memory limit)\n";
@@ -272,8 +295,6 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       promises[i].set_value(std::move(o));
     }
   };
-  const unsigned jobs = static_cast<unsigned>(
-      std::min<std::size_t>(modes.size(), std::max(1u, options.jobs)));
   std::vector<std::jthread> threads;
   for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
 
@@ -332,8 +353,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   threads.clear();  // joins
   if (memory && memory->tripped()) {
     err << "arfabric sim: stopped at the memory limit: " << memory->reason()
-        << ". " << (jobs > 1 ? "Fewer modes at once (-j 1), f" : "F")
-        << "ewer modes (-m) or a smaller scenario need less.\n";
+        << ". " << memory_advice(jobs) << "\n";
   }
   // Routing loops and random link errors have no column: a line per mode
   // that had any.

@@ -47,6 +47,10 @@ void add_sim_command(CLI::App& app, SimOptions& options);
 // (--out: the directory or file, and why) or memory that cannot be read
 // for the default memory limit, 2 when some mode could not run (its row
 // says why, e.g. the memory limit; the others' files are still written).
+// Memory that goes on growing past the limit after the modes were asked
+// to stop (a set-up does not stop part way) ends the process at once
+// with exit code 3 and a message on `err`, leaving --out's files
+// unfinished (*.partial).
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace arfabric::cli

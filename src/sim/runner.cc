@@ -260,6 +260,7 @@ std::expected<void, std::string> ModeRun::State::build() {
   auto created = Network::create(spec, events, pool);
   if (!created) return std::unexpected(named_error(topo, created.error()));
   net.emplace(std::move(*created));
+  if (stop_requested()) return std::unexpected("stopped during the set-up");
   // Static routes reach leaves only.
   if (!net->multihomed().empty() && sp.routing != Routing::bgp) {
     return std::unexpected(
@@ -303,6 +304,7 @@ std::expected<void, std::string> ModeRun::State::build() {
     program_static_routes(*net, leaf_id, Time{});
   }
   bgp = bgp_control.get();
+  if (stop_requested()) return std::unexpected("stopped during the set-up");
 
   // Hardware: loss of signal (fast failover in every mode), LSN, ARN.
   loss_of_signal.emplace(*net, events, sp.failure_detection_delay,
@@ -376,7 +378,6 @@ void ModeRun::State::dispatch(const Event& e) {
 // BGP sessions and routes, until every session is up and no FIB has
 // changed for two programming delays.
 std::expected<void, std::string> ModeRun::State::warm_up() {
-  if (stop_requested()) return std::unexpected("stopped after the set-up");
   if (bgp == nullptr) return {};
   bgp->start(Time{});
   for (Time step = ms(1); t0 < sec(30); t0 += step) {

@@ -125,8 +125,9 @@ struct RunOptions {
   // only: the results are the same at every depth.
   std::uint8_t prefetch_depth = 0;
   // When set, another thread may set it to stop the run early (e.g. a
-  // memory limit): it is read after the set-up, at every event of the BGP
-  // warm-up and at every sample interval of the workload. A stopped run
+  // memory limit): it is read twice in the set-up (after the network and
+  // FIBs are built, after the routing), at every event of the BGP warm-up
+  // and at every sample interval of the workload. A stopped run
   // makes ModeRun::create or run_mode fail with "stopped during ..."
   // (ModeRun::stopped() for a run stepped with run_until).
   const std::atomic<bool>* stop = nullptr;
@@ -151,7 +152,7 @@ class ModeRun {
   // Errors: a topology the network cannot be built from, a control-plane
   // or transport setting the engines refuse (the message names the
   // problem); RunOptions::stop set before the workload starts ("stopped
-  // after the set-up" or "stopped during the BGP warm-up at <time>").
+  // during the set-up" or "stopped during the BGP warm-up at <time>").
   static std::expected<std::unique_ptr<ModeRun>, std::string> create(
       const Scenario& scenario, Mode mode, const RunOptions& options = {});
   ~ModeRun();

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -56,6 +59,42 @@ TEST(MemoryGuard, TripsWhenTheProcessGrowsPastTheLimit) {
   EXPECT_TRUE((*guard)->reason().ends_with("over the limit of " +
                                            format_bytes(limit) + " (test)"))
       << (*guard)->reason();
+}
+
+// Tripped, the guard goes on watching when given a runaway callback, and
+// calls it once memory has grown by more than kMinRunawayGrowth since
+// (the limit is small here); not before.
+TEST(MemoryGuard, CallsTheRunawayCallbackWhenMemoryGoesOnGrowing) {
+  const auto resident = sysdep::resident_bytes();
+  ASSERT_TRUE(resident) << resident.error();
+  const std::uint64_t limit = *resident - (1 << 20);
+  std::atomic<int> calls{0};
+  std::string message;
+  std::mutex mutex;
+  auto guard = MemoryGuard::start(limit, "test", milliseconds(5),
+                                  [&](const std::string& reason) {
+                                    std::lock_guard lock(mutex);
+                                    message = reason;
+                                    ++calls;
+                                  });
+  ASSERT_TRUE(guard) << guard.error();
+  EXPECT_TRUE((*guard)->tripped());
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(calls, 0);  // over the limit, but not growing
+  {
+    std::vector<char> block(2 * MemoryGuard::kMinRunawayGrowth, 1);
+    for (int i = 0; i < 1000 && calls == 0; ++i) {
+      std::this_thread::sleep_for(milliseconds(5));
+    }
+    EXPECT_EQ(block[4567], 1);
+  }
+  std::this_thread::sleep_for(milliseconds(30));
+  EXPECT_EQ(calls, 1);
+  std::lock_guard lock(mutex);
+  EXPECT_TRUE(message.starts_with("memory use reached ")) << message;
+  EXPECT_TRUE(message.ends_with("over the limit of " + format_bytes(limit) +
+                                " (test), and still grows"))
+      << message;
 }
 
 // Destroying a guard mid-wait ends its thread at once, not after the

@@ -521,8 +521,9 @@ TEST(ModeRun, FinishingEarlyMeasuresTheRunSoFar) {
 }
 
 // RunOptions::stop set before the workload starts: create() fails and
-// says where the run got to. Set after the set-up, no BGP speaker starts;
-// set at the warm-up's report of 2 ms, the warm-up goes no further.
+// says where the run got to. Set from the start, the set-up goes no
+// further than the network and no BGP speaker starts; set at the
+// warm-up's report of 2 ms, the warm-up goes no further.
 TEST(ModeRun, AStopBeforeTheWorkloadFailsCreateSayingWhen) {
   const Scenario s = tiny();
   std::atomic<bool> stop{true};
@@ -537,7 +538,7 @@ TEST(ModeRun, AStopBeforeTheWorkloadFailsCreateSayingWhen) {
   o.progress = [&](double) { progressed = true; };
   auto run = ModeRun::create(s, Mode::fare, o);
   ASSERT_FALSE(run);
-  EXPECT_EQ(run.error(), "stopped after the set-up");
+  EXPECT_EQ(run.error(), "stopped during the set-up");
   EXPECT_EQ(reports, 0u);
 
   stop = false;
