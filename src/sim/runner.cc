@@ -253,7 +253,10 @@ std::expected<void, std::string> ModeRun::State::build() {
   spec.select_mode = select_mode(sp.path_selection);
   spec.fib.table_size = 256;
   spec.fib.flowlet_gap = sp.flowlet_gap;
-  spec.fib.flowlet_table_size = 4096;
+  // Only flowlet mode reads the flowlet table: elsewhere one slot, not
+  // 4096 x 32 bytes per switch (270 MB in a 2,064-switch fabric).
+  spec.fib.flowlet_table_size =
+      sp.path_selection == PathSelection::flowlet ? 4096 : 1;
   spec.seed = scenario.seed;
   spec.prefetch_depth = options.prefetch_depth;
 
