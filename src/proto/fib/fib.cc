@@ -516,21 +516,22 @@ std::optional<PortId> Fib::select_overridden(Selector& s, NodeId dest,
                                              std::uint64_t flow_hash, Time now,
                                              SelectMode mode) {
   const Dest& d = dests_[dest];
+  const Overrides& overrides = *d.overrides;  // has_overrides: set
   adjust_.clear();
   std::uint32_t begin = 0;
-  for (const auto& [fields, end] : d.override_groups) {
+  for (const auto& [fields, end] : overrides.groups) {
     std::uint32_t i = begin, stop = end;
     if (end - begin > kLinearGroup) {  // hash the masked key, then search
       FlowMatch probe{fields, key};
       const std::uint64_t h = fib::flow_hash(probe.normalise().key, fields);
-      const auto first = d.override_hashes.begin();
+      const auto first = overrides.hashes.begin();
       i = static_cast<std::uint32_t>(
           std::lower_bound(first + begin, first + end, h) - first);
       stop = static_cast<std::uint32_t>(
           std::upper_bound(first + i, first + end, h) - first);
     }
     for (; i < stop; ++i) {
-      const FlowOverride& o = d.overrides[i];
+      const FlowOverride& o = overrides.list[i];
       if (!o.match.matches(key)) continue;  // another key, or a collision
       auto it =
           std::find_if(adjust_.begin(), adjust_.end(),
@@ -653,22 +654,26 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
                     std::to_string(c.match.fields) + " exceeds 5 bits"});
   FlowMatch match = c.match;
   match.normalise();
-  std::vector<FlowOverride>& list = dests_[c.destination].overrides;
+  std::unique_ptr<Overrides>& overrides = dests_[c.destination].overrides;
   const bool remove = !c.vetoed && c.level == 0;
-  auto it = std::find_if(list.begin(), list.end(), [&](const FlowOverride& o) {
-    return o.port == c.port && o.source == c.source && o.match == match;
-  });
-  if (it != list.end()) {
-    ++counters_.flow_override_changes;
-    if (remove) {
-      list.erase(it);
-      --flow_override_count_;
-      index_overrides(c.destination);
-    } else {
-      it->vetoed = c.vetoed;
-      it->level = c.level;
+  if (overrides) {
+    std::vector<FlowOverride>& list = overrides->list;
+    auto it =
+        std::find_if(list.begin(), list.end(), [&](const FlowOverride& o) {
+          return o.port == c.port && o.source == c.source && o.match == match;
+        });
+    if (it != list.end()) {
+      ++counters_.flow_override_changes;
+      if (remove) {
+        list.erase(it);
+        --flow_override_count_;
+        index_overrides(c.destination);
+      } else {
+        it->vetoed = c.vetoed;
+        it->level = c.level;
+      }
+      return {};
     }
-    return {};
   }
   if (remove) {
     ++counters_.flow_override_changes;
@@ -681,44 +686,50 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
                              std::to_string(config_.max_flow_overrides) + ")"});
   }
   ++counters_.flow_override_changes;
-  list.push_back({match, c.port, c.source, c.vetoed, c.level});
+  if (!overrides) overrides = std::make_unique<Overrides>();
+  overrides->list.push_back({match, c.port, c.source, c.vetoed, c.level});
   ++flow_override_count_;
   index_overrides(c.destination);
   // select() must not allocate: room for every override of one destination.
-  if (adjust_.capacity() < list.size()) adjust_.reserve(list.size() * 2);
+  const std::size_t n = overrides->list.size();
+  if (adjust_.capacity() < n) adjust_.reserve(n * 2);
   return {};
 }
 
+// Sorts dest's overrides for lookup, or frees them when there are none.
 void Fib::index_overrides(NodeId dest) {
-  Dest& d = dests_[dest];
-  const std::size_t n = d.overrides.size();
-  selectors_[dest].has_overrides = n > 0;
+  std::unique_ptr<Overrides>& overrides = dests_[dest].overrides;
+  const bool any = overrides && !overrides->list.empty();
+  selectors_[dest].has_overrides = any;
+  if (!any) {
+    overrides.reset();
+    return;
+  }
+  Overrides& d = *overrides;
   std::vector<std::pair<std::uint64_t, FlowOverride>> keyed;
-  keyed.reserve(n);
-  for (const FlowOverride& o : d.overrides)
+  keyed.reserve(d.list.size());
+  for (const FlowOverride& o : d.list)
     keyed.emplace_back(flow_hash(o.match.key, o.match.fields), o);
   std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
     return a.second.match.fields != b.second.match.fields
                ? a.second.match.fields < b.second.match.fields
                : a.first < b.first;
   });
-  d.overrides.clear();
-  d.override_hashes.clear();
-  d.override_groups.clear();
+  d.list.clear();
+  d.hashes.clear();
+  d.groups.clear();
   for (const auto& [h, o] : keyed) {
-    if (d.override_groups.empty() ||
-        d.override_groups.back().first != o.match.fields)
-      d.override_groups.emplace_back(o.match.fields, 0);
-    d.overrides.push_back(o);
-    d.override_hashes.push_back(h);
-    d.override_groups.back().second =
-        static_cast<std::uint32_t>(d.overrides.size());
+    if (d.groups.empty() || d.groups.back().first != o.match.fields)
+      d.groups.emplace_back(o.match.fields, 0);
+    d.list.push_back(o);
+    d.hashes.push_back(h);
+    d.groups.back().second = static_cast<std::uint32_t>(d.list.size());
   }
 }
 
 std::span<const FlowOverride> Fib::flow_overrides(NodeId dest) const {
-  if (dest >= dests_.size()) return {};
-  return dests_[dest].overrides;
+  if (dest >= dests_.size() || !dests_[dest].overrides) return {};
+  return dests_[dest].overrides->list;
 }
 
 std::expected<void, ConfigError> Fib::add_prefix(const Prefix& prefix,
