@@ -9,7 +9,6 @@ namespace arn = proto::arn;
 
 namespace {
 
-constexpr std::uint32_t kNone = 0xffffffff;
 // Ethernet header, FCS, preamble and inter-frame gap around the IPv4 packet.
 constexpr std::uint32_t kPacketOverheadBytes = 14 + 4 + 20;
 
@@ -25,6 +24,13 @@ wire::Ipv4Address router_address(NodeIndex node) {
 }
 
 }  // namespace
+
+ArnControl::ArnControl(Network& network, EventQueue& events, PacketPool& pool,
+                       const ArnControlConfig& config)
+    : network_(&network),
+      config_(config),
+      plane_(network, events, pool, EventType::arn, ControlProtocol::arn,
+             kPacketOverheadBytes, config.processing) {}
 
 std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     Network& network, EventQueue& events, PacketPool& pool,
@@ -42,13 +48,6 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
         NetworkError{"arn", "more than 65535 switches or leaves"});
   }
   std::unique_ptr<ArnControl> c(new ArnControl(network, events, pool, config));
-  c->sender_ = {&network,
-                &pool,
-                &c->payloads_,
-                nullptr,
-                ControlProtocol::arn,
-                kPacketOverheadBytes};
-  c->switch_of_node_.assign(network.node_count(), kNone);
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
     const auto& out = network.out_links(n);
@@ -114,12 +113,11 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     for (std::size_t i = 0; i < leaves.size(); ++i) {
       sw.engine->set_next_hops(leaves[i], routes[i]);
     }
-    const auto index = static_cast<std::uint32_t>(c->switches_.size());
-    c->switch_of_node_[n] = index;
+    const std::uint32_t index = c->plane_.add_switch(n);
     c->switches_.push_back(std::move(sw));
     if (config.sample_interval > Time{} &&
         !c->switches_.back().monitored.empty()) {
-      events.push(now + config.sample_interval, EventType::arn, index, kSample);
+      c->plane_.sample_at(index, now + config.sample_interval);
     }
   }
   for (std::uint32_t i = 0; i < c->switches_.size(); ++i) {
@@ -155,7 +153,7 @@ void ArnControl::flush(std::uint32_t index, Time now) {
   }
   for (const arn::Transmit& t : out.transmits) {
     if (const std::uint32_t bytes =
-            sender_.send(sw.node, t.port, t.bytes, now)) {
+            plane_.send(sw.node, t.port, t.bytes, now)) {
       ++counters_.messages;
       counters_.bytes += bytes;
     }
@@ -165,38 +163,29 @@ void ArnControl::flush(std::uint32_t index, Time now) {
 
 void ArnControl::arm(std::uint32_t index) {
   Switch& sw = switches_[index];
-  const Time deadline = sw.engine->next_deadline();
-  if (sw.timer.arm(deadline)) {
-    events_->push(deadline, EventType::arn, index, kTimer);
-  }
+  plane_.arm(index, sw.timer, sw.engine->next_deadline());
 }
 
 void ArnControl::on_control(NodeIndex node, proto::PortId port,
                             PacketIndex packet, Time now) {
-  const std::uint32_t index = switch_of_node_[node];
-  if (index == kNone) {  // cannot happen: only switches send ARN
-    on_control_dropped((*pool_)[packet]);
-    pool_->release(packet);
-    return;
-  }
-  events_->push(now + config_.processing, EventType::arn, packet, port);
+  plane_.on_control(node, port, packet, now);
 }
 
 void ArnControl::on_control_dropped(const Packet& packet) {
-  payloads_.release(packet.control);
+  plane_.on_control_dropped(packet);
 }
 
 void ArnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
                                Time now) {
-  const std::uint32_t index = switch_of_node_[node];
-  if (index == kNone) return;
+  const std::uint32_t index = plane_.switch_index(node);
+  if (index == NotificationPlane::kNotSwitch) return;
   switches_[index].engine->link_state(port, up, now);
   flush(index, now);
   arm(index);
 }
 
 void ArnControl::on_event(const Event& e) {
-  if (e.b == kTimer) {
+  if (e.b == NotificationPlane::kTimer) {
     Switch& sw = switches_[e.a];
     if (!sw.timer.fire(e.at)) return;  // superseded
     sw.engine->on_timer(e.at);
@@ -204,7 +193,7 @@ void ArnControl::on_event(const Event& e) {
     arm(e.a);
     return;
   }
-  if (e.b == kSample) {
+  if (e.b == NotificationPlane::kSample) {
     Switch& sw = switches_[e.a];
     const double interval = config_.sample_interval.seconds();
     for (Monitored& m : sw.monitored) {
@@ -219,18 +208,15 @@ void ArnControl::on_event(const Event& e) {
     }
     flush(e.a, e.at);
     arm(e.a);
-    events_->push(e.at + config_.sample_interval, EventType::arn, e.a, kSample);
+    plane_.sample_at(e.a, e.at + config_.sample_interval);
     return;
   }
-  // A received message, now processed: a = packet, b = arrival port.
-  const PacketIndex packet = e.a;
-  const Packet& p = (*pool_)[packet];
-  const std::uint32_t index = switch_of_node_[p.destination];
-  ++counters_.received;
-  switches_[index].engine->on_message(static_cast<proto::PortId>(e.b),
-                                      payloads_.at(p.control), e.at);
-  payloads_.release(p.control);
-  pool_->release(packet);
+  // A received message, now processed.
+  const std::uint32_t index = plane_.deliver(
+      e, [&](std::uint32_t sw, proto::PortId port, ByteSpan bytes) {
+        ++counters_.received;
+        switches_[sw].engine->on_message(port, bytes, e.at);
+      });
   flush(index, e.at);
   arm(index);
 }

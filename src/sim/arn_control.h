@@ -33,7 +33,6 @@
 #include "sim/loss_of_signal.h"
 #include "sim/network.h"
 #include "sim/notification.h"
-#include "sim/payload_slab.h"
 
 namespace arfabric::sim {
 
@@ -69,7 +68,7 @@ class ArnControl : public ControlHandler, public PortObserver {
       const std::vector<proto::NodeId>& leaf_id, const ArnControlConfig& config,
       Time now);
 
-  void set_tap(ControlTap* tap) { sender_.tap = tap; }
+  void set_tap(ControlTap* tap) { plane_.set_tap(tap); }
 
   void on_control(NodeIndex node, proto::PortId port, PacketIndex packet,
                   Time now) override;
@@ -82,12 +81,10 @@ class ArnControl : public ControlHandler, public PortObserver {
   // Engine counters summed over switches, plus the host's.
   ArnControlCounters counters() const;
   const proto::arn::ArnEngine& engine(NodeIndex node) const {
-    return *switches_[switch_of_node_[node]].engine;
+    return *switches_[plane_.switch_index(node)].engine;
   }
 
  private:
-  static constexpr std::uint32_t kTimer = 0;
-  static constexpr std::uint32_t kSample = 0x10000;
   struct Monitored {
     proto::PortId port = 0;
     LinkIndex link = 0;
@@ -101,19 +98,14 @@ class ArnControl : public ControlHandler, public PortObserver {
   };
 
   ArnControl(Network& network, EventQueue& events, PacketPool& pool,
-             const ArnControlConfig& config)
-      : network_(&network), events_(&events), pool_(&pool), config_(config) {}
+             const ArnControlConfig& config);
   void flush(std::uint32_t sw, Time now);
   void arm(std::uint32_t sw);
 
   Network* network_;
-  EventQueue* events_;
-  PacketPool* pool_;
   ArnControlConfig config_;
-  std::vector<Switch> switches_;
-  std::vector<std::uint32_t> switch_of_node_;
-  PayloadSlab payloads_;
-  NotificationSender sender_;
+  NotificationPlane plane_;
+  std::vector<Switch> switches_;  // by plane_'s switch number
   ArnControlCounters counters_;
 };
 

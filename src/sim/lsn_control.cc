@@ -11,7 +11,6 @@ namespace lsn = proto::lsn;
 
 namespace {
 
-constexpr std::uint32_t kNone = 0xffffffff;
 // FCS, preamble and inter-frame gap around the frame the engine builds.
 constexpr std::uint32_t kFrameOverheadBytes = 4 + 20;
 
@@ -26,6 +25,13 @@ wire::MacAddress switch_mac(NodeIndex node) {
 
 }  // namespace
 
+LsnControl::LsnControl(Network& network, EventQueue& events, PacketPool& pool,
+                       const LsnControlConfig& config)
+    : network_(&network),
+      config_(config),
+      plane_(network, events, pool, EventType::lsn, ControlProtocol::lsn,
+             kFrameOverheadBytes, config.processing) {}
+
 std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
     Network& network, EventQueue& events, PacketPool& pool,
     const std::vector<proto::NodeId>& leaf_id, const LsnControlConfig& config) {
@@ -36,10 +42,6 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
         "lsn", std::to_string(leaves) + " leaves (LSN needs 1 to 16384)"});
   }
   std::unique_ptr<LsnControl> c(new LsnControl(network, events, pool, config));
-  c->sender_ = {
-      &network,           &pool, &c->frames_, nullptr, ControlProtocol::lsn,
-      kFrameOverheadBytes};
-  c->switch_of_node_.assign(network.node_count(), kNone);
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
     if (leaf_id[n] != kNotLeaf && leaf_id[n] >= leaves) {
@@ -90,7 +92,7 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
           engine.error().reason});
     }
     sw.engine = std::make_unique<lsn::Engine>(std::move(*engine));
-    c->switch_of_node_[n] = static_cast<std::uint32_t>(c->switches_.size());
+    c->plane_.add_switch(n);
     c->switches_.push_back(std::move(sw));
   }
   return c;
@@ -105,8 +107,7 @@ void LsnControl::start(Time now) {
     flush(i, now);
     arm(i);
     if (config_.congestion_sample > Time{} && !sw.sampled.empty()) {
-      events_->push(now + config_.congestion_sample, EventType::lsn, i,
-                    kSample);
+      plane_.sample_at(i, now + config_.congestion_sample);
     }
   }
 }
@@ -120,7 +121,7 @@ void LsnControl::flush(std::uint32_t index, Time now) {
       // yet detected).
       if (sw.port_down[port]) continue;
       if (const std::uint32_t bytes =
-              sender_.send(sw.node, port, f.frame, now)) {
+              plane_.send(sw.node, port, f.frame, now)) {
         ++counters_.frames;
         counters_.bytes += bytes;
       }
@@ -131,10 +132,7 @@ void LsnControl::flush(std::uint32_t index, Time now) {
 
 void LsnControl::arm(std::uint32_t index) {
   Switch& sw = switches_[index];
-  const Time deadline = sw.engine->next_deadline();
-  if (sw.timer.arm(deadline)) {
-    events_->push(deadline, EventType::lsn, index, kTimer);
-  }
+  plane_.arm(index, sw.timer, sw.engine->next_deadline());
 }
 
 void LsnControl::apply(std::uint32_t index, Time now) {
@@ -181,23 +179,17 @@ void LsnControl::refresh_transit(std::uint32_t index,
 
 void LsnControl::on_control(NodeIndex node, proto::PortId port,
                             PacketIndex packet, Time now) {
-  const std::uint32_t index = switch_of_node_[node];
-  if (index == kNone) {  // cannot happen: only switches send LSN
-    on_control_dropped((*pool_)[packet]);
-    pool_->release(packet);
-    return;
-  }
-  events_->push(now + config_.processing, EventType::lsn, packet, port);
+  plane_.on_control(node, port, packet, now);
 }
 
 void LsnControl::on_control_dropped(const Packet& packet) {
-  frames_.release(packet.control);
+  plane_.on_control_dropped(packet);
 }
 
 void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
                                Time now) {
-  const std::uint32_t index = switch_of_node_[node];
-  if (index == kNone) return;
+  const std::uint32_t index = plane_.switch_index(node);
+  if (index == NotificationPlane::kNotSwitch) return;
   // Errors only for an unknown port, which the engine was built from.
   (void)switches_[index].engine->set_port_state(port, up, now);
   switches_[index].port_down[port] = !up;
@@ -211,7 +203,7 @@ void LsnControl::on_port_state(NodeIndex node, proto::PortId port, bool up,
 }
 
 void LsnControl::on_event(const Event& e) {
-  if (e.b == kTimer) {
+  if (e.b == NotificationPlane::kTimer) {
     Switch& sw = switches_[e.a];
     if (!sw.timer.fire(e.at)) return;  // superseded
     refresh_transit(e.a, sw.transit, e.at);
@@ -220,7 +212,7 @@ void LsnControl::on_event(const Event& e) {
     arm(e.a);
     return;
   }
-  if (e.b == kSample) {
+  if (e.b == NotificationPlane::kSample) {
     Switch& sw = switches_[e.a];
     for (const auto& [port, link] : sw.sampled) {
       (void)sw.engine->set_queue_depth(port, network_->queued_bytes(link, e.at),
@@ -228,20 +220,15 @@ void LsnControl::on_event(const Event& e) {
     }
     flush(e.a, e.at);
     arm(e.a);
-    events_->push(e.at + config_.congestion_sample, EventType::lsn, e.a,
-                  kSample);
+    plane_.sample_at(e.a, e.at + config_.congestion_sample);
     return;
   }
-  // A received frame, now processed: a = packet, b = arrival port.
-  const PacketIndex packet = e.a;
-  const Packet& p = (*pool_)[packet];
-  const std::uint32_t index = switch_of_node_[p.destination];
-  Switch& sw = switches_[index];
-  ++counters_.received;
-  sw.engine->on_frame(static_cast<proto::PortId>(e.b), frames_.at(p.control),
-                      e.at);
-  frames_.release(p.control);
-  pool_->release(packet);
+  // A received frame, now processed.
+  const std::uint32_t index = plane_.deliver(
+      e, [&](std::uint32_t sw, proto::PortId port, ByteSpan frame) {
+        ++counters_.received;
+        switches_[sw].engine->on_frame(port, frame, e.at);
+      });
   apply(index, e.at);
 }
 

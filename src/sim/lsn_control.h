@@ -45,7 +45,6 @@
 #include "sim/loss_of_signal.h"
 #include "sim/network.h"
 #include "sim/notification.h"
-#include "sim/payload_slab.h"
 
 namespace arfabric::sim {
 
@@ -77,7 +76,7 @@ class LsnControl : public ControlHandler, public PortObserver {
       const std::vector<proto::NodeId>& leaf_id,
       const LsnControlConfig& config);
 
-  void set_tap(ControlTap* tap) { sender_.tap = tap; }
+  void set_tap(ControlTap* tap) { plane_.set_tap(tap); }
   // Starts origination (the first periodic frames go out now).
   void start(Time now);
 
@@ -91,12 +90,10 @@ class LsnControl : public ControlHandler, public PortObserver {
 
   const LsnControlCounters& counters() const { return counters_; }
   const proto::lsn::Engine& engine(NodeIndex node) const {
-    return *switches_[switch_of_node_[node]].engine;
+    return *switches_[plane_.switch_index(node)].engine;
   }
 
  private:
-  static constexpr std::uint32_t kTimer = 0;
-  static constexpr std::uint32_t kSample = 0x10000;
   struct Switch {
     NodeIndex node = 0;
     std::unique_ptr<proto::lsn::Engine> engine;
@@ -109,8 +106,7 @@ class LsnControl : public ControlHandler, public PortObserver {
   };
 
   LsnControl(Network& network, EventQueue& events, PacketPool& pool,
-             const LsnControlConfig& config)
-      : network_(&network), events_(&events), pool_(&pool), config_(config) {}
+             const LsnControlConfig& config);
   void flush(std::uint32_t sw, Time now);
   void apply(std::uint32_t sw, Time now);
   // Sets the bit of each of `leaves` that is one of the switch's transit
@@ -120,14 +116,10 @@ class LsnControl : public ControlHandler, public PortObserver {
   void arm(std::uint32_t sw);
 
   Network* network_;
-  EventQueue* events_;
-  PacketPool* pool_;
   LsnControlConfig config_;
+  NotificationPlane plane_;
   bool started_ = false;
-  std::vector<Switch> switches_;
-  std::vector<std::uint32_t> switch_of_node_;
-  PayloadSlab frames_;
-  NotificationSender sender_;
+  std::vector<Switch> switches_;  // by plane_'s switch number
   LsnControlCounters counters_;
   std::vector<proto::NodeId> changed_;  // apply()'s scratch
 };
