@@ -422,15 +422,16 @@ void BgpControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
   }
 }
 
-bool BgpControl::all_established() const {
+BgpControl::Sessions BgpControl::sessions() const {
+  Sessions s;
   for (const Switch& sw : switches_) {
     for (bgp::PeerId p = 0; p < sw.peer_node.size(); ++p) {
-      if (sw.speaker->peer_state(p) != bgp::SessionState::established) {
-        return false;
-      }
+      ++s.total;
+      s.established +=
+          sw.speaker->peer_state(p) == bgp::SessionState::established;
     }
   }
-  return true;
+  return s;
 }
 
 const std::vector<std::pair<proto::PortId, std::uint32_t>>*

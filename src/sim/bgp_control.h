@@ -94,7 +94,16 @@ class BgpControl : public ControlHandler {
   // Both ends learn the cable's new bandwidth (degradation).
   void cable_rate(std::size_t cable, BitsPerSecond rate, Time now);
 
-  bool all_established() const;
+  // BGP sessions by their ends: established, of all (a session between
+  // two switches counts twice).
+  struct Sessions {
+    std::size_t established = 0, total = 0;
+  };
+  Sessions sessions() const;
+  bool all_established() const {
+    const Sessions s = sessions();
+    return s.established == s.total;
+  }
   // Nothing in flight: no control message on a link or in a CPU queue, no
   // connection being opened or closed, no FIB update pending (timers do
   // not count).

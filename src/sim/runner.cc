@@ -379,11 +379,12 @@ void ModeRun::State::dispatch(const Event& e) {
 }
 
 // BGP sessions and routes, until every session is up and no FIB has
-// changed for two programming delays.
+// changed for two programming delays; an error if that takes longer than
+// the warm-up limit.
 std::expected<void, std::string> ModeRun::State::warm_up() {
   if (bgp == nullptr) return {};
   bgp->start(Time{});
-  for (Time step = ms(1); t0 < sec(30); t0 += step) {
+  for (Time step = ms(1);; t0 += step) {
     while (!events.empty() && events.top().at <= t0) {
       if (stop_requested()) {
         return std::unexpected("stopped during the BGP warm-up at " +
@@ -391,15 +392,26 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
       }
       dispatch(events.pop());
     }
-    const bool established = bgp->all_established();
+    const BgpControl::Sessions sessions = bgp->sessions();
+    const bool established = sessions.established == sessions.total;
     if (options.warm_up_progress) {
       options.warm_up_progress(WarmUpProgress{t0, bgp->counters().messages,
                                               bgp->counters().fib_updates,
                                               established});
     }
-    if (established && bgp->quiet()) break;
+    if (established && bgp->quiet()) return {};
+    if (t0 >= options.warm_up_limit) {
+      return std::unexpected(
+          "BGP did not converge in the warm-up's " + in_ms(t0) +
+          " of simulated time: " + std::to_string(sessions.established) +
+          " of " + std::to_string(sessions.total) +
+          " session ends established, " +
+          (bgp->quiet() ? "nothing in flight" : "messages still in flight") +
+          (bgp->counters().fib_updates == 0
+               ? ", no route programmed yet"
+               : ", the last FIB change at " + in_ms(bgp->last_fib_change())));
+    }
   }
-  return {};
 }
 
 std::expected<void, std::string> ModeRun::State::start() {

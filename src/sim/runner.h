@@ -115,10 +115,14 @@ struct RunOptions {
   // time), e.g. for a progress bar.
   std::function<void(double fraction)> progress;
   // Called during the BGP warm-up (modes with BGP routing) at every
-  // millisecond of simulated time from 0 until BGP is quiet (or the
-  // warm-up's 30 s limit): a large fabric's warm-up
-  // can take minutes of wall time before `progress` is first called.
+  // millisecond of simulated time from 0 until BGP is quiet (or
+  // `warm_up_limit`): a large fabric's warm-up can take minutes of wall
+  // time before `progress` is first called.
   std::function<void(const WarmUpProgress&)> warm_up_progress;
+  // Simulated time BGP has to converge in before the workload (every
+  // session up, nothing in flight); a warm-up that reaches it fails the
+  // run (ModeRun::create).
+  Time warm_up_limit = sec(30);
   // Filled with the run's wall-clock phases when set.
   RunTiming* timing = nullptr;
   // NetworkSpec::prefetch_depth (0: chosen by the fabric's size). Speed
@@ -151,8 +155,10 @@ class ModeRun {
  public:
   // Errors: a topology the network cannot be built from, a control-plane
   // or transport setting the engines refuse (the message names the
-  // problem); RunOptions::stop set before the workload starts ("stopped
-  // during the set-up" or "stopped during the BGP warm-up at <time>").
+  // problem); BGP not converged by RunOptions::warm_up_limit ("BGP did
+  // not converge ...", with how far it got); RunOptions::stop set before
+  // the workload starts ("stopped during the set-up" or "stopped during
+  // the BGP warm-up at <time>").
   static std::expected<std::unique_ptr<ModeRun>, std::string> create(
       const Scenario& scenario, Mode mode, const RunOptions& options = {});
   ~ModeRun();

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <utility>
 
@@ -551,6 +552,33 @@ TEST(ModeRun, AStopBeforeTheWorkloadFailsCreateSayingWhen) {
   auto whole = run_mode(s, Mode::fare);
   ASSERT_TRUE(whole) << whole.error();
   EXPECT_GT(whole->warm_up, ms(3));  // so the stop cut it short
+}
+
+// A BGP warm-up that does not converge by RunOptions::warm_up_limit fails
+// the run, saying how far it got, rather than start the workload on
+// unfinished routes. tiny's warm-up takes more than 3 ms.
+TEST(ModeRun, AWarmUpThatDoesNotConvergeInTimeIsAnError) {
+  const Scenario s = tiny();
+  RunOptions o;
+  o.warm_up_limit = ms(2);
+  bool progressed = false;
+  o.progress = [&](double) { progressed = true; };
+  auto run = ModeRun::create(s, Mode::fare, o);
+  ASSERT_FALSE(run);
+  EXPECT_TRUE(std::regex_match(
+      run.error(),
+      std::regex("BGP did not converge in the warm-up's 2\\.000 ms of "
+                 "simulated time: [0-8] of 8 session ends established, "
+                 "(nothing|messages still) in flight, (the last FIB change "
+                 "at [0-9.]+ ms|no route programmed yet)")))
+      << run.error();
+  EXPECT_FALSE(progressed);
+  // With static routes there is no warm-up to limit.
+  Scenario statics = s;
+  statics.switches.routing = Routing::static_ecmp;
+  EXPECT_TRUE(ModeRun::create(statics, Mode::fare, o));
+  o.warm_up_limit = sec(30);
+  EXPECT_TRUE(ModeRun::create(s, Mode::fare, o));
 }
 
 // RunOptions::stop set during the workload: run_until returns at the next
