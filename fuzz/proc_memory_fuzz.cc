@@ -1,10 +1,13 @@
-// libFuzzer target: the parsers of /proc/self/statm, /proc/meminfo and the
-// cgroup memory files (sysdep/linux/memory.h), the input being a file's
-// text. None may crash. What each accepts must be what the text says: a
-// cgroup value is "max" or digits only (and an optional newline); a
-// meminfo value is a whole number of KiB from a "MemAvailable:" line; a
-// statm value's digits are in the text.
+// libFuzzer target: the parsers of /proc/self/statm, /proc/meminfo,
+// /proc/self/cgroup and the cgroup memory files (sysdep/linux/memory.h),
+// the input being a file's text. None may crash. What each accepts must
+// be what the text says: a statm value is its second field; a cgroup
+// value is "max" or digits only (and an optional newline); a meminfo
+// value is a whole number of KiB from a "MemAvailable:" line; a
+// memory.stat value comes from an "inactive_file " line; a cgroup path
+// is absolute, one line, and in the text.
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -20,8 +23,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   if (const auto pages = parse_statm_resident_pages(text)) {
-    if (text.find(std::to_string(*pages)) == std::string_view::npos &&
-        text.find('0') == std::string_view::npos)  // leading zeros
+    // The second of the space-separated fields, read as a number.
+    std::string_view rest = text.substr(text.find_first_not_of(" \t"));
+    rest.remove_prefix(rest.find(' ') + 1);
+    rest = rest.substr(0, rest.find_first_of(" \t\n"));
+    std::uint64_t second = 0;
+    const auto [at, ec] =
+        std::from_chars(rest.data(), rest.data() + rest.size(), second);
+    if (ec != std::errc{} || at != rest.data() + rest.size() ||
+        second != *pages)
       __builtin_trap();
   }
 
@@ -40,6 +50,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
         });
     const bool max = *bytes == std::numeric_limits<std::uint64_t>::max();
     if (!digits && !(max && value == "max")) __builtin_trap();
+  }
+  if (const auto value = parse_memory_stat(text, "inactive_file")) {
+    if (text.find("inactive_file ") == std::string_view::npos) __builtin_trap();
+  }
+
+  for (std::string_view controller : {"", "memory"}) {
+    if (const auto path = parse_proc_cgroup(text, controller)) {
+      if (!path->starts_with('/') || path->find('\n') != std::string::npos ||
+          text.find(*path) == std::string_view::npos)
+        __builtin_trap();
+    }
   }
   return 0;
 }

@@ -29,12 +29,14 @@ class MemoryGuard {
   // limit, whichever is more: what was asked to stop did not (a run's
   // set-up does not stop part way), and the system may soon kill the
   // process. With the reason: "memory use reached 22.4 GiB, over the
-  // limit of 21.5 GiB (<limit_source>), and still grows".
+  // limit of 21.5 GiB (<limit_source>), and still grows". It runs with
+  // the guard's lock held: it must not destroy the guard.
   using Runaway = std::function<void(const std::string& reason)>;
   static constexpr std::uint64_t kMinRunawayGrowth = 64 << 20;
 
   // Checks once now (so a limit already passed trips before any run
-  // starts), then every `interval` until destroyed. `limit_source` says
+  // starts), then every `interval` until it trips (with `on_runaway`:
+  // until that is called) or is destroyed. `limit_source` says
   // where the limit came from, for the message ("--memory-limit", say).
   // Errors: the process's memory cannot be read (sysdep::resident_bytes).
   static std::expected<std::unique_ptr<MemoryGuard>, std::string> start(

@@ -52,25 +52,16 @@ std::string memory_advice(unsigned jobs) {
 
 // The guard of this run's memory limit (SimOptions::memory_limit), or
 // null with none. Should memory run away past it (a mode's set-up does
-// not stop part way), the process exits at once with code 3 and a
-// message on `err`, before the system's OOM killer ends it without one.
-// Errors: the process's memory or the machine's free memory (for the
-// default limit) cannot be read.
+// not stop part way), the guard calls `on_runaway`.
+// Errors: the process's memory, or the machine's free memory for the
+// default limit, cannot be read.
 std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
-    const SimOptions& options, unsigned jobs, std::ostream& err) {
+    const SimOptions& options, MemoryGuard::Runaway on_runaway) {
   if (options.memory_limit == kNoMemoryLimit) return nullptr;
-  auto exit_now = [&err, jobs](const std::string& reason) {
-    err << "\narfabric sim: " << reason
-        << ": a mode's set-up, which does not stop part way, went on; "
-           "exiting before the system kills the process. "
-        << memory_advice(jobs) << "\n";
-    err.flush();
-    std::_Exit(3);
-  };
   constexpr std::chrono::milliseconds kInterval(100);
   if (options.memory_limit) {
     return MemoryGuard::start(*options.memory_limit, "--memory-limit",
-                              kInterval, exit_now);
+                              kInterval, std::move(on_runaway));
   }
   const auto resident = sysdep::resident_bytes();
   if (!resident) return std::unexpected(resident.error());
@@ -82,7 +73,7 @@ std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
       fmt::format("90% of the {} free at the start; --memory-limit sets "
                   "another",
                   format_bytes(room)),
-      kInterval, exit_now);
+      kInterval, std::move(on_runaway));
 }
 
 }  // namespace
@@ -186,7 +177,23 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   }
   const unsigned jobs = static_cast<unsigned>(
       std::min<std::size_t>(modes.size(), std::max(1u, options.jobs)));
-  auto guard = guard_memory(options, jobs, err);
+  ProgressBar bar(err, options.progress);
+  bar.set_columns(options.progress_columns);
+  std::mutex bar_mutex;
+  // Memory that grows on past the limit after the modes were told to
+  // stop: exit before the system's OOM killer ends the process without a
+  // word (SimOptions::memory_limit).
+  auto exit_now = [&err, &bar, &bar_mutex, jobs](const std::string& reason) {
+    std::lock_guard lock(bar_mutex);
+    bar.clear();
+    err << "arfabric sim: " << reason
+        << ": a mode's set-up, which does not stop part way, went on; "
+           "exiting before the system kills the process. "
+        << memory_advice(jobs) << "\n";
+    err.flush();
+    std::_Exit(3);
+  };
+  auto guard = guard_memory(options, exit_now);
   if (!guard) {
     err << "arfabric sim: " << guard.error()
         << " (--memory-limit none runs without a memory limit)\n";
@@ -221,9 +228,6 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
 
   // Modes are independent simulations: up to `jobs` run at once, each on
   // its own thread; rows are printed in mode order as they finish.
-  ProgressBar bar(err, options.progress);
-  bar.set_columns(options.progress_columns);
-  std::mutex bar_mutex;
   // Per mode: its progress, and where its BGP warm-up has got (empty
   // before and after the warm-up).
   std::vector<double> fraction(modes.size(), 0.0);
@@ -251,6 +255,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<std::future<Outcome>> outcomes;
   for (auto& p : promises) outcomes.push_back(p.get_future());
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> limited{false};  // a mode stopped at the memory limit
   auto worker = [&] {
     for (std::size_t i = next++; i < modes.size(); i = next++) {
       if (options.progress) {
@@ -275,6 +280,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       runs[i].timing = &o.timing;
       if (memory && memory->tripped()) {
         o.result = std::unexpected(memory->reason() + "; not started");
+        limited = true;
       } else {
         o.result = sim::run_mode(*scenario, modes[i], runs[i]);
         // The run's "stopped during ...", after why it was stopped.
@@ -282,6 +288,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
             o.result.error().starts_with("stopped ")) {
           o.result =
               std::unexpected(memory->reason() + "; " + o.result.error());
+          limited = true;
         }
       }
       o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -351,10 +358,14 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     timings.push_back(o.timing);
   }
   threads.clear();  // joins
-  if (memory && memory->tripped()) {
+  if (limited) {
     err << "arfabric sim: stopped at the memory limit: " << memory->reason()
         << ". " << memory_advice(jobs) << "\n";
   }
+  // Every run is over: writing the results must not trip the runaway
+  // exit, which would lose them.
+  guard->reset();
+  memory = nullptr;
   // Routing loops and random link errors have no column: a line per mode
   // that had any.
   for (const sim::ModeResult& r : results) {

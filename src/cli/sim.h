@@ -44,8 +44,8 @@ void add_sim_command(CLI::App& app, SimOptions& options);
 
 // Returns the exit code: 0 when every requested mode ran, 1 on a scenario
 // error (printed to `err` with file, line and key), an output error
-// (--out: the directory or file, and why) or memory that cannot be read
-// for the default memory limit, 2 when some mode could not run (its row
+// (--out: the directory or file, and why) or memory use that cannot be
+// read for the memory limit, 2 when some mode could not run (its row
 // says why, e.g. the memory limit; the others' files are still written).
 // Memory that goes on growing past the limit after the modes were asked
 // to stop (a set-up does not stop part way) ends the process at once

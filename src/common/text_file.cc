@@ -1,19 +1,12 @@
 #include "common/text_file.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 namespace arfabric {
-namespace {
-
-std::string system_reason(const char* otherwise) {
-  return errno != 0 ? std::strerror(errno) : otherwise;
-}
-
-}  // namespace
 
 std::expected<std::string, std::string> read_file(const std::string& path) {
   // A directory opens and reads as empty on Linux: say what it is instead.
@@ -22,12 +15,21 @@ std::expected<std::string, std::string> read_file(const std::string& path) {
     return std::unexpected("it is a directory");
   }
   errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(system_reason("it cannot be opened"));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::unexpected(system_reason("it cannot be read"));
-  return std::move(text).str();
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) {
+    return std::unexpected(errno != 0 ? std::strerror(errno)
+                                      : "it cannot be opened");
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, file.get()))
+    text.append(buffer, n);
+  if (std::ferror(file.get())) {
+    return std::unexpected(std::string("it cannot be read: ") +
+                           (errno != 0 ? std::strerror(errno) : "I/O error"));
+  }
+  return text;
 }
 
 }  // namespace arfabric

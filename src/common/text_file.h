@@ -8,8 +8,10 @@
 namespace arfabric {
 
 // The file's bytes. Errors: why it cannot be read, for the caller to put
-// after the file's name and what it was for: "it is a directory", or the
-// system's reason ("No such file or directory", "Permission denied").
+// after the file's name and what it was for: "it is a directory", the
+// system's reason it cannot be opened ("No such file or directory",
+// "Permission denied"), or "it cannot be read: <the system's reason>"
+// for an error part way (nothing read is returned then).
 std::expected<std::string, std::string> read_file(const std::string& path);
 
 }  // namespace arfabric

@@ -61,14 +61,15 @@ class NotificationPlane {
 
   // For a received notification's event: calls handle(switch number,
   // arrival port, its bytes), then frees the packet and its bytes, and
-  // returns the switch number.
+  // returns the switch number. `handle` must not send: the bytes live in
+  // the slab that send() grows.
   template <typename Handle>
   std::uint32_t deliver(const Event& e, Handle handle) {
     const PacketIndex packet = e.a;
-    const Packet& p = (*pool_)[packet];
-    const std::uint32_t index = index_[p.destination];
-    handle(index, static_cast<proto::PortId>(e.b), payloads_.at(p.control));
-    payloads_.release(p.control);
+    const auto control = (*pool_)[packet].control;
+    const std::uint32_t index = index_[(*pool_)[packet].destination];
+    handle(index, static_cast<proto::PortId>(e.b), payloads_.at(control));
+    payloads_.release(control);
     pool_->release(packet);
     return index;
   }

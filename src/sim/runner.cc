@@ -83,10 +83,14 @@ struct Arrival {
 
 constexpr std::int32_t kPoissonTag = -2;
 
-// "12.345 ms", for messages.
-std::string in_ms(Time t) {
+// "12.345 ms" or, from a second, "30.000 s", for messages.
+std::string readable(Time t) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.3f ms", t.seconds() * 1e3);
+  if (t >= sec(1)) {
+    std::snprintf(text, sizeof text, "%.3f s", t.seconds());
+  } else {
+    std::snprintf(text, sizeof text, "%.3f ms", t.seconds() * 1e3);
+  }
   return text;
 }
 
@@ -388,7 +392,7 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     while (!events.empty() && events.top().at <= t0) {
       if (stop_requested()) {
         return std::unexpected("stopped during the BGP warm-up at " +
-                               in_ms(events.now()));
+                               readable(events.now()));
       }
       dispatch(events.pop());
     }
@@ -402,14 +406,15 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     if (established && bgp->quiet()) return {};
     if (t0 >= options.warm_up_limit) {
       return std::unexpected(
-          "BGP did not converge in the warm-up's " + in_ms(t0) +
+          "BGP did not converge in the warm-up's " + readable(t0) +
           " of simulated time: " + std::to_string(sessions.established) +
           " of " + std::to_string(sessions.total) +
           " session ends established, " +
           (bgp->quiet() ? "nothing in flight" : "messages still in flight") +
           (bgp->counters().fib_updates == 0
                ? ", no route programmed yet"
-               : ", the last FIB change at " + in_ms(bgp->last_fib_change())));
+               : ", the last FIB change at " +
+                     readable(bgp->last_fib_change())));
     }
   }
 }
@@ -834,7 +839,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   (*run)->run_until(Time::max());
   if ((*run)->stopped()) {
     return std::unexpected("stopped during the workload at " +
-                           in_ms((*run)->now()));
+                           readable((*run)->now()));
   }
   return (*run)->finish();
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "support/capture.h"
+#include "sysdep/linux/memory.h"
 
 namespace arfabric::cli {
 namespace {
@@ -245,6 +247,37 @@ TEST(SimCommand, AMemoryLimitPassedStopsTheModesSayingWhy) {
     EXPECT_EQ(run_sim(o, runs_out, runs_err), 0) << runs_err.str();
     EXPECT_EQ(runs_out.str().find("not run"), std::string::npos);
   }
+}
+
+// A set-up that goes on growing past the limit (building a wide fabric's
+// FIBs cannot stop part way) ends the process with exit code 3 and the
+// reason, before the system's OOM killer would end it without one.
+TEST(SimCommandDeathTest, MemoryThatRunsAwayInTheSetUpExitsWithAMessage) {
+  const std::string path = testing::temp_path("sim-runaway.yaml");
+  std::ofstream(path) << "name: wide\nseed: 1\nstop_at: 1ms\n"
+                         "modes: [ecmp]\ntopology:\n  kind: clos3\n"
+                         "  spines: 16\n  leaves: 1600\n"
+                         "  hosts_per_leaf: 1\n"
+                         "  host_link: {rate: 400G, delay: 100ns}\n"
+                         "  leaf_spine_link: {rate: 400G, delay: 500ns}\n"
+                         "switches:\n  routing: static\n";
+  SimOptions o;
+  o.scenario_path = path;
+  o.jobs = 1;
+  EXPECT_EXIT(
+      {
+        const auto resident = sysdep::resident_bytes();
+        if (!resident) std::_Exit(1);
+        o.memory_limit = *resident + (16 << 20);
+        std::ostringstream out;
+        run_sim(o, out, std::cerr);
+        std::_Exit(0);  // not reached when the guard works
+      },
+      ::testing::ExitedWithCode(3),
+      "arfabric sim: memory use reached .* over the limit of .* "
+      "\\(--memory-limit\\), and still grows: a mode's set-up, which does "
+      "not stop part way, went on; exiting before the system kills the "
+      "process\\. Fewer modes \\(-m\\) or a smaller scenario need less\\.");
 }
 
 TEST(SimCommand, ParallelModesGiveTheSameFiles) {

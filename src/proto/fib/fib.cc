@@ -696,16 +696,11 @@ std::expected<void, ConfigError> Fib::apply(const FlowOverrideChange& c) {
   return {};
 }
 
-// Sorts dest's overrides for lookup, or frees them when there are none.
+// Sorts dest's overrides for lookup. An emptied block is kept: ARN sets
+// and clears a flow's override again and again.
 void Fib::index_overrides(NodeId dest) {
-  std::unique_ptr<Overrides>& overrides = dests_[dest].overrides;
-  const bool any = overrides && !overrides->list.empty();
-  selectors_[dest].has_overrides = any;
-  if (!any) {
-    overrides.reset();
-    return;
-  }
-  Overrides& d = *overrides;
+  Overrides& d = *dests_[dest].overrides;
+  selectors_[dest].has_overrides = !d.list.empty();
   std::vector<std::pair<std::uint64_t, FlowOverride>> keyed;
   keyed.reserve(d.list.size());
   for (const FlowOverride& o : d.list)

@@ -349,7 +349,7 @@ class Fib {
     std::uint16_t table_mask = 0;
     std::uint16_t spray_next = 0;  // per-packet mode's next entry
     GroupState state = GroupState::no_route;
-    bool has_overrides = false;  // Dest::overrides is set
+    bool has_overrides = false;  // Dest::overrides has some
   };
   static_assert(sizeof(Selector) == 16);
   // A destination's per-flow overrides, sorted by (match.fields, hash of
@@ -368,7 +368,7 @@ class Fib {
   struct Dest {
     std::shared_ptr<const PortList> ports;     // null: none yet
     std::shared_ptr<const SharedTable> table;  // null: never filled
-    std::unique_ptr<Overrides> overrides;      // null: none (the usual)
+    std::unique_ptr<Overrides> overrides;      // null: never had any
   };
   static_assert(sizeof(Dest) == 40);
   struct Deadline {

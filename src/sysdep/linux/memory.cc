@@ -4,10 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
-#include <fstream>
 #include <limits>
-#include <sstream>
+
+#include "common/text_file.h"
 
 namespace arfabric::sysdep {
 namespace {
@@ -17,12 +18,9 @@ constexpr char kMeminfo[] = "/proc/meminfo";
 
 // The whole of a (/proc or /sys) file, whose size stat() does not tell.
 std::optional<std::string> read_text(const char* path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
+  auto text = read_file(path);
+  if (!text) return std::nullopt;
+  return std::move(*text);
 }
 
 // A whole decimal number (digits only).
@@ -43,19 +41,68 @@ std::string_view trim_spaces(std::string_view s) {
   return s;
 }
 
-// What a cgroup's limit leaves: limit - usage (0 when over), or nothing
-// when the files are missing or say there is no limit.
-std::optional<std::uint64_t> cgroup_headroom(const char* limit_path,
-                                             const char* usage_path) {
-  const auto limit_text = read_text(limit_path);
-  const auto usage_text = read_text(usage_path);
-  if (!limit_text || !usage_text) return std::nullopt;
-  const auto limit = parse_cgroup_bytes(*limit_text);
-  const auto usage = parse_cgroup_bytes(*usage_text);
+// The lines of a text, without their '\n'.
+template <typename Each>
+void for_each_line(std::string_view text, Each each) {
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    if (each(text.substr(0, end))) return;
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+}
+
+// The files of one cgroup version.
+struct CgroupFiles {
+  const char* limit;
+  const char* usage;
+  const char* inactive_key;  // in memory.stat
+  const char* stat_limit;    // a limit in memory.stat too, or null
+};
+constexpr CgroupFiles kV2{"memory.max", "memory.current", "inactive_file",
+                          nullptr};
+constexpr CgroupFiles kV1{"memory.limit_in_bytes", "memory.usage_in_bytes",
+                          "total_inactive_file", "hierarchical_memory_limit"};
+
+// What the cgroup in `dir` leaves under its limit, or nothing when it has
+// none (or its files cannot be read).
+std::optional<std::uint64_t> cgroup_headroom(const std::string& dir,
+                                             const CgroupFiles& files) {
+  const auto read_bytes =
+      [&](const char* name) -> std::optional<std::uint64_t> {
+    const auto text = read_text((dir + "/" + name).c_str());
+    return text ? parse_cgroup_bytes(*text) : std::nullopt;
+  };
+  auto limit = read_bytes(files.limit);
+  const auto usage = read_bytes(files.usage);
+  const auto stat = read_text((dir + "/memory.stat").c_str());
+  if (stat && files.stat_limit != nullptr) {
+    if (const auto l = parse_memory_stat(*stat, files.stat_limit)) {
+      limit = limit ? std::min(*limit, *l) : *l;
+    }
+  }
   // v1 writes "no limit" as the largest page-aligned int64.
   constexpr std::uint64_t kNoLimit = std::uint64_t{1} << 62;
   if (!limit || !usage || *limit >= kNoLimit) return std::nullopt;
-  return *limit > *usage ? *limit - *usage : 0;
+  const std::uint64_t inactive =
+      stat ? parse_memory_stat(*stat, files.inactive_key).value_or(0) : 0;
+  const std::uint64_t used = *usage - std::min(*usage, inactive);
+  return *limit > used ? *limit - used : 0;
+}
+
+// The least headroom of this process's cgroups of one version: `root`'s
+// directory for `path` and each of its parents up to `root`.
+std::optional<std::uint64_t> least_headroom(const std::string& root,
+                                            std::string path,
+                                            const CgroupFiles& files) {
+  std::optional<std::uint64_t> least;
+  while (true) {
+    if (const auto h = cgroup_headroom(root + path, files)) {
+      least = least ? std::min(*least, *h) : *h;
+    }
+    if (path.empty() || path == "/") break;
+    path.erase(path.rfind('/'));
+  }
+  return least;
 }
 
 }  // namespace
@@ -71,22 +118,63 @@ std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text) {
 
 std::optional<std::uint64_t> parse_meminfo_bytes(std::string_view text,
                                                  std::string_view field) {
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  std::optional<std::uint64_t> bytes;
+  for_each_line(text, [&](std::string_view line) {
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos || line.substr(0, colon) != field)
-      continue;
+      return false;
     std::string_view value = trim_spaces(line.substr(colon + 1));
-    if (!value.ends_with(" kB")) return std::nullopt;
+    if (!value.ends_with(" kB")) return true;
     value.remove_suffix(3);
     const auto kib = parse_count(trim_spaces(value));
-    if (!kib || *kib > std::numeric_limits<std::uint64_t>::max() / 1024)
-      return std::nullopt;
-    return *kib * 1024;
-  }
-  return std::nullopt;
+    if (kib && *kib <= std::numeric_limits<std::uint64_t>::max() / 1024)
+      bytes = *kib * 1024;
+    return true;
+  });
+  return bytes;
+}
+
+std::optional<std::uint64_t> parse_memory_stat(std::string_view text,
+                                               std::string_view key) {
+  std::optional<std::uint64_t> value;
+  for_each_line(text, [&](std::string_view line) {
+    if (!line.starts_with(key) || line.size() <= key.size() ||
+        line[key.size()] != ' ') {
+      return false;
+    }
+    value = parse_count(line.substr(key.size() + 1));
+    return true;
+  });
+  return value;
+}
+
+std::optional<std::string> parse_proc_cgroup(std::string_view text,
+                                             std::string_view controller) {
+  std::optional<std::string> path;
+  for_each_line(text, [&](std::string_view line) {
+    const std::size_t first = line.find(':');
+    const std::size_t second = line.find(':', first + 1);
+    if (first == std::string_view::npos || second == std::string_view::npos)
+      return false;
+    const std::string_view id = line.substr(0, first);
+    const std::string_view controllers =
+        line.substr(first + 1, second - first - 1);
+    bool match = false;
+    if (controller.empty()) {
+      match = id == "0" && controllers.empty();
+    } else {
+      for (std::string_view rest = controllers; !match;) {
+        const std::size_t comma = rest.find(',');
+        match = rest.substr(0, comma) == controller;
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+      }
+    }
+    if (match) path = std::string(line.substr(second + 1));
+    return match;
+  });
+  if (path && !path->starts_with('/')) return std::nullopt;
+  return path;
 }
 
 std::optional<std::uint64_t> parse_cgroup_bytes(std::string_view text) {
@@ -120,12 +208,18 @@ std::expected<std::uint64_t, std::string> available_bytes() {
     return std::unexpected(std::string(kMeminfo) +
                            " has no 'MemAvailable: <n> kB' line");
   }
-  for (const auto& headroom :
-       {cgroup_headroom("/sys/fs/cgroup/memory.max",
-                        "/sys/fs/cgroup/memory.current"),
-        cgroup_headroom("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                        "/sys/fs/cgroup/memory/memory.usage_in_bytes")}) {
-    if (headroom) available = std::min(*available, *headroom);
+  if (const auto cgroups = read_text("/proc/self/cgroup")) {
+    // The path as this process's cgroup namespace sees it; without a
+    // namespace of its own the mount has the whole tree.
+    const std::array<std::optional<std::uint64_t>, 2> headroom = {
+        least_headroom("/sys/fs/cgroup",
+                       parse_proc_cgroup(*cgroups, "").value_or(""), kV2),
+        least_headroom("/sys/fs/cgroup/memory",
+                       parse_proc_cgroup(*cgroups, "memory").value_or(""),
+                       kV1)};
+    for (const auto& h : headroom) {
+      if (h) available = std::min(*available, *h);
+    }
   }
   return *available;
 }

@@ -25,12 +25,16 @@ std::expected<std::uint64_t, std::string> resident_bytes();
 std::uint64_t peak_resident_bytes();
 
 // Bytes that can still be allocated without swapping or reclaiming memory
-// in use: /proc/meminfo's MemAvailable, or less when this process's cgroup
-// (v2 /sys/fs/cgroup/memory.max, v1 /sys/fs/cgroup/memory/
-// memory.limit_in_bytes, as mounted for the process) has a limit with
-// less left under it. Errors: /proc/meminfo cannot be read or has no
-// MemAvailable (the message names the file); an unreadable cgroup file is
-// taken as no limit.
+// in use: /proc/meminfo's MemAvailable, or less when a memory cgroup of
+// this process has a limit with less left under it. The cgroups are this
+// process's (/proc/self/cgroup) and their parents under /sys/fs/cgroup:
+// v2's memory.max against memory.current, v1's memory.limit_in_bytes
+// (or memory.stat's hierarchical_memory_limit) against
+// memory.usage_in_bytes, the usage less the page cache the kernel would
+// drop first (memory.stat's inactive_file, v1 total_inactive_file).
+// Errors: /proc/meminfo cannot be read or has no MemAvailable (the
+// message names the file); a cgroup file that cannot be read is taken as
+// no limit.
 std::expected<std::uint64_t, std::string> available_bytes();
 
 // The text parsers. Each returns std::nullopt on text it does not
@@ -45,5 +49,13 @@ std::optional<std::uint64_t> parse_meminfo_bytes(std::string_view text,
 // A cgroup limit or usage file: a decimal byte count, or "max" (v2's no
 // limit, returned as UINT64_MAX), with an optional trailing newline.
 std::optional<std::uint64_t> parse_cgroup_bytes(std::string_view text);
+// A cgroup's memory.stat: the value of the line "<key> <n>".
+std::optional<std::uint64_t> parse_memory_stat(std::string_view text,
+                                               std::string_view key);
+// /proc/self/cgroup ("<id>:<controllers>:<path>" lines): the path of the
+// v1 hierarchy whose controllers include `controller`, or, for an empty
+// `controller`, of the v2 one ("0::<path>"). Errors: no such line.
+std::optional<std::string> parse_proc_cgroup(std::string_view text,
+                                             std::string_view controller);
 
 }  // namespace arfabric::sysdep

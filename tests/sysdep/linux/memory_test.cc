@@ -49,6 +49,41 @@ TEST(Memory, CgroupFilesAreACountOrMax) {
   }
 }
 
+TEST(Memory, MemoryStatGivesAKeysValue) {
+  const char* text =
+      "cache 123\ninactive_file 5558272\ntotal_inactive_file 7\n"
+      "hierarchical_memory_limit 9223372036854771712\n";
+  EXPECT_EQ(parse_memory_stat(text, "inactive_file"), 5558272u);
+  EXPECT_EQ(parse_memory_stat(text, "total_inactive_file"), 7u);
+  EXPECT_EQ(parse_memory_stat(text, "hierarchical_memory_limit"),
+            9223372036854771712u);
+  // Not there, a prefix of a key, or not a count.
+  EXPECT_EQ(parse_memory_stat(text, "active_file"), std::nullopt);
+  EXPECT_EQ(parse_memory_stat(text, "inactive"), std::nullopt);
+  for (const char* bad :
+       {"", "inactive_file", "inactive_file ", "inactive_file x",
+        "inactive_file -1", "inactive_file 18446744073709551616"}) {
+    EXPECT_EQ(parse_memory_stat(bad, "inactive_file"), std::nullopt) << bad;
+  }
+}
+
+// v1 lines name their controllers, the v2 line is "0::<path>".
+TEST(Memory, ProcCgroupGivesAHierarchysPath) {
+  const char* v1 =
+      "9:name=systemd:/\n5:devices:/\n4:cpu,cpuacct:/c\n"
+      "3:memory:/process_api/0453\n0::/\n";
+  EXPECT_EQ(parse_proc_cgroup(v1, "memory"), "/process_api/0453");
+  EXPECT_EQ(parse_proc_cgroup(v1, "cpuacct"), "/c");
+  EXPECT_EQ(parse_proc_cgroup(v1, ""), "/");
+  EXPECT_EQ(parse_proc_cgroup(v1, "pids"), std::nullopt);
+  EXPECT_EQ(parse_proc_cgroup("0::/user.slice/session-3.scope\n", ""),
+            "/user.slice/session-3.scope");
+  EXPECT_EQ(parse_proc_cgroup("0::/a\n", "memory"), std::nullopt);
+  for (const char* bad : {"", "0:", "0::", "0::relative", "memory", "x::/"}) {
+    EXPECT_EQ(parse_proc_cgroup(bad, ""), std::nullopt) << bad;
+  }
+}
+
 // This process: resident, growing when it touches more memory, and less
 // than what is available plus what it holds.
 TEST(Memory, ThisProcessReadsItsOwnUse) {
