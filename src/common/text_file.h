@@ -1,5 +1,6 @@
-// Reading a whole file the user named (a scenario, a flow-size CDF, a
-// daemon configuration), with an error that says why it cannot be read.
+// Reading a whole file (a scenario, a flow-size CDF or a daemon
+// configuration the user named; a /proc file), with an error that says
+// why it cannot be read.
 #pragma once
 
 #include <expected>
