@@ -58,10 +58,10 @@ std::string memory_advice(unsigned jobs) {
 std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
     const SimOptions& options, MemoryGuard::Runaway on_runaway) {
   if (options.memory_limit == kNoMemoryLimit) return nullptr;
-  constexpr std::chrono::milliseconds kInterval(100);
+  const std::chrono::milliseconds interval = options.memory_check_interval;
   if (options.memory_limit) {
-    return MemoryGuard::start(*options.memory_limit, "--memory-limit",
-                              kInterval, std::move(on_runaway));
+    return MemoryGuard::start(*options.memory_limit, "--memory-limit", interval,
+                              std::move(on_runaway));
   }
   const auto resident = sysdep::resident_bytes();
   if (!resident) return std::unexpected(resident.error());
@@ -73,7 +73,7 @@ std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
       fmt::format("90% of the {} free at the start; --memory-limit sets "
                   "another",
                   format_bytes(room)),
-      kInterval, std::move(on_runaway));
+      interval, std::move(on_runaway));
 }
 
 }  // namespace

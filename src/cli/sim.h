@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -38,6 +39,8 @@ struct SimOptions {
   // the command starts (what the process holds then, plus
   // sysdep::available_bytes). kNoMemoryLimit: none.
   std::optional<std::uint64_t> memory_limit;
+  // How often the memory guard reads the process's memory.
+  std::chrono::milliseconds memory_check_interval{100};
 };
 
 void add_sim_command(CLI::App& app, SimOptions& options);

@@ -129,9 +129,10 @@ struct RunOptions {
   // only: the results are the same at every depth.
   std::uint8_t prefetch_depth = 0;
   // When set, another thread may set it to stop the run early (e.g. a
-  // memory limit): it is read twice in the set-up (after the network and
-  // FIBs are built, after the routing), at every event of the BGP warm-up
-  // and at least once per sample interval of the workload. A stopped run
+  // memory limit): it is read in the set-up (after the network and FIBs
+  // are built, before each leaf's static routes, after the routing), at
+  // every event of the BGP warm-up and at least once per sample interval
+  // of the workload. A stopped run
   // makes ModeRun::create or run_mode fail with "stopped during ..."
   // (ModeRun::stopped() for a run stepped with run_until).
   const std::atomic<bool>* stop = nullptr;

@@ -6,7 +6,7 @@ namespace arfabric::sim {
 
 std::size_t program_static_routes(Network& network,
                                   const std::vector<proto::NodeId>& leaf_id,
-                                  Time now) {
+                                  Time now, const std::atomic<bool>* stop) {
   constexpr std::uint32_t kUnreached = 0xffffffff;
   const std::size_t nodes = network.node_count();
   std::vector<std::uint32_t> hops(nodes);
@@ -19,6 +19,7 @@ std::size_t program_static_routes(Network& network,
   for (NodeIndex n = 0; n < nodes; ++n) host[n] = network.is_host(n);
   for (NodeIndex leaf = 0; leaf < nodes; ++leaf) {
     if (leaf_id[leaf] == kNotLeaf) continue;
+    if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
     // Hop counts to `leaf` over switches only (hosts do not forward).
     hops.assign(nodes, kUnreached);
     hops[leaf] = 0;

@@ -3,6 +3,7 @@
 // (scenario `switches.routing: static`).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <vector>
 
@@ -15,9 +16,11 @@ namespace arfabric::sim {
 // that leaf, each with weight 1. A switch that cannot reach a leaf gets no
 // route for it (its packets are counted as no_route). Returns the number of
 // routes programmed. `leaf_id[n]` is kNotLeaf for nodes that are not
-// leaves.
+// leaves. When `stop` is set (read before each leaf: a wide fabric's
+// routes take minutes), it returns early, the rest unprogrammed.
 std::size_t program_static_routes(Network& network,
                                   const std::vector<proto::NodeId>& leaf_id,
-                                  Time now);
+                                  Time now,
+                                  const std::atomic<bool>* stop = nullptr);
 
 }  // namespace arfabric::sim

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "sim/clos_fixture.h"
 
 namespace arfabric::sim {
@@ -35,6 +37,23 @@ TEST(StaticRoutes, ShortestPathEcmpInAClos) {
   EXPECT_EQ(net.fib(clos.spine(1)).routing_ports(3),
             std::vector<proto::PortId>{
                 *net.port_toward(clos.spine(1), clos.leaf(3))});
+}
+
+// Asked to stop, it programs no further leaf.
+TEST(StaticRoutes, StopsWhenAsked) {
+  Clos clos(3, 4, 1, gbps(100), ns(500));
+  EventQueue events;
+  PacketPool pool;
+  Network net = *Network::create(clos.spec, events, pool);
+  std::vector<proto::NodeId> leaf_id(net.node_count(), kNotLeaf);
+  for (std::size_t l = 0; l < 4; ++l) {
+    leaf_id[clos.leaf(l)] = static_cast<proto::NodeId>(l);
+  }
+  const std::atomic<bool> stop{true};
+  EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &stop), 0u);
+  EXPECT_TRUE(net.fib(clos.leaf(0)).routing_ports(2).empty());
+  const std::atomic<bool> go{false};
+  EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &go), 24u);
 }
 
 TEST(StaticRoutes, AnUnreachableLeafGetsNoRoute) {
