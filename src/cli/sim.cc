@@ -228,21 +228,21 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
 
   // Modes are independent simulations: up to `jobs` run at once, each on
   // its own thread; rows are printed in mode order as they finish.
-  // Per mode: its progress, and where its BGP warm-up has got (empty
-  // before and after the warm-up).
+  // Per mode: its progress, and where its set-up's routes or its BGP
+  // warm-up have got (empty once the workload starts).
   std::vector<double> fraction(modes.size(), 0.0);
-  std::vector<std::string> warm_up(modes.size());
+  std::vector<std::string> preparing(modes.size());
   bar.set_label(modes.size() == 1 ? std::string(sim::mode_name(modes[0]))
                                   : std::to_string(modes.size()) + " modes");
   // With bar_mutex held: the bar at the modes' mean progress, with the
-  // first mode still warming up as its note.
+  // first mode still preparing as its note.
   auto redraw = [&] {
     double sum = 0;
     for (double x : fraction) sum += x;
-    const auto warming =
-        std::find_if(warm_up.begin(), warm_up.end(),
+    const auto first =
+        std::find_if(preparing.begin(), preparing.end(),
                      [](const std::string& w) { return !w.empty(); });
-    bar.set_note(warming == warm_up.end() ? "" : *warming);
+    bar.set_note(first == preparing.end() ? "" : *first);
     bar.update(sum / static_cast<double>(fraction.size()));
   };
   struct Outcome {
@@ -265,12 +265,20 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
               sim::mode_name(modes[i]), format_time(w.simulated), w.messages,
               w.fib_updates, w.established ? "" : ", sessions opening");
           std::lock_guard lock(bar_mutex);
-          warm_up[i] = std::move(note);
+          preparing[i] = std::move(note);
+          redraw();
+        };
+        runs[i].routes_progress = [&, i](std::size_t done, std::size_t leaves) {
+          std::string note =
+              fmt::format("{} set-up: routes to {}/{} leaves",
+                          sim::mode_name(modes[i]), done, leaves);
+          std::lock_guard lock(bar_mutex);
+          preparing[i] = std::move(note);
           redraw();
         };
         runs[i].progress = [&, i](double f) {
           std::lock_guard lock(bar_mutex);
-          warm_up[i].clear();
+          preparing[i].clear();
           fraction[i] = f;
           redraw();
         };
@@ -296,7 +304,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
                    .count();
       {
         std::lock_guard lock(bar_mutex);
-        warm_up[i].clear();
+        preparing[i].clear();
         fraction[i] = 1;
       }
       promises[i].set_value(std::move(o));

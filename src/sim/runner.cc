@@ -308,7 +308,8 @@ std::expected<void, std::string> ModeRun::State::build() {
     mux.set(ControlProtocol::bgp, bgp_control.get());
     bgp_control->set_tap(options.tap);
   } else {
-    program_static_routes(*net, leaf_id, Time{}, options.stop);
+    program_static_routes(*net, leaf_id, Time{}, options.stop,
+                          options.routes_progress);
   }
   bgp = bgp_control.get();
   if (stop_requested()) return std::unexpected("stopped during the set-up");

@@ -1,12 +1,14 @@
 #include "sim/static_routes.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace arfabric::sim {
 
-std::size_t program_static_routes(Network& network,
-                                  const std::vector<proto::NodeId>& leaf_id,
-                                  Time now, const std::atomic<bool>* stop) {
+std::size_t program_static_routes(
+    Network& network, const std::vector<proto::NodeId>& leaf_id, Time now,
+    const std::atomic<bool>* stop,
+    const std::function<void(std::size_t done, std::size_t leaves)>& progress) {
   constexpr std::uint32_t kUnreached = 0xffffffff;
   const std::size_t nodes = network.node_count();
   std::vector<std::uint32_t> hops(nodes);
@@ -17,6 +19,9 @@ std::size_t program_static_routes(Network& network,
   // and the neighbour lists are dense where Link objects are not.
   std::vector<std::uint8_t> host(nodes);
   for (NodeIndex n = 0; n < nodes; ++n) host[n] = network.is_host(n);
+  const auto leaves = static_cast<std::size_t>(std::ranges::count_if(
+      leaf_id, [](proto::NodeId id) { return id != kNotLeaf; }));
+  std::size_t done = 0;
   for (NodeIndex leaf = 0; leaf < nodes; ++leaf) {
     if (leaf_id[leaf] == kNotLeaf) continue;
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
@@ -47,6 +52,7 @@ std::size_t program_static_routes(Network& network,
       }
       if (network.fib(n).set_route(leaf_id[leaf], members, now)) ++routes;
     }
+    if (progress) progress(++done, leaves);
   }
   return routes;
 }

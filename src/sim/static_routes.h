@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "sim/network.h"
@@ -16,11 +17,14 @@ namespace arfabric::sim {
 // that leaf, each with weight 1. A switch that cannot reach a leaf gets no
 // route for it (its packets are counted as no_route). Returns the number of
 // routes programmed. `leaf_id[n]` is kNotLeaf for nodes that are not
-// leaves. When `stop` is set (read before each leaf: a wide fabric's
-// routes take minutes), it returns early, the rest unprogrammed.
-std::size_t program_static_routes(Network& network,
-                                  const std::vector<proto::NodeId>& leaf_id,
-                                  Time now,
-                                  const std::atomic<bool>* stop = nullptr);
+// leaves. A wide fabric's routes take minutes: when `stop` is set (read
+// before each leaf) it returns early, the rest unprogrammed, and
+// `progress`, when set, is called after each leaf with the leaves done
+// and the leaves in all.
+std::size_t program_static_routes(
+    Network& network, const std::vector<proto::NodeId>& leaf_id, Time now,
+    const std::atomic<bool>* stop = nullptr,
+    const std::function<void(std::size_t done, std::size_t leaves)>& progress =
+        {});
 
 }  // namespace arfabric::sim

@@ -248,6 +248,28 @@ TEST(Runner, TheWarmUpReportsItsProgress) {
   EXPECT_TRUE(seen.empty());
 }
 
+// Static routes report their progress leaf by leaf, before the workload
+// starts; BGP's routes do not (the warm-up reports instead).
+TEST(Runner, StaticRoutesReportTheirProgress) {
+  Scenario s = tiny();
+  std::vector<std::pair<std::size_t, std::size_t>> seen;
+  bool started = false;
+  RunOptions o;
+  o.routes_progress = [&](std::size_t done, std::size_t leaves) {
+    EXPECT_FALSE(started);
+    seen.emplace_back(done, leaves);
+  };
+  o.progress = [&](double) { started = true; };
+  ASSERT_TRUE(run_mode(s, Mode::fare, o));
+  EXPECT_TRUE(seen.empty());
+  s.switches.routing = Routing::static_ecmp;
+  started = false;
+  ASSERT_TRUE(run_mode(s, Mode::fare, o));
+  EXPECT_TRUE(started);
+  EXPECT_EQ(seen,
+            (std::vector<std::pair<std::size_t, std::size_t>>{{1, 2}, {2, 2}}));
+}
+
 // A ring all-gather runs to the end: 1 MB final buffers over 4 hosts are
 // 3 steps in which each member passes on one 250 KB chunk, 3 MB in all,
 // half the all-reduce's payload, so it finishes sooner.

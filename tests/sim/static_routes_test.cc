@@ -39,7 +39,8 @@ TEST(StaticRoutes, ShortestPathEcmpInAClos) {
                 *net.port_toward(clos.spine(1), clos.leaf(3))});
 }
 
-// Asked to stop, it programs no further leaf.
+// Asked to stop, it programs no further leaf; else it reports each leaf
+// done.
 TEST(StaticRoutes, StopsWhenAsked) {
   Clos clos(3, 4, 1, gbps(100), ns(500));
   EventQueue events;
@@ -53,7 +54,14 @@ TEST(StaticRoutes, StopsWhenAsked) {
   EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &stop), 0u);
   EXPECT_TRUE(net.fib(clos.leaf(0)).routing_ports(2).empty());
   const std::atomic<bool> go{false};
-  EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &go), 24u);
+  std::vector<std::size_t> done;
+  EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &go,
+                                  [&](std::size_t d, std::size_t leaves) {
+                                    EXPECT_EQ(leaves, 4u);
+                                    done.push_back(d);
+                                  }),
+            24u);
+  EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3, 4}));
 }
 
 TEST(StaticRoutes, AnUnreachableLeafGetsNoRoute) {
