@@ -16,15 +16,24 @@ std::vector<proto::PortId> sorted(std::vector<proto::PortId> v) {
   return v;
 }
 
-TEST(StaticRoutes, ShortestPathEcmpInAClos) {
-  Clos clos(3, 4, 1, gbps(100), ns(500));
+// 3 spines, 4 leaves with a host each, no routes yet; leaf l has id l.
+struct SmallClos {
+  Clos clos{3, 4, 1, gbps(100), ns(500)};
   EventQueue events;
   PacketPool pool;
   Network net = *Network::create(clos.spec, events, pool);
-  std::vector<proto::NodeId> leaf_id(net.node_count(), kNotLeaf);
-  for (std::size_t l = 0; l < 4; ++l) {
-    leaf_id[clos.leaf(l)] = static_cast<proto::NodeId>(l);
+  std::vector<proto::NodeId> leaf_id =
+      std::vector<proto::NodeId>(net.node_count(), kNotLeaf);
+  SmallClos() {
+    for (std::size_t l = 0; l < 4; ++l) {
+      leaf_id[clos.leaf(l)] = static_cast<proto::NodeId>(l);
+    }
   }
+};
+
+TEST(StaticRoutes, ShortestPathEcmpInAClos) {
+  SmallClos c;
+  auto& [clos, events, pool, net, leaf_id] = c;
   // Each leaf: 3 other leaves; each spine: 4 leaves.
   EXPECT_EQ(program_static_routes(net, leaf_id, Time{}), 4u * 3u + 3u * 4u);
   const NodeIndex leaf0 = clos.leaf(0);
@@ -42,14 +51,8 @@ TEST(StaticRoutes, ShortestPathEcmpInAClos) {
 // Asked to stop, it programs no further leaf; else it reports each leaf
 // done.
 TEST(StaticRoutes, StopsWhenAsked) {
-  Clos clos(3, 4, 1, gbps(100), ns(500));
-  EventQueue events;
-  PacketPool pool;
-  Network net = *Network::create(clos.spec, events, pool);
-  std::vector<proto::NodeId> leaf_id(net.node_count(), kNotLeaf);
-  for (std::size_t l = 0; l < 4; ++l) {
-    leaf_id[clos.leaf(l)] = static_cast<proto::NodeId>(l);
-  }
+  SmallClos c;
+  auto& [clos, events, pool, net, leaf_id] = c;
   const std::atomic<bool> stop{true};
   EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &stop), 0u);
   EXPECT_TRUE(net.fib(clos.leaf(0)).routing_ports(2).empty());
