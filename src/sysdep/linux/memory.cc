@@ -16,13 +16,6 @@ namespace {
 constexpr char kStatm[] = "/proc/self/statm";
 constexpr char kMeminfo[] = "/proc/meminfo";
 
-// The whole of a (/proc or /sys) file, whose size stat() does not tell.
-std::optional<std::string> read_text(const char* path) {
-  auto text = read_file(path);
-  if (!text) return std::nullopt;
-  return std::move(*text);
-}
-
 // A whole decimal number (digits only).
 std::optional<std::uint64_t> parse_count(std::string_view text) {
   std::uint64_t value = 0;
@@ -41,7 +34,7 @@ std::string_view trim_spaces(std::string_view s) {
   return s;
 }
 
-// The lines of a text, without their '\n'.
+// The lines of a text, without their '\n', until `each` returns true.
 template <typename Each>
 void for_each_line(std::string_view text, Each each) {
   while (!text.empty()) {
@@ -49,6 +42,22 @@ void for_each_line(std::string_view text, Each each) {
     if (each(text.substr(0, end))) return;
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
   }
+}
+
+// In "<key><separator><value>" lines (/proc/meminfo, memory.stat): the
+// value of the first line for `key`.
+std::optional<std::string_view> value_of(std::string_view text,
+                                         std::string_view key, char separator) {
+  std::optional<std::string_view> value;
+  for_each_line(text, [&](std::string_view line) {
+    if (!line.starts_with(key) || line.size() <= key.size() ||
+        line[key.size()] != separator) {
+      return false;
+    }
+    value = line.substr(key.size() + 1);
+    return true;
+  });
+  return value;
 }
 
 // The files of one cgroup version.
@@ -69,12 +78,12 @@ std::optional<std::uint64_t> cgroup_headroom(const std::string& dir,
                                              const CgroupFiles& files) {
   const auto read_bytes =
       [&](const char* name) -> std::optional<std::uint64_t> {
-    const auto text = read_text((dir + "/" + name).c_str());
+    const auto text = read_file(dir + "/" + name);
     return text ? parse_cgroup_bytes(*text) : std::nullopt;
   };
   auto limit = read_bytes(files.limit);
   const auto usage = read_bytes(files.usage);
-  const auto stat = read_text((dir + "/memory.stat").c_str());
+  const auto stat = read_file(dir + "/memory.stat");
   if (stat && files.stat_limit != nullptr) {
     if (const auto l = parse_memory_stat(*stat, files.stat_limit)) {
       limit = limit ? std::min(*limit, *l) : *l;
@@ -118,34 +127,21 @@ std::optional<std::uint64_t> parse_statm_resident_pages(std::string_view text) {
 
 std::optional<std::uint64_t> parse_meminfo_bytes(std::string_view text,
                                                  std::string_view field) {
-  std::optional<std::uint64_t> bytes;
-  for_each_line(text, [&](std::string_view line) {
-    const std::size_t colon = line.find(':');
-    if (colon == std::string_view::npos || line.substr(0, colon) != field)
-      return false;
-    std::string_view value = trim_spaces(line.substr(colon + 1));
-    if (!value.ends_with(" kB")) return true;
-    value.remove_suffix(3);
-    const auto kib = parse_count(trim_spaces(value));
-    if (kib && *kib <= std::numeric_limits<std::uint64_t>::max() / 1024)
-      bytes = *kib * 1024;
-    return true;
-  });
-  return bytes;
+  const auto line = value_of(text, field, ':');
+  if (!line) return std::nullopt;
+  std::string_view value = trim_spaces(*line);
+  if (!value.ends_with(" kB")) return std::nullopt;
+  value.remove_suffix(3);
+  const auto kib = parse_count(trim_spaces(value));
+  if (!kib || *kib > std::numeric_limits<std::uint64_t>::max() / 1024)
+    return std::nullopt;
+  return *kib * 1024;
 }
 
 std::optional<std::uint64_t> parse_memory_stat(std::string_view text,
                                                std::string_view key) {
-  std::optional<std::uint64_t> value;
-  for_each_line(text, [&](std::string_view line) {
-    if (!line.starts_with(key) || line.size() <= key.size() ||
-        line[key.size()] != ' ') {
-      return false;
-    }
-    value = parse_count(line.substr(key.size() + 1));
-    return true;
-  });
-  return value;
+  const auto value = value_of(text, key, ' ');
+  return value ? parse_count(*value) : std::nullopt;
 }
 
 std::optional<std::string> parse_proc_cgroup(std::string_view text,
@@ -184,8 +180,11 @@ std::optional<std::uint64_t> parse_cgroup_bytes(std::string_view text) {
 }
 
 std::expected<std::uint64_t, std::string> resident_bytes() {
-  const auto text = read_text(kStatm);
-  if (!text) return std::unexpected(std::string("cannot read ") + kStatm);
+  const auto text = read_file(kStatm);
+  if (!text) {
+    return std::unexpected(std::string("cannot read ") + kStatm + ": " +
+                           text.error());
+  }
   const auto pages = parse_statm_resident_pages(*text);
   if (!pages) {
     return std::unexpected(std::string("cannot parse ") + kStatm + ": '" +
@@ -201,14 +200,17 @@ std::uint64_t peak_resident_bytes() {
 }
 
 std::expected<std::uint64_t, std::string> available_bytes() {
-  const auto text = read_text(kMeminfo);
-  if (!text) return std::unexpected(std::string("cannot read ") + kMeminfo);
+  const auto text = read_file(kMeminfo);
+  if (!text) {
+    return std::unexpected(std::string("cannot read ") + kMeminfo + ": " +
+                           text.error());
+  }
   auto available = parse_meminfo_bytes(*text, "MemAvailable");
   if (!available) {
     return std::unexpected(std::string(kMeminfo) +
                            " has no 'MemAvailable: <n> kB' line");
   }
-  if (const auto cgroups = read_text("/proc/self/cgroup")) {
+  if (const auto cgroups = read_file("/proc/self/cgroup")) {
     // The path as this process's cgroup namespace sees it; without a
     // namespace of its own the mount has the whole tree.
     const std::array<std::optional<std::uint64_t>, 2> headroom = {
