@@ -422,6 +422,17 @@ void BgpControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
   }
 }
 
+bool BgpControl::all_established() const {
+  for (const Switch& sw : switches_) {
+    for (bgp::PeerId p = 0; p < sw.peer_node.size(); ++p) {
+      if (sw.speaker->peer_state(p) != bgp::SessionState::established) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 BgpControl::Sessions BgpControl::sessions() const {
   Sessions s;
   for (const Switch& sw : switches_) {

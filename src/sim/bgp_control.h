@@ -100,10 +100,8 @@ class BgpControl : public ControlHandler {
     std::size_t established = 0, total = 0;
   };
   Sessions sessions() const;
-  bool all_established() const {
-    const Sessions s = sessions();
-    return s.established == s.total;
-  }
+  // sessions().established == total, stopping at the first that is not.
+  bool all_established() const;
   // Nothing in flight: no control message on a link or in a CPU queue, no
   // connection being opened or closed, no FIB update pending (timers do
   // not count).

@@ -397,8 +397,7 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
       }
       dispatch(events.pop());
     }
-    const BgpControl::Sessions sessions = bgp->sessions();
-    const bool established = sessions.established == sessions.total;
+    const bool established = bgp->all_established();
     if (options.warm_up_progress) {
       options.warm_up_progress(WarmUpProgress{t0, bgp->counters().messages,
                                               bgp->counters().fib_updates,
@@ -406,6 +405,7 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     }
     if (established && bgp->quiet()) return {};
     if (t0 >= options.warm_up_limit) {
+      const BgpControl::Sessions sessions = bgp->sessions();
       return std::unexpected(
           "BGP did not converge in the warm-up's " + readable(t0) +
           " of simulated time: " + std::to_string(sessions.established) +
