@@ -36,14 +36,6 @@ std::optional<std::uint64_t> parse_decimal(const std::string& text) {
 // More threads than this is a typo, not a machine.
 constexpr std::uint64_t kMaxJobs = 1024;
 
-std::string format_time(Time t) {
-  if (t == Time::max()) return "-";
-  const double s = t.seconds();
-  if (s >= 1) return fmt::format("{:.3f} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-  return fmt::format("{:.1f} us", s * 1e6);
-}
-
 // What needs less memory, after a message about the memory limit.
 std::string memory_advice(unsigned jobs) {
   return std::string(jobs > 1 ? "Fewer modes at once (-j 1), f" : "F") +
@@ -262,8 +254,9 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         runs[i].warm_up_progress = [&, i](const sim::WarmUpProgress& w) {
           std::string note = fmt::format(
               "{} BGP warm-up {}: {} msgs, {} routes{}",
-              sim::mode_name(modes[i]), format_time(w.simulated), w.messages,
-              w.fib_updates, w.established ? "" : ", sessions opening");
+              sim::mode_name(modes[i]), sim::format_time_rounded(w.simulated),
+              w.messages, w.fib_updates,
+              w.established ? "" : ", sessions opening");
           std::lock_guard lock(bar_mutex);
           preparing[i] = std::move(note);
           redraw();
@@ -355,12 +348,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         "{:<14}{:>12}{:>8.1f} G{:>11}{:>11}{:>11}{:>11}{:>11}{:>10.2f}{:>9}"
         "{:>9}{:>11}{:>6.1f} s\n",
         sim::mode_name(mode),
-        r->finished ? format_time(r->completion) : "unfinished",
+        r->finished ? sim::format_time_rounded(r->completion) : "unfinished",
         r->goodput_gbps, dropped(DropReason::link_down),
         dropped(DropReason::queue_overflow), dropped(DropReason::no_route),
-        format_time(r->hw_convergence), format_time(r->bgp_convergence),
-        r->utilisation_imbalance, r->control_messages,
-        r->lsn_frames + r->arn_messages, r->lsn_bytes + r->arn_bytes, o.wall);
+        sim::format_time_rounded(r->hw_convergence),
+        sim::format_time_rounded(r->bgp_convergence), r->utilisation_imbalance,
+        r->control_messages, r->lsn_frames + r->arn_messages,
+        r->lsn_bytes + r->arn_bytes, o.wall);
     out.flush();
     results.push_back(std::move(*r));
     timings.push_back(o.timing);

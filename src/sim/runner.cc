@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <random>
@@ -16,6 +15,7 @@
 #include "sim/ibcs.h"
 #include "sim/loss_of_signal.h"
 #include "sim/lsn_control.h"
+#include "sim/scenario/quantity.h"
 #include "sim/static_routes.h"
 
 namespace arfabric::sim {
@@ -82,17 +82,6 @@ struct Arrival {
 };
 
 constexpr std::int32_t kPoissonTag = -2;
-
-// "12.345 ms" or, from a second, "30.000 s", for messages.
-std::string readable(Time t) {
-  char text[32];
-  if (t >= sec(1)) {
-    std::snprintf(text, sizeof text, "%.3f s", t.seconds());
-  } else {
-    std::snprintf(text, sizeof text, "%.3f ms", t.seconds() * 1e3);
-  }
-  return text;
-}
 
 // What a flow is part of: a ring's step from `member`, a Poisson workload
 // (kPoissonTag) or an all-to-all (-1).
@@ -393,7 +382,7 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     while (!events.empty() && events.top().at <= t0) {
       if (stop_requested()) {
         return std::unexpected("stopped during the BGP warm-up at " +
-                               readable(events.now()));
+                               format_time_rounded(events.now()));
       }
       dispatch(events.pop());
     }
@@ -407,7 +396,7 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     if (t0 >= options.warm_up_limit) {
       const BgpControl::Sessions sessions = bgp->sessions();
       return std::unexpected(
-          "BGP did not converge in the warm-up's " + readable(t0) +
+          "BGP did not converge in the warm-up's " + format_time_rounded(t0) +
           " of simulated time: " + std::to_string(sessions.established) +
           " of " + std::to_string(sessions.total) +
           " session ends established, " +
@@ -415,7 +404,7 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
           (bgp->counters().fib_updates == 0
                ? ", no route programmed yet"
                : ", the last FIB change at " +
-                     readable(bgp->last_fib_change())));
+                     format_time_rounded(bgp->last_fib_change())));
     }
   }
 }
@@ -840,7 +829,7 @@ std::expected<ModeResult, std::string> run_mode(const Scenario& scenario,
   (*run)->run_until(Time::max());
   if ((*run)->stopped()) {
     return std::unexpected("stopped during the workload at " +
-                           readable((*run)->now()));
+                           format_time_rounded((*run)->now()));
   }
   return (*run)->finish();
 }

@@ -592,7 +592,7 @@ TEST(ModeRun, AWarmUpThatDoesNotConvergeInTimeIsAnError) {
       std::regex("BGP did not converge in the warm-up's 2\\.000 ms of "
                  "simulated time: [0-8] of 8 session ends established, "
                  "(nothing|messages still) in flight, (the last FIB change "
-                 "at [0-9.]+ ms|no route programmed yet)")))
+                 "at [0-9.]+ (ms|us)|no route programmed yet)")))
       << run.error();
   EXPECT_FALSE(progressed);
   // With static routes there is no warm-up to limit.

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 
@@ -253,6 +254,24 @@ std::string format_time(Time t) {
   for (const auto& [scale, unit] : kUnits)
     if (v >= scale && v % scale == 0) return strformat("{}{}", v / scale, unit);
   return strformat("{}ps", v);
+}
+
+std::string format_time_rounded(Time t) {
+  if (t == Time::max()) return "-";
+  const double s = t.seconds();
+  const char* unit = "us";
+  double value = s * 1e6;
+  if (s >= 1) {
+    unit = "s";
+    value = s;
+  } else if (s >= 1e-3) {
+    unit = "ms";
+    value = s * 1e3;
+  }
+  char text[48];
+  std::snprintf(text, sizeof text, unit[0] == 'u' ? "%.1f %s" : "%.3f %s",
+                value, unit);
+  return text;
 }
 
 }  // namespace arfabric::sim

@@ -41,5 +41,8 @@ std::expected<double, std::string> parse_fraction(std::string_view text);
 // Formats for messages and documentation: "400G", "1.5us", "64KiB".
 std::string format_rate(BitsPerSecond rate);
 std::string format_time(Time t);
+// A time rounded for reading, in the largest unit from us to s: "1.234 s",
+// "12.345 ms", "3.5 us"; "-" for Time::max() (never happened).
+std::string format_time_rounded(Time t);
 
 }  // namespace arfabric::sim

@@ -85,5 +85,14 @@ TEST(Format, RoundTripsTheUsualValues) {
   EXPECT_EQ(format_time(ps(7)), "7ps");
 }
 
+TEST(Format, RoundsTimesForReading) {
+  EXPECT_EQ(format_time_rounded(sec(30)), "30.000 s");
+  EXPECT_EQ(format_time_rounded(ms(1)), "1.000 ms");
+  EXPECT_EQ(format_time_rounded(us(233'801)), "233.801 ms");
+  EXPECT_EQ(format_time_rounded(ns(11'640)), "11.6 us");
+  EXPECT_EQ(format_time_rounded(Time{}), "0.0 us");
+  EXPECT_EQ(format_time_rounded(Time::max()), "-");
+}
+
 }  // namespace
 }  // namespace arfabric::sim
