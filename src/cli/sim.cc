@@ -237,6 +237,12 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     bar.set_note(first == preparing.end() ? "" : *first);
     bar.update(sum / static_cast<double>(fraction.size()));
   };
+  // Mode i's note while it prepares; empty from the workload's start.
+  auto set_preparing = [&](std::size_t i, std::string note) {
+    std::lock_guard lock(bar_mutex);
+    preparing[i] = std::move(note);
+    redraw();
+  };
   struct Outcome {
     std::expected<sim::ModeResult, std::string> result =
         std::unexpected(std::string());
@@ -252,22 +258,16 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     for (std::size_t i = next++; i < modes.size(); i = next++) {
       if (options.progress) {
         runs[i].warm_up_progress = [&, i](const sim::WarmUpProgress& w) {
-          std::string note = fmt::format(
-              "{} BGP warm-up {}: {} msgs, {} routes{}",
-              sim::mode_name(modes[i]), sim::format_time_rounded(w.simulated),
-              w.messages, w.fib_updates,
-              w.established ? "" : ", sessions opening");
-          std::lock_guard lock(bar_mutex);
-          preparing[i] = std::move(note);
-          redraw();
+          set_preparing(
+              i, fmt::format("{} BGP warm-up {}: {} msgs, {} routes{}",
+                             sim::mode_name(modes[i]),
+                             sim::format_time_rounded(w.simulated), w.messages,
+                             w.fib_updates,
+                             w.established ? "" : ", sessions opening"));
         };
         runs[i].routes_progress = [&, i](std::size_t done, std::size_t leaves) {
-          std::string note =
-              fmt::format("{} set-up: routes to {}/{} leaves",
-                          sim::mode_name(modes[i]), done, leaves);
-          std::lock_guard lock(bar_mutex);
-          preparing[i] = std::move(note);
-          redraw();
+          set_preparing(i, fmt::format("{} set-up: routes to {}/{} leaves",
+                                       sim::mode_name(modes[i]), done, leaves));
         };
         runs[i].progress = [&, i](double f) {
           std::lock_guard lock(bar_mutex);
