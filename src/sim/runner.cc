@@ -155,7 +155,8 @@ struct ModeRun::State {
            options.stop->load(std::memory_order_relaxed);
   }
   std::expected<void, std::string> build();
-  // Errors: stop_requested() (the message says when).
+  // Errors: stop_requested() (the message says when), or BGP not
+  // converged by RunOptions::warm_up_limit (it says how far BGP got).
   std::expected<void, std::string> warm_up();
   std::expected<void, std::string> start();
   void dispatch(const Event& e);
