@@ -85,30 +85,31 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
     }
     s->engines_.push_back(std::move(*engine));
   }
-  // The scratch frame: MACs (zero), the CSIG tag, then IPv4's EtherType
-  // and zero padding; only the tag's control word changes per packet.
-  s->frame_[kTagAt] =
-      static_cast<std::uint8_t>(wire::ibcs::kDefaultCsigEtherType >> 8);
-  s->frame_[kTagAt + 1] =
-      static_cast<std::uint8_t>(wire::ibcs::kDefaultCsigEtherType & 0xff);
-  s->frame_[kTagAt + 4] = 0x08;
-  s->frame_[kTagAt + 5] = 0x00;
+  // The field: where wire::ibcs::locate finds the S field of a CSIG tag of
+  // this signal type in a minimum frame (MACs, the tag, IPv4's EtherType,
+  // padding). Packets carry its value; the engines read its type,
+  // operator, UNINITIALIZED and range from it.
+  ByteWriter frame;
+  frame.zeros(kTagAt);  // MAC addresses
+  if (auto ok = wire::ibcs::serialize(
+          wire::ibcs::CsigTag{
+              .signal_type = s->signal_type_,
+              .signal_value = static_cast<std::uint8_t>(s->uninitialized_)},
+          frame);
+      !ok) {
+    return std::unexpected("ibcs: the CSIG tag cannot be written: " +
+                           ok.error().to_string());
+  }
+  frame.u16(0x0800);  // IPv4
+  frame.zeros(60 - frame.size());
+  auto field = wire::ibcs::locate(wire::ibcs::Binding::csig_l2, frame.data(),
+                                  ibcs::SufConfig{}.wire);  // as the engines
+  if (!field) {
+    return std::unexpected("ibcs: the CSIG tag is not found: " +
+                           field.error().to_string());
+  }
+  s->field_ = *field;
   return s;
-}
-
-std::span<std::uint8_t> IbcsSwitches::frame_with(std::uint32_t signal) {
-  // T (3 bits) | R (1) | S (5) | LM (7); LM is not modelled (0).
-  const std::uint16_t word = static_cast<std::uint16_t>(
-      (signal_type_ << 13) | ((std::min(signal, kTop) & kTop) << 7));
-  frame_[kTagAt + 2] = static_cast<std::uint8_t>(word >> 8);
-  frame_[kTagAt + 3] = static_cast<std::uint8_t>(word & 0xff);
-  return frame_;
-}
-
-std::uint32_t IbcsSwitches::signal_in_frame() const {
-  const std::uint16_t word = static_cast<std::uint16_t>(
-      (frame_[kTagAt + 2] << 8) | frame_[kTagAt + 3]);
-  return (word >> 7) & kTop;
 }
 
 void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
@@ -156,18 +157,19 @@ void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
 void IbcsSwitches::on_host_ingress(LinkIndex l, Packet& packet, Time now) {
   // The leaf's engine, at the port the packet arrives on.
   const Link::Config& link = network_->link(l).config();
-  auto frame = frame_with(packet.transport.signal);
-  engines_[engine_of_[link.to]].process_ingress(frame, link.to_port, now);
-  packet.transport.signal = signal_in_frame();
+  std::uint32_t value = std::min(packet.transport.signal, kTop);
+  engines_[engine_of_[link.to]].process_ingress_value(field_, value,
+                                                      link.to_port, now);
+  packet.transport.signal = value;
 }
 
 void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
   Port& port = ports_[l];
   if (port.engine == kNone) return;
   sample(l, port, now);
-  auto frame = frame_with(packet.transport.signal);
-  engines_[port.engine].process_egress(frame, port.port, now);
-  packet.transport.signal = signal_in_frame();
+  std::uint32_t value = std::min(packet.transport.signal, kTop);
+  engines_[port.engine].process_egress_value(field_, value, port.port, now);
+  packet.transport.signal = value;
 }
 
 ibcs::Counters IbcsSwitches::counters() const {

@@ -3,13 +3,14 @@
 //
 // Data packets are light structs, so a packet's signal travels as a number
 // (TransportHeader::signal, the tag's 5-bit S field). At every switch the
-// number goes through the real engine: IbcsSwitches writes it into a
-// scratch Ethernet frame with a CSIG tag, runs the switch's
-// proto::ibcs::SignalUpdateFunction on that frame (process_ingress at a
-// leaf's host-facing port, process_egress at every switch egress) and reads
-// the field back. The network calls it after the flow hash and the FIB
-// choice (sim/network.h HeaderProcessor), so the update cannot steer the
-// packet (IBCS §5.2).
+// number goes through the real engine: the switch's
+// proto::ibcs::SignalUpdateFunction runs its rules on it
+// (process_ingress_value at a leaf's host-facing port,
+// process_egress_value at every switch egress), given the field as
+// wire::ibcs::locate finds it in a frame with a CSIG tag of the configured
+// signal type (located once, at creation). The network calls it after the
+// flow hash and the FIB choice (sim/network.h HeaderProcessor), so the
+// update cannot steer the packet (IBCS §5.2).
 //
 // L_Metric (IBCS §5.3, §7.1): each switch egress port feeds its LocalMetric
 // a sample when a packet leaves and the last sample is at least
@@ -47,7 +48,9 @@ class IbcsSwitches : public HeaderProcessor {
  public:
   // One SUF per switch of `network`. Errors: the engine's configuration
   // errors (e.g. "rules[0].metric.window: must be positive"), prefixed
-  // "ibcs.".
+  // "ibcs."; "ibcs.signal: not a CSIG signal type"; and, were the codec
+  // to refuse the tag it is given, "ibcs: the CSIG tag cannot be written:
+  // ..." or "ibcs: the CSIG tag is not found: ...".
   static std::expected<std::unique_ptr<IbcsSwitches>, std::string> create(
       Network& network, const IbcsParams& params);
 
@@ -71,8 +74,6 @@ class IbcsSwitches : public HeaderProcessor {
 
   IbcsSwitches(Network& network, const IbcsParams& params);
   void sample(LinkIndex l, Port& port, Time now);
-  std::span<std::uint8_t> frame_with(std::uint32_t signal);
-  std::uint32_t signal_in_frame() const;
 
   Network* network_;
   IbcsParams params_;
@@ -82,7 +83,7 @@ class IbcsSwitches : public HeaderProcessor {
   std::vector<proto::ibcs::SignalUpdateFunction> engines_;  // by switch
   std::vector<Port> ports_;                                 // by link
   std::vector<std::uint32_t> engine_of_;                    // by node
-  std::array<std::uint8_t, 60> frame_{};  // minimum Ethernet frame
+  wire::ibcs::SignalField field_;  // the CSIG tag's S field
 };
 
 }  // namespace arfabric::sim

@@ -68,6 +68,78 @@ Result SignalUpdateFunction::process_egress(std::span<std::uint8_t> frame,
   return suf(frame, egress, now);
 }
 
+Action SignalUpdateFunction::process_ingress_value(const SignalField& field,
+                                                   std::uint32_t& value,
+                                                   PortId ingress, Time) {
+  if (ingress >= config_.ports.size()) {
+    ++counters_.bad_port;
+    return scrub_value(field, value);
+  }
+  if (!config_.ports[ingress].untrusted_ingress) return Action::none;
+  return scrub_value(field, value);
+}
+
+Action SignalUpdateFunction::process_egress_value(const SignalField& field,
+                                                  std::uint32_t& value,
+                                                  PortId egress, Time now) {
+  if (egress >= config_.ports.size()) {
+    ++counters_.bad_port;
+    return Action::none;
+  }
+  if (malformed(field, value)) return Action::none;
+  const PortConfig& port = config_.ports[egress];
+  if (port.egress_edge && !port.peering) return edge_value(field, value);
+  return suf_value(field, value, egress, now);
+}
+
+SignalUpdateFunction::Update SignalUpdateFunction::apply_rules(
+    std::size_t rule, PortId port, const SignalField& field,
+    std::optional<std::uint32_t> packet, Time now) {
+  const BindingRule& r = config_.rules[rule];
+  const auto local = field.signal_type == r.signal_type
+                         ? metric(port, rule).value(now)
+                         : std::nullopt;
+  if (!local || !packet) return {Action::fail_open, 0};
+  const std::uint32_t l = std::min(*local, field.max_value);
+  const ExtremumOp op = r.op.value_or(field.op);
+  const bool rule1 = *packet == field.uninitialized;
+  if (rule1 || tighter(l, *packet, op)) return {Action::rewritten, l};
+  return {Action::unchanged, 0};
+}
+
+bool SignalUpdateFunction::malformed(const SignalField& field,
+                                     std::uint32_t value) {
+  if (value <= field.max_value) return false;
+  ++counters_.absent;
+  return true;
+}
+
+void SignalUpdateFunction::tally(Action action, Result& result) {
+  switch (action) {
+    case Action::none:
+      return;
+    case Action::unchanged:
+      ++counters_.unchanged;
+      break;
+    case Action::fail_open:
+      ++counters_.fail_open;
+      break;
+    case Action::rewritten:
+      ++counters_.rewritten;
+      break;
+    case Action::scrubbed:
+      ++counters_.scrubbed;
+      break;
+    case Action::zeroed:
+      ++counters_.zeroed;
+      break;
+    case Action::stripped:
+      ++counters_.stripped;
+      break;
+  }
+  raise(result, action);
+}
+
 Result SignalUpdateFunction::scrub(std::span<std::uint8_t> frame) {
   Result r{Action::none, frame.size()};
   for (const BindingRule& rule : config_.rules) {
@@ -76,13 +148,24 @@ Result SignalUpdateFunction::scrub(std::span<std::uint8_t> frame) {
     if (!field) continue;
     // Unconditional: a spoofed value must not survive even if it equals
     // what this node would have written (§4.1).
-    if (wire::ibcs::rewrite_metric(frame, *field, field->uninitialized)) {
-      ++counters_.scrubbed;
-      raise(r, Action::scrubbed);
-    }
+    if (wire::ibcs::rewrite_metric(frame, *field, field->uninitialized))
+      tally(Action::scrubbed, r);
   }
   if (r.action == Action::none) ++counters_.absent;
   return r;
+}
+
+Action SignalUpdateFunction::scrub_value(const SignalField& field,
+                                         std::uint32_t& value) {
+  if (malformed(field, value)) return Action::none;
+  Result r;
+  for (const BindingRule& rule : config_.rules) {
+    if (rule.binding != field.binding) continue;
+    value = field.uninitialized;
+    tally(Action::scrubbed, r);
+  }
+  if (r.action == Action::none) ++counters_.absent;
+  return r.action;
 }
 
 Result SignalUpdateFunction::edge(std::span<std::uint8_t> frame) {
@@ -102,10 +185,8 @@ Result SignalUpdateFunction::edge(std::span<std::uint8_t> frame) {
       case EdgeAction::uninitialize: {
         const std::uint32_t v =
             edge_actions_[i] == EdgeAction::zero ? 0 : field->uninitialized;
-        if (wire::ibcs::rewrite_metric(frame, *field, v)) {
-          ++counters_.zeroed;
-          raise(r, Action::zeroed);
-        }
+        if (wire::ibcs::rewrite_metric(frame, *field, v))
+          tally(Action::zeroed, r);
         break;
       }
     }
@@ -113,45 +194,67 @@ Result SignalUpdateFunction::edge(std::span<std::uint8_t> frame) {
   if (strip_at) {
     if (auto length = strip_csig_tag(frame, *strip_at)) {
       r.new_length = *length;
-      ++counters_.stripped;
-      raise(r, Action::stripped);
+      tally(Action::stripped, r);
     }
   }
   if (r.action == Action::none) ++counters_.absent;
   return r;
 }
 
+Action SignalUpdateFunction::edge_value(const SignalField& field,
+                                        std::uint32_t& value) {
+  Result r;
+  bool strip = false;
+  for (std::size_t i = 0; i < config_.rules.size(); ++i) {
+    if (config_.rules[i].binding != field.binding) continue;
+    switch (edge_actions_[i]) {
+      case EdgeAction::strip:
+        strip = true;  // validate(): only a CSIG tag is stripped
+        break;
+      case EdgeAction::zero:
+      case EdgeAction::uninitialize:
+        value = edge_actions_[i] == EdgeAction::zero ? 0 : field.uninitialized;
+        tally(Action::zeroed, r);
+        break;
+    }
+  }
+  if (strip) tally(Action::stripped, r);
+  if (r.action == Action::none) ++counters_.absent;
+  return r.action;
+}
+
 Result SignalUpdateFunction::suf(std::span<std::uint8_t> frame, PortId port,
                                  Time now) {
   Result r{Action::none, frame.size()};
   for (std::size_t i = 0; i < config_.rules.size(); ++i) {
-    const BindingRule& rule = config_.rules[i];
     const auto field =
-        wire::ibcs::try_locate(rule.binding, frame, config_.wire);
+        wire::ibcs::try_locate(config_.rules[i].binding, frame, config_.wire);
     if (!field) continue;  // §5.1: unrecognised -> opaque
-    const auto local = field->signal_type == rule.signal_type
-                           ? metric(port, i).value(now)
-                           : std::nullopt;
     const auto packet = wire::ibcs::read_metric(frame, *field);
-    if (!local || !packet) {
-      ++counters_.fail_open;
-      raise(r, Action::fail_open);
-      continue;
-    }
-    const std::uint32_t l = std::min(*local, field->max_value);
-    const ExtremumOp op = rule.op.value_or(field->op);
-    const bool rule1 = *packet == field->uninitialized;
-    if ((rule1 || tighter(l, *packet, op)) &&
-        wire::ibcs::rewrite_metric(frame, *field, l)) {
-      ++counters_.rewritten;
-      raise(r, Action::rewritten);
-    } else {
-      ++counters_.unchanged;
-      raise(r, Action::unchanged);
-    }
+    Update u = apply_rules(
+        i, port, *field,
+        packet ? std::optional<std::uint32_t>(*packet) : std::nullopt, now);
+    if (u.action == Action::rewritten &&
+        !wire::ibcs::rewrite_metric(frame, *field, u.value))
+      u.action = Action::unchanged;
+    tally(u.action, r);
   }
   if (r.action == Action::none) ++counters_.absent;
   return r;
+}
+
+Action SignalUpdateFunction::suf_value(const SignalField& field,
+                                       std::uint32_t& value, PortId port,
+                                       Time now) {
+  Result r;
+  for (std::size_t i = 0; i < config_.rules.size(); ++i) {
+    if (config_.rules[i].binding != field.binding) continue;
+    const Update u = apply_rules(i, port, field, value, now);
+    if (u.action == Action::rewritten) value = u.value;
+    tally(u.action, r);
+  }
+  if (r.action == Action::none) ++counters_.absent;
+  return r.action;
 }
 
 }  // namespace arfabric::proto::ibcs

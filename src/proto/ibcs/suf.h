@@ -22,11 +22,17 @@
 // Per-frame calls never allocate: fields are found with
 // wire::ibcs::try_locate, which accepts exactly what wire::ibcs::locate
 // accepts but reports a refusal without building an error.
+//
+// A caller that carries one field's P_Metric as a number rather than in a
+// frame (the simulator's light packets, sim/ibcs.h) runs the same rules,
+// counters and roles through process_ingress_value/process_egress_value,
+// given the field as wire::ibcs::locate finds it in a frame of its layout.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <expected>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -34,6 +40,7 @@
 #include "proto/fib/forwarding_types.h"
 #include "proto/ibcs/local_metric.h"
 #include "proto/ibcs/suf_config.h"
+#include "wire/ibcs/signal_field.h"
 
 namespace arfabric::proto::ibcs {
 
@@ -105,6 +112,23 @@ class SignalUpdateFunction {
   // strip.
   Result process_egress(std::span<std::uint8_t> frame, PortId egress, Time now);
 
+  // The same two steps on one field held as a number. `field` is where a
+  // frame of the caller's layout has it (wire::ibcs::locate): the rules of
+  // its binding apply, and its signal type, operator, UNINITIALIZED and
+  // max_value are read as the frame path reads them; its offsets are not
+  // used. `value` is P_Metric and is updated in place, with the Action and
+  // counters that the frame path gives a frame holding it. Edge cases:
+  // - a `value` above field.max_value cannot be in the field: it is a
+  //   malformed field, left alone and counted `absent` (Action::none), as
+  //   a frame the codec refuses (§5.1);
+  // - an egress edge that strips the CSIG tag returns Action::stripped and
+  //   leaves `value`: the caller drops the field;
+  // - a port outside the table, as in the frame path.
+  Action process_ingress_value(const wire::ibcs::SignalField& field,
+                               std::uint32_t& value, PortId ingress, Time now);
+  Action process_egress_value(const wire::ibcs::SignalField& field,
+                              std::uint32_t& value, PortId egress, Time now);
+
   const Counters& counters() const { return counters_; }
   const SufConfig& config() const { return config_; }
 
@@ -113,9 +137,29 @@ class SignalUpdateFunction {
   LocalMetric& metric(PortId port, std::size_t rule) {
     return metrics_[port * config_.rules.size() + rule];
   }
+  // Rules 1-3 (§6.1) of config.rules[rule] at `port` for a field holding
+  // `packet` (nullopt: unreadable): Action::rewritten with the L_Metric to
+  // write, Action::unchanged, or Action::fail_open.
+  struct Update {
+    Action action;
+    std::uint32_t value;
+  };
+  Update apply_rules(std::size_t rule, PortId port,
+                     const wire::ibcs::SignalField& field,
+                     std::optional<std::uint32_t> packet, Time now);
+  // A value the field cannot hold: counted `absent` (a field the codec
+  // would refuse).
+  bool malformed(const wire::ibcs::SignalField& field, std::uint32_t value);
+  // Counts `action` for one field and raises the frame's result to it.
+  void tally(Action action, Result& result);
   Result scrub(std::span<std::uint8_t> frame);
   Result edge(std::span<std::uint8_t> frame);
   Result suf(std::span<std::uint8_t> frame, PortId port, Time now);
+  Action scrub_value(const wire::ibcs::SignalField& field,
+                     std::uint32_t& value);
+  Action edge_value(const wire::ibcs::SignalField& field, std::uint32_t& value);
+  Action suf_value(const wire::ibcs::SignalField& field, std::uint32_t& value,
+                   PortId port, Time now);
 
   SufConfig config_;
   std::array<EdgeAction, kMaxRules> edge_actions_{};

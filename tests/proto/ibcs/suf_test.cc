@@ -312,6 +312,81 @@ RC_GTEST_PROP(SufProperty, ShimFollowsTheRulesAndChecksumMatches,
   RC_ASSERT(get16(frame, kIpOffset + 26) == full_udp_checksum(frame));
 }
 
+// The value path is the frame path: for any binding, P_Metric, L_Metric,
+// operator, port (transit, host-facing, peering, outside the table),
+// direction and sample age, a field held as a number ends as the frame's
+// field ends, with the same Action and counters.
+RC_GTEST_PROP(SufProperty, ValuePathMatchesTheFramePath, ()) {
+  const auto rule = *rc::gen::inRange<std::size_t>(kCsig, kUdp + 1);
+  const auto type = *rc::gen::inRange<std::uint8_t>(0, 2);
+  const auto p = *rc::gen::arbitrary<std::uint32_t>();
+  Bytes frame = rule == kCsig   ? csig_udp_frame(p % 32, type)
+                : rule == kHpcc ? hpcc_frame(p)
+                                : udp_shim_frame(p, type);
+  const Binding binding = config().rules[rule].binding;
+  const auto field = wire::ibcs::locate(binding, frame);
+  RC_PRE(field.has_value());  // not every signal type is assigned
+  // P_Metric: UNINITIALIZED half of the time, so that Rule 1 is met.
+  std::uint32_t value = *rc::gen::arbitrary<bool>()
+                            ? field->uninitialized
+                            : *wire::ibcs::read_metric(frame, *field);
+  RC_ASSERT(wire::ibcs::rewrite_metric(frame, *field, value).has_value());
+
+  SufConfig c = config();
+  const auto op = *rc::gen::inRange(0, 3);
+  if (op != 0) c.rules[rule].op = op == 1 ? ExtremumOp::min : ExtremumOp::max;
+  auto by_frame = SignalUpdateFunction::create(c);
+  auto by_value = SignalUpdateFunction::create(c);
+  RC_ASSERT(by_frame.has_value() && by_value.has_value());
+  const auto port = *rc::gen::inRange<PortId>(0, 5);  // 4: outside
+  if (*rc::gen::arbitrary<bool>()) {
+    const auto l = *rc::gen::arbitrary<std::uint32_t>();
+    by_frame->record_sample(port, rule, l, us(0));
+    by_value->record_sample(port, rule, l, us(0));
+  }
+  const Time now = *rc::gen::arbitrary<bool>() ? us(1) : us(101);  // stale
+  const std::uint32_t before = value;
+  Result by_frame_result;
+  Action by_value_action;
+  if (*rc::gen::arbitrary<bool>()) {
+    by_frame_result = by_frame->process_ingress(frame, port, now);
+    by_value_action = by_value->process_ingress_value(*field, value, port, now);
+  } else {
+    by_frame_result = by_frame->process_egress(frame, port, now);
+    by_value_action = by_value->process_egress_value(*field, value, port, now);
+  }
+  RC_ASSERT(by_value_action == by_frame_result.action);
+  RC_ASSERT(by_value->counters() == by_frame->counters());
+  if (by_value_action == Action::stripped) {
+    RC_ASSERT(value == before);  // the caller drops the field
+  } else {
+    RC_ASSERT(*wire::ibcs::read_metric(frame, *field) == value);
+  }
+}
+
+// A number the field cannot hold is a malformed field: left alone, counted
+// absent, whatever the port.
+TEST(SufValue, ValueOutsideTheFieldBypasses) {
+  auto e = engine();
+  e.record_sample(kTransit, kCsig, 3, us(0));
+  const Bytes frame = csig_udp_frame(31);
+  const auto field = wire::ibcs::locate(Binding::csig_l2, frame);
+  ASSERT_TRUE(field);
+  std::uint32_t value = 32;  // the S field has 5 bits
+  EXPECT_EQ(e.process_egress_value(*field, value, kTransit, us(1)),
+            Action::none);
+  EXPECT_EQ(e.process_ingress_value(*field, value, kHost, us(1)), Action::none);
+  EXPECT_EQ(e.process_egress_value(*field, value, kHost, us(1)), Action::none);
+  EXPECT_EQ(value, 32u);
+  EXPECT_EQ(e.counters().absent, 3u);
+  EXPECT_EQ(e.counters().rewritten + e.counters().scrubbed, 0u);
+
+  value = 31;  // UNINITIALIZED: Rule 1
+  EXPECT_EQ(e.process_egress_value(*field, value, kTransit, us(1)),
+            Action::rewritten);
+  EXPECT_EQ(value, 3u);
+}
+
 TEST(SufCounters, AddFieldByField) {
   Counters a{1, 2, 3, 4, 5, 6, 7, 8};
   const Counters b{10, 20, 30, 40, 50, 60, 70, 80};
