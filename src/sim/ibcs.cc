@@ -10,8 +10,8 @@ namespace ibcs = proto::ibcs;
 
 namespace {
 
-// Where the CSIG tag sits in the scratch frame: right after the MAC
-// addresses, as the binding's locate() expects it.
+// Where the CSIG tag sits in a frame: right after the MAC addresses, as
+// the binding's locate() expects it.
 constexpr std::size_t kTagAt = 12;
 constexpr std::uint32_t kTop = wire::ibcs::kCsigMaxSignalValue;  // 31
 

@@ -31,7 +31,6 @@
 // domain, and the simulated fabric has no outside.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <expected>
 #include <memory>

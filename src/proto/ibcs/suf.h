@@ -113,8 +113,9 @@ class SignalUpdateFunction {
   Result process_egress(std::span<std::uint8_t> frame, PortId egress, Time now);
 
   // The same two steps on one field held as a number. `field` is where a
-  // frame of the caller's layout has it (wire::ibcs::locate): the rules of
-  // its binding apply, and its signal type, operator, UNINITIALIZED and
+  // frame of the caller's layout has it (wire::ibcs::locate with this
+  // engine's config().wire, which the value path cannot check): the rules
+  // of its binding apply, and its signal type, operator, UNINITIALIZED and
   // max_value are read as the frame path reads them; its offsets are not
   // used. `value` is P_Metric and is updated in place, with the Action and
   // counters that the frame path gives a frame holding it. Edge cases:

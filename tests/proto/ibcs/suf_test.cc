@@ -312,20 +312,23 @@ RC_GTEST_PROP(SufProperty, ShimFollowsTheRulesAndChecksumMatches,
   RC_ASSERT(get16(frame, kIpOffset + 26) == full_udp_checksum(frame));
 }
 
-// The value path is the frame path: for any binding, P_Metric, L_Metric,
-// operator, port (transit, host-facing, peering, outside the table),
-// direction and sample age, a field held as a number ends as the frame's
-// field ends, with the same Action and counters.
+// The value path is the frame path: for any binding, signal type,
+// P_Metric, L_Metric, operator, edge action, port (transit, host-facing,
+// peering, outside the table), direction and sample age, a field held as
+// a number ends as the frame's field ends, with the same Action and
+// counters. Each frame holds the one field of its binding, as the value
+// path's caller has.
 RC_GTEST_PROP(SufProperty, ValuePathMatchesTheFramePath, ()) {
   const auto rule = *rc::gen::inRange<std::size_t>(kCsig, kUdp + 1);
-  const auto type = *rc::gen::inRange<std::uint8_t>(0, 2);
+  // One unassigned type each for CSIG (0..3) and the UDP shim (0..1).
+  const auto type = *rc::gen::inRange<std::uint8_t>(0, rule == kCsig ? 5 : 3);
   const auto p = *rc::gen::arbitrary<std::uint32_t>();
   Bytes frame = rule == kCsig   ? csig_udp_frame(p % 32, type)
                 : rule == kHpcc ? hpcc_frame(p)
                                 : udp_shim_frame(p, type);
   const Binding binding = config().rules[rule].binding;
   const auto field = wire::ibcs::locate(binding, frame);
-  RC_PRE(field.has_value());  // not every signal type is assigned
+  RC_PRE(field.has_value());  // an unassigned type: no field to hold
   // P_Metric: UNINITIALIZED half of the time, so that Rule 1 is met.
   std::uint32_t value = *rc::gen::arbitrary<bool>()
                             ? field->uninitialized
@@ -333,8 +336,18 @@ RC_GTEST_PROP(SufProperty, ValuePathMatchesTheFramePath, ()) {
   RC_ASSERT(wire::ibcs::rewrite_metric(frame, *field, value).has_value());
 
   SufConfig c = config();
+  // The type this node measures: the field's half of the time.
+  c.rules[rule].signal_type = *rc::gen::arbitrary<bool>()
+                                  ? field->signal_type
+                                  : *rc::gen::inRange<std::uint8_t>(0, 4);
   const auto op = *rc::gen::inRange(0, 3);
   if (op != 0) c.rules[rule].op = op == 1 ? ExtremumOp::min : ExtremumOp::max;
+  const auto edge = *rc::gen::inRange(rule == kCsig ? 0 : 1, 4);
+  if (edge != 3) {  // 3: the binding's default
+    c.rules[rule].edge_action = edge == 0   ? EdgeAction::strip
+                                : edge == 1 ? EdgeAction::zero
+                                            : EdgeAction::uninitialize;
+  }
   auto by_frame = SignalUpdateFunction::create(c);
   auto by_value = SignalUpdateFunction::create(c);
   RC_ASSERT(by_frame.has_value() && by_value.has_value());
