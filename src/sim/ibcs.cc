@@ -157,19 +157,16 @@ void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
 void IbcsSwitches::on_host_ingress(LinkIndex l, Packet& packet, Time now) {
   // The leaf's engine, at the port the packet arrives on.
   const Link::Config& link = network_->link(l).config();
-  std::uint32_t value = std::min(packet.transport.signal, kTop);
-  engines_[engine_of_[link.to]].process_ingress_value(field_, value,
-                                                      link.to_port, now);
-  packet.transport.signal = value;
+  engines_[engine_of_[link.to]].process_ingress_value(
+      field_, packet.transport.signal, link.to_port, now);
 }
 
 void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
   Port& port = ports_[l];
   if (port.engine == kNone) return;
   sample(l, port, now);
-  std::uint32_t value = std::min(packet.transport.signal, kTop);
-  engines_[port.engine].process_egress_value(field_, value, port.port, now);
-  packet.transport.signal = value;
+  engines_[port.engine].process_egress_value(field_, packet.transport.signal,
+                                             port.port, now);
 }
 
 ibcs::Counters IbcsSwitches::counters() const {
