@@ -259,18 +259,14 @@ std::string format_time(Time t) {
 std::string format_time_rounded(Time t) {
   if (t == Time::max()) return "-";
   const double s = t.seconds();
-  const char* unit = "us";
-  double value = s * 1e6;
-  if (s >= 1) {
-    unit = "s";
-    value = s;
-  } else if (s >= 1e-3) {
-    unit = "ms";
-    value = s * 1e3;
-  }
   char text[48];
-  std::snprintf(text, sizeof text, unit[0] == 'u' ? "%.1f %s" : "%.3f %s",
-                value, unit);
+  if (s >= 1) {
+    std::snprintf(text, sizeof text, "%.3f s", s);
+  } else if (s >= 1e-3) {
+    std::snprintf(text, sizeof text, "%.3f ms", s * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f us", s * 1e6);
+  }
   return text;
 }
 
