@@ -57,9 +57,9 @@ std::uint64_t hash_of(std::uint64_t parent,
 
 }  // namespace
 
-template <typename T, typename Same, typename Make>
-std::shared_ptr<const T> Fib::share(SharePool<T>& pool, std::uint64_t hash,
-                                    Same same, Make make) {
+template <typename T, typename Same>
+std::shared_ptr<const T> Fib::find_shared(SharePool<T>& pool,
+                                          std::uint64_t hash, Same same) {
   auto [it, last] = pool.live.equal_range(hash);
   while (it != last) {
     if (std::shared_ptr<const T> p = it->second.lock()) {
@@ -69,22 +69,52 @@ std::shared_ptr<const T> Fib::share(SharePool<T>& pool, std::uint64_t hash,
       it = pool.live.erase(it);
     }
   }
+  return nullptr;
+}
+
+template <typename T>
+std::shared_ptr<const T> Fib::add_shared(SharePool<T>& pool, std::uint64_t hash,
+                                         T* made) {
   // Its own allocation (not make_shared), so that the object is freed with
   // its last user even while the pool's weak reference lingers.
-  std::shared_ptr<const T> made(make());
-  pool.live.emplace(hash, made);
+  std::shared_ptr<const T> shared(made);
+  pool.live.emplace(hash, shared);
   if (pool.live.size() >= pool.sweep_at) {
     std::erase_if(pool.live,
                   [](const auto& entry) { return entry.second.expired(); });
     pool.sweep_at = std::max<std::size_t>(64, 2 * pool.live.size());
   }
-  return made;
+  return shared;
+}
+
+template <typename T, typename Same, typename Make>
+std::shared_ptr<const T> Fib::share(SharePool<T>& pool, std::uint64_t hash,
+                                    Same same, Make make) {
+  if (auto found = find_shared(pool, hash, same)) return found;
+  return add_shared(pool, hash, make());
 }
 
 Fib::PortList& Fib::edit(NodeId dest) {
   const auto ports = ports_of(dests_[dest]);
   edit_.assign(ports.begin(), ports.end());
   return edit_;
+}
+
+Fib::PortState* Fib::exclusive_port(NodeId dest, PortId port) {
+  Dest& d = dests_[dest];
+  if (!d.ports) return nullptr;
+  // Not const: lists are made by commit() as `new PortList`.
+  auto& ports = const_cast<PortList&>(*d.ports);
+  auto it =
+      std::lower_bound(ports.begin(), ports.end(), port,
+                       [](const PortState& s, PortId p) { return s.port < p; });
+  if (it == ports.end() || it->port != port) return nullptr;
+  // The rebuild memo's reference is dropped rather than counted: it would
+  // otherwise keep the last destination rebuilt from changing in place.
+  if (d.ports.use_count() == 2 && rebuild_memo_.ports == d.ports) {
+    rebuild_memo_ = RebuildMemo{};
+  }
+  return d.ports.use_count() == 1 ? &*it : nullptr;
 }
 
 void Fib::commit(NodeId dest) {
@@ -305,11 +335,20 @@ std::expected<void, ConfigError> Fib::apply(const CongestionChange& c) {
     return std::unexpected(ConfigError{"congestion.level",
                                        std::to_string(c.level) + " exceeds 3"});
   ++counters_.congestion_changes;
-  PortState& p = port_state(edit(c.destination), c.port);
-  const std::uint8_t before = level(p);
-  p.congestion[static_cast<std::size_t>(c.source)] = c.level;
-  const bool changed = level(p) != before;
-  commit(c.destination);
+  const auto source = static_cast<std::size_t>(c.source);
+  bool changed = false;
+  if (PortState* p = exclusive_port(c.destination, c.port)) {
+    // Only this destination holds the list: change it where it is.
+    const std::uint8_t before = level(*p);
+    p->congestion[source] = c.level;
+    changed = level(*p) != before;
+  } else {
+    PortState& q = port_state(edit(c.destination), c.port);
+    const std::uint8_t before = level(q);
+    q.congestion[source] = c.level;
+    changed = level(q) != before;
+    commit(c.destination);
+  }
   if (changed) rebuild(c.destination);
   return {};
 }
@@ -381,40 +420,28 @@ GroupState Fib::compute_group(const Dest& d, bool& fallback_entered) {
 void Fib::rebuild(NodeId dest) {
   Dest& d = dests_[dest];
   RebuildMemo& memo = rebuild_memo_;
+  bool in_place = false;
   if (!memo.valid || d.ports != memo.ports || d.table != memo.from) {
+    // Dropped first: its references would hide that d's table is d's
+    // alone (step_table).
+    memo = RebuildMemo{};
+    memo.state = compute_group(d, memo.fallback_entered);
+    memo.to = memo.state != GroupState::no_route &&
+                      memo.state != GroupState::drop &&
+                      !(d.table && scratch_ == d.table->active)
+                  ? step_table(d, in_place)
+                  : d.table;
+    // A table changed in place is no longer the one it was built from:
+    // then there is nothing to remember for the next destination.
+    memo.valid = !in_place;
     memo.ports = d.ports;
     memo.from = d.table;
-    memo.state = compute_group(d, memo.fallback_entered);
-    memo.to = d.table;
-    if (memo.state != GroupState::no_route && memo.state != GroupState::drop &&
-        !(d.table && scratch_ == d.table->active)) {
-      // The table this destination's own history gives: built from its
-      // current one (resilient update), shared with every destination that
-      // made the same step from the same table.
-      // (Fibs sharing a pool may differ in table size.)
-      const std::uint64_t parent = d.table ? d.table->id : 0;
-      memo.to = share(
-          tables_->tables_,
-          hash_of(parent, scratch_) ^ mix64(config_.table_size),
-          [&](const SharedTable& t) {
-            return t.parent == parent && t.active == scratch_ &&
-                   t.table.size() == config_.table_size;
-          },
-          [&] {
-            auto* t = new SharedTable{
-                d.table ? d.table->table : MemberTable(config_.table_size),
-                scratch_, tables_->next_id_++, parent, 0};
-            t->moved = t->table.assign(t->active, tables_->scratch_);
-            return t;
-          });
-    }
-    memo.valid = true;
   }
   if (memo.fallback_entered) ++counters_.fallback_entered;
   Selector& s = selectors_[dest];
   s.state = memo.state;
   if (s.state == GroupState::no_route || s.state == GroupState::drop) return;
-  if (d.table == memo.to) return;  // the same members: nothing to move
+  if (d.table == memo.to && !in_place) return;  // the same members
   d.table = memo.to;
   const MemberTable& table = d.table->table;
   s.table_size = static_cast<std::uint16_t>(table.size());
@@ -431,6 +458,42 @@ void Fib::rebuild(NodeId dest) {
   }
   ++counters_.table_rebuilds;
   counters_.entries_moved += d.table->moved;
+}
+
+std::shared_ptr<const Fib::SharedTable> Fib::step_table(Dest& d,
+                                                        bool& in_place) {
+  // The table this destination's own history gives: built from its current
+  // one (resilient update), shared with every destination that made the
+  // same step from the same table.
+  // (Fibs sharing a pool may differ in table size.)
+  const std::uint64_t parent = d.table ? d.table->id : 0;
+  const std::uint64_t hash =
+      hash_of(parent, scratch_) ^ mix64(config_.table_size);
+  auto same = [&](const SharedTable& t) {
+    return t.parent == parent && t.active == scratch_ &&
+           t.table.size() == config_.table_size;
+  };
+  in_place = false;
+  if (auto found = find_shared(tables_->tables_, hash, same)) return found;
+  if (d.table && d.table.use_count() == 1) {
+    // No one else holds the table, so no one else can step from it: it
+    // becomes the new one where it is, without a copy. Its entry in the
+    // pool keeps the old key, and no longer matches it (same() compares
+    // the parent), so it stops being shared: nothing else could share it.
+    // Not const: tables are made below as `new SharedTable`.
+    auto& t = const_cast<SharedTable&>(*d.table);
+    t.moved = t.table.assign(scratch_, tables_->scratch_);
+    t.active = scratch_;
+    t.parent = parent;
+    t.id = tables_->next_id_++;
+    in_place = true;
+    return d.table;
+  }
+  auto* t = new SharedTable{
+      d.table ? d.table->table : MemberTable(config_.table_size), scratch_,
+      tables_->next_id_++, parent, 0};
+  t->moved = t->table.assign(t->active, tables_->scratch_);
+  return add_shared(tables_->tables_, hash, t);
 }
 
 // The per-destination selection (no overrides). Kept separate so both

@@ -37,7 +37,11 @@
 // its own history gives (a shared table is keyed by the table it was built
 // from), so the resilient-update guarantee and the counters are per
 // destination as before. A change to one destination copies its port
-// states (O(ports)), changes the copy and shares the result.
+// states (O(ports)), changes the copy and shares the result. What one
+// destination holds alone is changed where it is instead, with no copy:
+// a congestion change to port states no other destination shares, and
+// the step of a table no other destination holds (notifications give
+// every destination of a fabric's leaves a history of its own).
 //
 // Per-flow overrides (ARN flow-granular affected objects, draft-wh-rtgwg-
 // adaptive-routing-arn §4.1): apply(FlowOverrideChange) keeps, per
@@ -136,7 +140,8 @@ struct FibCounters {
 namespace detail {
 
 // A member table as built from `active`, starting from table `parent` (0:
-// an empty one) with `moved` entries changing; shared, never changed.
+// an empty one) with `moved` entries changing; never changed while shared
+// (Fib::step_table changes one that a single destination holds).
 struct SharedTable {
   MemberTable table;
   std::vector<WeightedMember> active;
@@ -324,7 +329,8 @@ class Fib {
     Time deadline = Time::max();  // safety bound, if armed
     bool operator==(const PortState&) const = default;
   };
-  // One destination's port states, sorted by port; shared, never changed.
+  // One destination's port states, sorted by port; never changed while
+  // shared (exclusive_port).
   using PortList = std::vector<PortState>;
   using SharedTable = detail::SharedTable;
   template <typename T>
@@ -397,15 +403,32 @@ class Fib {
   static const PortState* find_port(std::span<const PortState> ports,
                                     PortId port);
   const PortState* find_port(NodeId dest, PortId port) const;
+  // The live object of `pool` under `hash` for which same() holds, or
+  // null; add_shared() puts `made` there (and owns it).
+  template <typename T, typename Same>
+  static std::shared_ptr<const T> find_shared(SharePool<T>& pool,
+                                              std::uint64_t hash, Same same);
+  template <typename T>
+  static std::shared_ptr<const T> add_shared(SharePool<T>& pool,
+                                             std::uint64_t hash, T* made);
   template <typename T, typename Same, typename Make>
   static std::shared_ptr<const T> share(SharePool<T>& pool, std::uint64_t hash,
                                         Same same, Make make);
+  // dest's state for `port` when dest's port list is dest's alone (no
+  // other destination or memo holds it) and has the port: a change there
+  // needs no copy (edit/commit). Null otherwise.
+  PortState* exclusive_port(NodeId dest, PortId port);
   static bool is_vetoed(const PortState& p) {
     return p.arn_veto || p.lsn_latched || p.port_down;
   }
   std::uint8_t level(const PortState& p) const;
   void release_latch(PortState& p, bool by_reinstall);
   void rebuild(NodeId dest);
+  // rebuild()'s step of d to the table for the members in scratch_: one
+  // another destination already made from d's table (shared), d's own
+  // table changed where it is when nothing else holds it (`in_place`), or
+  // a new copy. Returns the table d is to have.
+  std::shared_ptr<const SharedTable> step_table(Dest& d, bool& in_place);
   // rebuild()'s work: the group state for `d`'s port states, the members
   // in scratch_, and whether the fallback was entered.
   GroupState compute_group(const Dest& d, bool& fallback_entered);

@@ -920,6 +920,51 @@ TEST(FibSharing, RepeatedRoutesFollowLocalPortChanges) {
   EXPECT_FALSE(f.set_route(4, equal(1, 4), {}));
 }
 
+// A congestion change to a destination whose port list and table no one
+// else holds changes them where they are (the table keeps its address);
+// one whose table is shared gets a copy and leaves the others' as they
+// were. Either way the entries are what a fresh FIB makes by the same
+// steps.
+TEST(FibSharing, ACongestionChangeCopiesOnlyWhatIsShared) {
+  const FibConfig config{.max_destinations = 2, .table_size = 64};
+  Fib f = make(config);
+  Fib fresh = make(config);
+  for (NodeId d = 0; d < 2; ++d) ASSERT_TRUE(f.set_route(d, equal(1, 4), {}));
+  ASSERT_TRUE(fresh.set_route(0, equal(1, 4), {}));
+  const MemberTable* shared = f.table(0);
+  ASSERT_EQ(f.table(1), shared);
+  const auto before = hits(f, 1);
+
+  // Shared: destination 0 gets a table of its own; 1 keeps the old one.
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::arn, 3}));
+  ASSERT_TRUE(fresh.apply(CongestionChange{2, 0, VetoSource::arn, 3}));
+  const MemberTable* own = f.table(0);
+  EXPECT_NE(own, shared);
+  EXPECT_EQ(f.table(1), shared);
+  EXPECT_EQ(hits(f, 1), before);
+
+  // Its own now: further changes happen in place.
+  const std::pair<PortId, std::uint8_t> steps[] = {{3, 2}, {2, 0}, {4, 1}};
+  for (const auto& [port, level] : steps) {
+    ASSERT_TRUE(f.apply(CongestionChange{port, 0, VetoSource::lsn, level}));
+    ASSERT_TRUE(fresh.apply(CongestionChange{port, 0, VetoSource::lsn, level}));
+    EXPECT_EQ(f.table(0), own) << port;
+    const auto x = f.table(0)->entries();
+    const auto y = fresh.table(0)->entries();
+    EXPECT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end())) << port;
+    EXPECT_EQ(hits(f, 0), hits(fresh, 0)) << port;
+  }
+  EXPECT_EQ(f.counters().entries_moved - 2 * config.table_size,
+            fresh.counters().entries_moved - config.table_size);
+  EXPECT_EQ(f.table(1), shared);
+  EXPECT_EQ(hits(f, 1), before);
+  // Destination 1's port states took none of 0's changes: a veto there
+  // and its removal rebuild its table from them, and give it back.
+  ASSERT_TRUE(f.apply(VetoChange{1, 1, VetoSource::arn, true}, Time()));
+  ASSERT_TRUE(f.apply(VetoChange{1, 1, VetoSource::arn, false}, Time()));
+  EXPECT_EQ(hits(f, 1), before);
+}
+
 // What one destination of a shared FIB sees equals what a FIB holding only
 // that destination sees, through random control-plane histories in which
 // most changes hit every destination alike (so tables are shared) and
