@@ -53,6 +53,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <expected>
 #include <span>
 #include <unordered_map>
@@ -257,12 +258,27 @@ class ArnEngine {
   std::size_t held_end_ = 0;
   std::span<Entry> held() { return {entries_.data(), held_end_}; }
   std::span<const Entry> held() const { return {entries_.data(), held_end_}; }
-  // The earliest expiry among held entries, for next_deadline(). Every
-  // expiry is now + hold_time, so it only grows when the entry that set
-  // it is refreshed or freed: then it is recomputed, on demand.
-  mutable Time held_expiry_ = Time::max();
-  mutable bool held_expiry_stale_ = false;
-  void hold(Entry& e, bool was_held, Time now);
+  // A bit per entry in use (Entry::used), so that allocate() finds the
+  // lowest free entry without reading the entries.
+  std::vector<std::uint64_t> used_bits_;
+  // The expiries hold() set, in the order it set them, which is their
+  // order in time (every expiry is now + hold_time): on_timer() and
+  // next_deadline() read the front instead of scanning the table, whose
+  // entries under load are hundreds of cache lines. A record whose entry
+  // was refreshed or freed since is stale (current() is false) and is
+  // dropped when it reaches the front.
+  struct Expiry {
+    Time at;
+    std::uint32_t entry = 0;
+  };
+  mutable std::deque<Expiry> expiries_;
+  bool current(const Expiry& x) const {
+    const Entry& e = entries_[x.entry];
+    return e.used && e.expires == x.at;
+  }
+  std::vector<std::uint32_t> expired_;  // on_timer() scratch
+  // Sets e's expiry to now + hold_time.
+  void hold(Entry& e, Time now);
   // Held destination objects (not flows) by (path_id, destination,
   // arrival port), so that a message finds its entry without a scan: under
   // load a switch holds hundreds of them. Flow objects are found by a scan.

@@ -2,6 +2,7 @@
 // or (port, destination, flow match) records, revocation, and propagation
 // (draft §3.2, §4.1).
 #include <algorithm>
+#include <bit>
 #include <cassert>
 
 #include "proto/arn/arn_engine.h"
@@ -58,17 +59,26 @@ ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
   return nullptr;
 }
 
-void ArnEngine::hold(Entry& e, bool was_held, Time now) {
-  if (was_held && e.expires == held_expiry_) held_expiry_stale_ = true;
+void ArnEngine::hold(Entry& e, Time now) {
   e.expires = now + config_.hold_time;
-  held_expiry_ = std::min(held_expiry_, e.expires);
+  expiries_.push_back(
+      {e.expires, static_cast<std::uint32_t>(&e - entries_.data())});
 }
 
+// The lowest free entry, as a scan of the table would find it (the order
+// of the table is the order on_timer() expires entries in).
 ArnEngine::Entry* ArnEngine::allocate() {
-  for (Entry& e : held())
-    if (!e.used) return &e;
-  if (held_end_ == entries_.size()) return nullptr;
-  return &entries_[held_end_++];
+  for (std::size_t w = 0; w < used_bits_.size(); ++w) {
+    const std::uint64_t free = ~used_bits_[w];
+    if (free == 0) continue;
+    const std::size_t i =
+        w * 64 + static_cast<std::size_t>(std::countr_zero(free));
+    if (i >= entries_.size()) return nullptr;
+    used_bits_[w] |= std::uint64_t{1} << (i % 64);
+    held_end_ = std::max(held_end_, i + 1);
+    return &entries_[i];
+  }
+  return nullptr;
 }
 
 // The Fib holds one override per (destination, match, port): give it the
@@ -174,7 +184,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     if (m) emit_flow(*e);
     e->active = e->vetoed || e->level > 0;
     if (vetoed_path && !vetoes_path(*e)) --path_vetoes_;
-    hold(*e, true, now);
+    hold(*e, now);
     ++counters_.revoked;
     if (pass_elimination(relays_[relay_key(*e)], arrival, now)) {
       send_to_targets(msg, arrival, true, now);
@@ -183,7 +193,6 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     return;
   }
 
-  const bool was_held = e != nullptr;
   if (e) {
     ++counters_.refreshed;
   } else {
@@ -206,7 +215,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     ++relays_[relay_key(*e)].entries;
   }
   e->active = true;
-  hold(*e, was_held, now);
+  hold(*e, now);
   bool changed = false;
   if (failure && !e->vetoed) {
     e->vetoed = true;

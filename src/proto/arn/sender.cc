@@ -66,6 +66,7 @@ ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
   buckets_.assign(config_.targets.size(),
                   Bucket{config_.bucket_capacity, Time()});
   entries_.resize(config_.max_entries);
+  used_bits_.assign((entries_.size() + 63) / 64, 0);
 }
 
 bool ArnEngine::observe(PortId port, std::uint64_t queue_bytes,
@@ -260,18 +261,24 @@ Time ArnEngine::next_deadline() const {
     for (const Condition& c : pair)
       if (c.phase == Phase::notifying || c.phase == Phase::eliminating)
         t = std::min(t, c.next_send);
-  if (held_expiry_stale_) {
-    held_expiry_ = Time::max();
-    for (const Entry& e : held())
-      if (e.used) held_expiry_ = std::min(held_expiry_, e.expires);
-    held_expiry_stale_ = false;
+  while (!expiries_.empty() && !current(expiries_.front())) {
+    expiries_.pop_front();
   }
-  return std::min(t, held_expiry_);
+  return expiries_.empty() ? t : std::min(t, expiries_.front().at);
 }
 
 void ArnEngine::on_timer(Time now) {
-  for (Entry& e : held()) {
-    if (!e.used || e.expires > now) continue;
+  expired_.clear();
+  while (!expiries_.empty() && expiries_.front().at <= now) {
+    if (current(expiries_.front())) expired_.push_back(expiries_.front().entry);
+    expiries_.pop_front();
+  }
+  // In table order, as a scan finds them (an entry held twice at the same
+  // time has two current records).
+  std::ranges::sort(expired_);
+  expired_.erase(std::unique(expired_.begin(), expired_.end()), expired_.end());
+  for (const std::uint32_t index : expired_) {
+    Entry& e = entries_[index];
     if (e.active) {
       revoke(e);
       ++counters_.timed_out;
@@ -284,7 +291,7 @@ void ArnEngine::on_timer(Time now) {
       relays_.erase(r);
     }
     e = Entry{};
-    held_expiry_stale_ = true;
+    used_bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
   for (std::size_t m = 0; m < conditions_.size(); ++m)

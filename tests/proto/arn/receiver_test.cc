@@ -370,6 +370,42 @@ TEST(Receiver, TableFullIsCounted) {
   EXPECT_EQ(leaf1.counters().table_full, 1u);
 }
 
+// Entries that expire at one timer are revoked in table order, whatever
+// order they were held or refreshed in, and next_deadline() follows the
+// earliest expiry still held through refreshes and reuse.
+TEST(Receiver, ExpiriesAtOneTimerAreRevokedInTableOrder) {
+  ArnConfig c = leaf1_config();
+  c.hold_time = us(500);
+  ArnEngine leaf1 = make(c);
+  auto detect = [&](PortId arrival, std::uint32_t reporter, Time now) {
+    leaf1.on_message(arrival,
+                     udp_message(ArnType::failure_detected, 255,
+                                 path_id(reporter, 1), kLeaf2Addr),
+                     now);
+  };
+  detect(0, 101, us(0));   // entry 0, until 500
+  detect(1, 102, us(10));  // entry 1, until 510
+  detect(2, 103, us(20));  // entry 2, until 520
+  leaf1.on_timer(us(500));
+  EXPECT_EQ(leaf1.counters().timed_out, 1u);
+  EXPECT_EQ(leaf1.next_deadline(), us(510));
+  detect(1, 102, us(501));  // entry 1 refreshed: until 1001
+  detect(0, 104, us(502));  // entry 0 taken again: until 1002
+  detect(2, 103, us(503));  // entry 2 refreshed: until 1003
+  EXPECT_EQ(leaf1.next_deadline(), us(1001));
+  (void)leaf1.drain();
+  leaf1.on_timer(us(1000));
+  EXPECT_TRUE(leaf1.drain().vetoes.empty());
+  leaf1.on_timer(us(1003));
+  const Outputs out = leaf1.drain();
+  ASSERT_EQ(out.vetoes.size(), 3u);
+  EXPECT_EQ(out.vetoes[0].port, 0);  // 104's
+  EXPECT_EQ(out.vetoes[1].port, 1);
+  EXPECT_EQ(out.vetoes[2].port, 2);
+  EXPECT_EQ(leaf1.counters().timed_out, 4u);
+  EXPECT_EQ(leaf1.next_deadline(), Time::max());
+}
+
 // Entries freed at expiry are taken again, whether they sat in the middle
 // of the table or at its end, and the table still holds max_entries.
 TEST(Receiver, ExpiredEntriesAreReusedAnywhereInTheTable) {
