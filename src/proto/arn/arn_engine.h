@@ -249,6 +249,13 @@ class ArnEngine {
   std::vector<int> monitor_of_port_;  // port -> monitored index or -1
   std::vector<PortDetector> detectors_;
   std::vector<std::array<Condition, 2>> conditions_;
+  // The earliest next_send of the conditions being notified or eliminated
+  // (what next_deadline() and on_timer() look for), recomputed only after
+  // a condition changed (handle, tick, set_local_alternatives mark it
+  // stale): a switch asks for its deadline after every message it gets.
+  mutable Time sends_due_ = Time::max();
+  mutable bool sends_due_stale_ = false;
+  Time sends_due() const;
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
   std::vector<Entry> entries_;

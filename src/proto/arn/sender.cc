@@ -97,6 +97,7 @@ bool ArnEngine::set_local_alternatives(PortId port, bool available, Time now) {
     if (c.phase != Phase::suppressed) continue;
     c.phase = Phase::notifying;
     c.next_send = now;
+    sends_due_stale_ = true;
     tick(m, k, now);
   }
   return true;
@@ -111,6 +112,7 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
   const bool detected =
       event == Event::congestion_detected || event == Event::failure_detected;
   Condition& c = conditions_[m][kind];
+  sends_due_stale_ = true;
   if (detected) {
     ++counters_.detections;
     if (local_alternatives_[config_.monitored[m].port]) {
@@ -135,6 +137,7 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
 void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
   Condition& c = conditions_[m][kind];
   if (c.next_send > now) return;
+  sends_due_stale_ = true;
   if (c.phase == Phase::notifying) {
     notify(m, kind, true, now);
     c.next_send = now + config_.repeat_interval;
@@ -255,12 +258,20 @@ void ArnEngine::send_to_targets(const ArnMessage& msg, PortId except_port,
   }
 }
 
+Time ArnEngine::sends_due() const {
+  if (sends_due_stale_) {
+    sends_due_ = Time::max();
+    for (const auto& pair : conditions_)
+      for (const Condition& c : pair)
+        if (c.phase == Phase::notifying || c.phase == Phase::eliminating)
+          sends_due_ = std::min(sends_due_, c.next_send);
+    sends_due_stale_ = false;
+  }
+  return sends_due_;
+}
+
 Time ArnEngine::next_deadline() const {
-  Time t = Time::max();
-  for (const auto& pair : conditions_)
-    for (const Condition& c : pair)
-      if (c.phase == Phase::notifying || c.phase == Phase::eliminating)
-        t = std::min(t, c.next_send);
+  const Time t = sends_due();
   while (!expiries_.empty() && !current(expiries_.front())) {
     expiries_.pop_front();
   }
@@ -294,6 +305,7 @@ void ArnEngine::on_timer(Time now) {
     used_bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
+  if (sends_due() > now) return;  // every tick() would return at once
   for (std::size_t m = 0; m < conditions_.size(); ++m)
     for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
 }

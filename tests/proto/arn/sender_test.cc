@@ -67,6 +67,26 @@ TEST(Sender, RepeatsWhileTheConditionLastsThenEliminates) {
   EXPECT_EQ(types, want);
 }
 
+// The deadline follows every change of phase: a failure that returns
+// while its elimination is being repeated, now with a local alternative,
+// is suppressed, and nothing is left to send.
+TEST(Sender, ASuppressedReturnLeavesNoDeadline) {
+  ArnConfig c = spine1_config();
+  c.repeat_interval = us(100);
+  c.elimination_repeats = 3;
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  spine1.link_state(1, true, us(50));  // eliminating: due again at 150
+  EXPECT_EQ(spine1.next_deadline(), us(150));
+  spine1.set_local_alternatives(1, true, us(60));
+  spine1.link_state(1, false, us(70));  // suppressed
+  EXPECT_EQ(spine1.counters().suppressed, 1u);
+  EXPECT_EQ(spine1.next_deadline(), Time::max());
+  (void)spine1.drain();
+  spine1.on_timer(us(150));
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+}
+
 TEST(Sender, TokenBucketLimitsEachTarget) {
   ArnConfig c = spine1_config();
   c.monitored[0].affected = {wire::Ipv4Address{10, 0, 2, 1},
