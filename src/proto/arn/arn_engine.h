@@ -142,7 +142,9 @@ class ArnEngine {
   // returned: a bad notification must not stop the data plane.
   void on_message(PortId arrival_port, ByteSpan bytes, Time now);
 
-  // --- Timers: repetitions, eliminations, hold-time expiry.
+  // --- Timers: repetitions, eliminations, hold-time expiry. Like every
+  // `now` given to the engine, on_timer()'s never goes back (the expiry
+  // queue below relies on it; debug builds check it).
   Time next_deadline() const;  // Time::max() when nothing is pending
   void on_timer(Time now);
 
@@ -251,8 +253,8 @@ class ArnEngine {
   std::vector<std::array<Condition, 2>> conditions_;
   // The earliest next_send of the conditions being notified or eliminated
   // (what next_deadline() and on_timer() look for), recomputed only after
-  // a condition changed (handle, tick, set_local_alternatives mark it
-  // stale): a switch asks for its deadline after every message it gets.
+  // a condition changed (handle() and tick(), which make every change,
+  // mark it stale): a switch asks for its deadline after every message.
   mutable Time sends_due_ = Time::max();
   mutable bool sends_due_stale_ = false;
   Time sends_due() const;
@@ -269,7 +271,8 @@ class ArnEngine {
   // lowest free entry without reading the entries.
   std::vector<std::uint64_t> used_bits_;
   // The expiries hold() set, in the order it set them, which is their
-  // order in time (every expiry is now + hold_time): on_timer() and
+  // order in time (every expiry is now + hold_time, and time never goes
+  // back), one record per change of an entry's expiry: on_timer() and
   // next_deadline() read the front instead of scanning the table, whose
   // entries under load are hundreds of cache lines. A record whose entry
   // was refreshed or freed since is stale (current() is false) and is

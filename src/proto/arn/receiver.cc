@@ -60,9 +60,13 @@ ArnEngine::Entry* ArnEngine::find(std::uint32_t id, NodeId destination,
 }
 
 void ArnEngine::hold(Entry& e, Time now) {
-  e.expires = now + config_.hold_time;
+  const Time expires = now + config_.hold_time;
+  // Held again at the same time: its record is still queued and current.
+  if (e.used && e.expires == expires) return;
+  assert(expiries_.empty() || expiries_.back().at <= expires);
+  e.expires = expires;
   expiries_.push_back(
-      {e.expires, static_cast<std::uint32_t>(&e - entries_.data())});
+      {expires, static_cast<std::uint32_t>(&e - entries_.data())});
 }
 
 // The lowest free entry, as a scan of the table would find it (the order

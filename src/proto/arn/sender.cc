@@ -97,8 +97,7 @@ bool ArnEngine::set_local_alternatives(PortId port, bool available, Time now) {
     if (c.phase != Phase::suppressed) continue;
     c.phase = Phase::notifying;
     c.next_send = now;
-    sends_due_stale_ = true;
-    tick(m, k, now);
+    tick(m, k, now);  // due now: marks sends_due_ stale
   }
   return true;
 }
@@ -284,10 +283,9 @@ void ArnEngine::on_timer(Time now) {
     if (current(expiries_.front())) expired_.push_back(expiries_.front().entry);
     expiries_.pop_front();
   }
-  // In table order, as a scan finds them (an entry held twice at the same
-  // time has two current records).
+  // In table order, as a scan finds them (one current record an entry:
+  // hold()).
   std::ranges::sort(expired_);
-  expired_.erase(std::unique(expired_.begin(), expired_.end()), expired_.end());
   for (const std::uint32_t index : expired_) {
     Entry& e = entries_[index];
     if (e.active) {
@@ -305,7 +303,8 @@ void ArnEngine::on_timer(Time now) {
     used_bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
-  if (sends_due() > now) return;  // every tick() would return at once
+  // None due: every tick() would send nothing and change nothing.
+  if (sends_due() > now) return;
   for (std::size_t m = 0; m < conditions_.size(); ++m)
     for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
 }

@@ -433,9 +433,11 @@ void Fib::rebuild(NodeId dest) {
                   : d.table;
     // A table changed in place is no longer the one it was built from:
     // then there is nothing to remember for the next destination.
-    memo.valid = !in_place;
-    memo.ports = d.ports;
-    memo.from = d.table;
+    if (!in_place) {
+      memo.valid = true;
+      memo.ports = d.ports;
+      memo.from = d.table;
+    }
   }
   if (memo.fallback_entered) ++counters_.fallback_entered;
   Selector& s = selectors_[dest];

@@ -150,7 +150,9 @@ struct SharedTable {
   std::uint32_t moved = 0;
 };
 // Live shared objects by content hash (weak: the last destination to drop
-// one frees it; dead entries are swept as the map grows).
+// one frees it; dead entries are swept as the map grows). An object changed
+// in place keeps its old key, which then matches nothing (lookups compare
+// contents): it is no longer found, which only loses sharing.
 template <typename T>
 struct SharePool {
   std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
@@ -414,9 +416,10 @@ class Fib {
   template <typename T, typename Same, typename Make>
   static std::shared_ptr<const T> share(SharePool<T>& pool, std::uint64_t hash,
                                         Same same, Make make);
-  // dest's state for `port` when dest's port list is dest's alone (no
-  // other destination or memo holds it) and has the port: a change there
-  // needs no copy (edit/commit). Null otherwise.
+  // dest's state for `port` when dest's port list is dest's alone and has
+  // the port: a change there needs no copy (edit/commit). Null otherwise.
+  // The rebuild memo's reference to the list does not count: the memo is
+  // dropped (rebuild() makes it again); any other holder does.
   PortState* exclusive_port(NodeId dest, PortId port);
   static bool is_vetoed(const PortState& p) {
     return p.arn_veto || p.lsn_latched || p.port_down;
@@ -475,7 +478,8 @@ class Fib {
     std::vector<WeightedMember> members;
   } route_memo_;
   // rebuild()'s last outcome. It depends only on the destination's port
-  // list and table (both shared and never changed) and the config, so the
+  // list and table (never changed while the memo holds them: that makes
+  // their use_count() above 1) and the config, so the
   // next destination with the same two gets it without recomputing: after
   // a memoised set_route, its rebuild costs two pointer comparisons.
   struct RebuildMemo {

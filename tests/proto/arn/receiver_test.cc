@@ -406,6 +406,33 @@ TEST(Receiver, ExpiriesAtOneTimerAreRevokedInTableOrder) {
   EXPECT_EQ(leaf1.next_deadline(), Time::max());
 }
 
+// Copies of one detection arriving at the same time hold one entry once:
+// it expires once, and the entry taken next is not freed with it.
+TEST(Receiver, CopiesAtOneTimeExpireOnce) {
+  ArnConfig c = leaf1_config();
+  c.hold_time = us(500);
+  ArnEngine leaf1 = make(c);
+  const Bytes det =
+      udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr);
+  for (int copy = 0; copy < 3; ++copy) leaf1.on_message(1, det, us(10));
+  EXPECT_EQ(leaf1.counters().refreshed, 2u);
+  EXPECT_EQ(leaf1.drain().vetoes.size(), 1u);
+  leaf1.on_timer(us(510));
+  EXPECT_EQ(leaf1.drain().vetoes.size(), 1u);
+  EXPECT_EQ(leaf1.counters().timed_out, 1u);
+  // The same entry, taken again by another reporter, lives its own time.
+  leaf1.on_message(
+      1,
+      udp_message(ArnType::failure_detected, 255, path_id(102, 1), kLeaf2Addr),
+      us(520));
+  leaf1.on_timer(us(1000));
+  EXPECT_EQ(leaf1.counters().timed_out, 1u);
+  EXPECT_EQ(leaf1.next_deadline(), us(1020));
+  leaf1.on_timer(us(1020));
+  EXPECT_EQ(leaf1.counters().timed_out, 2u);
+  EXPECT_EQ(leaf1.next_deadline(), Time::max());
+}
+
 // Entries freed at expiry are taken again, whether they sat in the middle
 // of the table or at its end, and the table still holds max_entries.
 TEST(Receiver, ExpiredEntriesAreReusedAnywhereInTheTable) {
