@@ -70,13 +70,20 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
     remaining.resize(std::size_t{members_.back().port} + 1, 0);
   for (const Slot& s : members_) remaining[s.port] = s.count;
   // Keep each member's first `count` entries (by index); free the rest.
-  scratch.freed.clear();
+  // Through local pointers into storage sized first: with push_back the
+  // compiler reloaded both vectors at every entry of the pass. Only the
+  // first freed_count entries of scratch.freed are this call's.
+  if (scratch.freed.size() < size_) scratch.freed.resize(size_);
+  std::uint32_t* const freed = scratch.freed.data();
+  std::uint32_t* const keep = remaining.data();
+  const std::size_t ports = remaining.size();
+  std::uint32_t freed_count = 0;
   for (std::uint32_t slot = 0; slot < size_; ++slot) {
     const PortId port = entries_[slot];
-    if (port < remaining.size() && remaining[port] > 0) {
-      --remaining[port];
+    if (port < ports && keep[port] > 0) {
+      --keep[port];
     } else {
-      scratch.freed.push_back(slot);
+      freed[freed_count++] = slot;
     }
   }
   // Hand the freed slots round-robin to the members still short of entries,
@@ -85,7 +92,7 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
   for (std::uint32_t i = 0; i < members_.size(); ++i)
     if (remaining[members_[i].port] > 0) scratch.growers.push_back(i);
   std::size_t g = 0;
-  for (const std::uint32_t slot : scratch.freed) {
+  for (const std::uint32_t slot : std::span(freed, freed_count)) {
     if (g >= scratch.growers.size()) g = 0;
     const std::uint32_t i = scratch.growers[g];
     entries_[slot] = members_[i].port;
@@ -98,7 +105,7 @@ std::uint32_t MemberTable::assign(std::span<const WeightedMember> members,
   }
   assert(std::ranges::all_of(
       members_, [&](const Slot& m) { return remaining[m.port] == 0; }));
-  return static_cast<std::uint32_t>(scratch.freed.size());
+  return freed_count;
 }
 
 }  // namespace arfabric::proto::fib
