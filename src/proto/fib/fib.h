@@ -479,9 +479,9 @@ class Fib {
   } route_memo_;
   // rebuild()'s last outcome. It depends only on the destination's port
   // list and table (never changed while the memo holds them: that makes
-  // their use_count() above 1) and the config, so the
-  // next destination with the same two gets it without recomputing: after
-  // a memoised set_route, its rebuild costs two pointer comparisons.
+  // their use_count() above 1) and the config, so the next destination
+  // with the same two gets it without recomputing: after a memoised
+  // set_route, its rebuild costs two pointer comparisons.
   struct RebuildMemo {
     bool valid = false;
     std::shared_ptr<const PortList> ports;
