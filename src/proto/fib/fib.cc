@@ -102,19 +102,16 @@ Fib::PortList& Fib::edit(NodeId dest) {
 
 Fib::PortState* Fib::exclusive_port(NodeId dest, PortId port) {
   Dest& d = dests_[dest];
-  if (!d.ports) return nullptr;
-  // Not const: lists are made by commit() as `new PortList`.
-  auto& ports = const_cast<PortList&>(*d.ports);
-  auto it =
-      std::lower_bound(ports.begin(), ports.end(), port,
-                       [](const PortState& s, PortId p) { return s.port < p; });
-  if (it == ports.end() || it->port != port) return nullptr;
+  const PortState* found = find_port(ports_of(d), port);
+  if (found == nullptr) return nullptr;
   // The rebuild memo's reference is dropped rather than counted: it would
   // otherwise keep the last destination rebuilt from changing in place.
   if (d.ports.use_count() == 2 && rebuild_memo_.ports == d.ports) {
     rebuild_memo_ = RebuildMemo{};
   }
-  return d.ports.use_count() == 1 ? &*it : nullptr;
+  if (d.ports.use_count() != 1) return nullptr;
+  // Not const: lists are made by commit() as `new PortList`.
+  return const_cast<PortState*>(found);
 }
 
 void Fib::commit(NodeId dest) {
@@ -335,20 +332,15 @@ std::expected<void, ConfigError> Fib::apply(const CongestionChange& c) {
     return std::unexpected(ConfigError{"congestion.level",
                                        std::to_string(c.level) + " exceeds 3"});
   ++counters_.congestion_changes;
-  const auto source = static_cast<std::size_t>(c.source);
-  bool changed = false;
-  if (PortState* p = exclusive_port(c.destination, c.port)) {
-    // Only this destination holds the list: change it where it is.
-    const std::uint8_t before = level(*p);
-    p->congestion[source] = c.level;
-    changed = level(*p) != before;
-  } else {
-    PortState& q = port_state(edit(c.destination), c.port);
-    const std::uint8_t before = level(q);
-    q.congestion[source] = c.level;
-    changed = level(q) != before;
-    commit(c.destination);
-  }
+  // Where only this destination holds the list, it changes where it is;
+  // otherwise a copy does (edit/commit).
+  PortState* p = exclusive_port(c.destination, c.port);
+  const bool copied = p == nullptr;
+  if (copied) p = &port_state(edit(c.destination), c.port);
+  const std::uint8_t before = level(*p);
+  p->congestion[static_cast<std::size_t>(c.source)] = c.level;
+  const bool changed = level(*p) != before;
+  if (copied) commit(c.destination);
   if (changed) rebuild(c.destination);
   return {};
 }
