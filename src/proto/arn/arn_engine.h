@@ -56,10 +56,10 @@
 #include <deque>
 #include <expected>
 #include <span>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "common/bytes.h"
 #include "common/units.h"
 #include "proto/arn/arn_config.h"
@@ -205,7 +205,7 @@ class ArnEngine {
     Time last_detection;
     Time last_elimination;
   };
-  std::unordered_map<RelayKey, Relay, RelayKeyHash> relays_;
+  absl::flat_hash_map<RelayKey, Relay, RelayKeyHash> relays_;
   static RelayKey relay_key(const Entry& e) {
     return {e.path_id, e.destination, e.is_flow,
             e.is_flow ? e.match : FlowMatch{}};
@@ -305,7 +305,7 @@ class ArnEngine {
       return static_cast<std::size_t>(x * 0x9e3779b97f4a7c15ull);
     }
   };
-  std::unordered_map<ObjectKey, std::uint32_t, ObjectKeyHash> object_entries_;
+  absl::flat_hash_map<ObjectKey, std::uint32_t, ObjectKeyHash> object_entries_;
   // Held entries for which vetoes_path() holds. Under congestion alone
   // there are none, and can_reroute() then need not scan the table for
   // each message it is asked about.

@@ -60,15 +60,12 @@ std::uint64_t hash_of(std::uint64_t parent,
 template <typename T, typename Same>
 std::shared_ptr<const T> Fib::find_shared(SharePool<T>& pool,
                                           std::uint64_t hash, Same same) {
-  auto [it, last] = pool.live.equal_range(hash);
-  while (it != last) {
-    if (std::shared_ptr<const T> p = it->second.lock()) {
-      if (same(*p)) return p;
-      ++it;
-    } else {
-      it = pool.live.erase(it);
-    }
+  const auto it = pool.live.find(hash);
+  if (it == pool.live.end()) return nullptr;
+  if (std::shared_ptr<const T> p = it->second.lock()) {
+    return same(*p) ? p : nullptr;
   }
+  pool.live.erase(it);
   return nullptr;
 }
 
@@ -78,10 +75,10 @@ std::shared_ptr<const T> Fib::add_shared(SharePool<T>& pool, std::uint64_t hash,
   // Its own allocation (not make_shared), so that the object is freed with
   // its last user even while the pool's weak reference lingers.
   std::shared_ptr<const T> shared(made);
-  pool.live.emplace(hash, shared);
+  pool.live.insert_or_assign(hash, shared);
   if (pool.live.size() >= pool.sweep_at) {
-    std::erase_if(pool.live,
-                  [](const auto& entry) { return entry.second.expired(); });
+    absl::erase_if(pool.live,
+                   [](const auto& entry) { return entry.second.expired(); });
     pool.sweep_at = std::max<std::size_t>(64, 2 * pool.live.size());
   }
   return shared;

@@ -73,10 +73,10 @@
 #include <queue>
 #include <span>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "common/units.h"
 #include "proto/fib/fib_config.h"
 #include "proto/fib/flowlet_table.h"
@@ -150,12 +150,14 @@ struct SharedTable {
   std::uint32_t moved = 0;
 };
 // Live shared objects by content hash (weak: the last destination to drop
-// one frees it; dead entries are swept as the map grows). An object changed
-// in place keeps its old key, which then matches nothing (lookups compare
-// contents): it is no longer found, which only loses sharing.
+// one frees it; dead entries are swept as the map grows), one per hash:
+// an object added under a hash that another holds replaces it there. That
+// other is then no longer found, which only loses sharing: a 64-bit
+// collision between live objects, or one changed in place, which keeps
+// its old key and then matches nothing (lookups compare contents).
 template <typename T>
 struct SharePool {
-  std::unordered_multimap<std::uint64_t, std::weak_ptr<const T>> live;
+  absl::flat_hash_map<std::uint64_t, std::weak_ptr<const T>> live;
   std::size_t sweep_at = 64;
 };
 

@@ -34,9 +34,9 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "proto/fib/forwarding_types.h"
 
 namespace arfabric::proto::fib {
@@ -117,7 +117,7 @@ class QuantiseCache {
     RelativeError error;
   };
   // By a hash of the weights and table size; a collision replaces.
-  std::unordered_map<std::uint64_t, Entry> entries_;
+  absl::flat_hash_map<std::uint64_t, Entry> entries_;
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
 };
