@@ -61,6 +61,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "common/bytes.h"
+#include "common/hash.h"
 #include "common/units.h"
 #include "proto/arn/arn_config.h"
 #include "proto/arn/detector.h"
@@ -189,11 +190,14 @@ class ArnEngine {
     FlowMatch match{};  // flow objects only
     bool operator==(const RelayKey&) const = default;
   };
+  // Mixed with mix64: absl::flat_hash_map takes its probe position and tag
+  // from different bits of the hash as given, so every bit must depend on
+  // every key bit (a multiplication alone leaves the low bits to the
+  // destination's).
   struct RelayKeyHash {
     std::size_t operator()(const RelayKey& k) const {
-      std::uint64_t x = (std::uint64_t{k.path_id} << 32 | k.destination) *
-                        0x9e3779b97f4a7c15ull;
-      if (k.is_flow) x ^= fib::flow_hash(k.match.key, k.match.fields);
+      std::uint64_t x = mix64(std::uint64_t{k.path_id} << 32 | k.destination);
+      if (k.is_flow) x = mix64(x ^ fib::flow_hash(k.match.key, k.match.fields));
       return static_cast<std::size_t>(x);
     }
   };
@@ -205,6 +209,8 @@ class ArnEngine {
     Time last_detection;
     Time last_elimination;
   };
+  // Looked up, never iterated (as object_entries_): an absl map's order
+  // differs from run to run, and nothing it decides may.
   absl::flat_hash_map<RelayKey, Relay, RelayKeyHash> relays_;
   static RelayKey relay_key(const Entry& e) {
     return {e.path_id, e.destination, e.is_flow,
@@ -298,11 +304,10 @@ class ArnEngine {
     PortId port = 0;
     bool operator==(const ObjectKey&) const = default;
   };
-  struct ObjectKeyHash {
+  struct ObjectKeyHash {  // mixed as RelayKeyHash
     std::size_t operator()(const ObjectKey& k) const {
-      const std::uint64_t x = (std::uint64_t{k.path_id} << 32 | k.destination) ^
-                              (std::uint64_t{k.port} << 48);
-      return static_cast<std::size_t>(x * 0x9e3779b97f4a7c15ull);
+      return static_cast<std::size_t>(mix64(
+          mix64(std::uint64_t{k.path_id} << 32 | k.destination) ^ k.port));
     }
   };
   absl::flat_hash_map<ObjectKey, std::uint32_t, ObjectKeyHash> object_entries_;

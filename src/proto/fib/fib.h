@@ -154,7 +154,9 @@ struct SharedTable {
 // an object added under a hash that another holds replaces it there. That
 // other is then no longer found, which only loses sharing: a 64-bit
 // collision between live objects, or one changed in place, which keeps
-// its old key and then matches nothing (lookups compare contents).
+// its old key and matches it only if its contents return to those (lookups
+// compare contents). Iterated only to count and sweep, whose results do
+// not depend on the order (an absl map's differs from run to run).
 template <typename T>
 struct SharePool {
   absl::flat_hash_map<std::uint64_t, std::weak_ptr<const T>> live;
@@ -176,7 +178,8 @@ class MemberTablePool {
   MemberTablePool() = default;
   MemberTablePool(const MemberTablePool&) = delete;
   MemberTablePool& operator=(const MemberTablePool&) = delete;
-  // Distinct tables alive.
+  // Distinct tables alive that the pool still finds (not those changed in
+  // place and then replaced under their old key).
   std::size_t live() const {
     return static_cast<std::size_t>(std::ranges::count_if(
         tables_.live, [](const auto& e) { return !e.second.expired(); }));

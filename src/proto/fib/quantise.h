@@ -116,7 +116,8 @@ class QuantiseCache {
     std::vector<std::uint32_t> counts;
     RelativeError error;
   };
-  // By a hash of the weights and table size; a collision replaces.
+  // By a hash of the weights and table size; a collision replaces. Never
+  // iterated: an absl map's order differs from run to run.
   absl::flat_hash_map<std::uint64_t, Entry> entries_;
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
