@@ -12,8 +12,9 @@
 # native run: valgrind reports a 256 KB L2, so a fabric between 256 KB and
 # the real L2 looks three events ahead under callgrind and two natively
 # (Network::create; poisson1024 is one); and a run cut short has fewer long
-# flows and shallower queues than the whole one (poisson1024: 0.87 read
-# misses per hop in the 50 us cut below, 3.5 in the whole run).
+# flows and shallower queues than the whole one (poisson1024 ecmp: 0.87
+# last-level read misses per hop in the 50 us cut below, 3.5 in the whole
+# run).
 #   bench/callgrind_sim.sh SCENARIO MODE BINARY...
 #   LL_BYTES=2097152 bench/callgrind_sim.sh ...
 # e.g. (a 1,024-host run shortened to 50 us of arrivals, ~3 minutes each)
