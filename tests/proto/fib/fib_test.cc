@@ -974,6 +974,60 @@ TEST(FibSharing, ACongestionChangeCopiesOnlyWhatIsShared) {
   EXPECT_EQ(hits(f, 1), before);
 }
 
+// A table changed in place keeps the pool key it was made under. Another
+// destination that later takes the same step from the same table finds
+// that key but not those contents, makes a table of its own, and it
+// replaces the changed one in the pool: each destination still selects
+// what its own history gives, and the pool counts the tables it finds.
+TEST(FibSharing, ATableChangedInPlaceGivesWayInThePoolToANewOne) {
+  auto pool = std::make_shared<MemberTablePool>();
+  const FibConfig config{.max_destinations = 3, .table_size = 64};
+  auto made = Fib::create(config, std::pmr::get_default_resource(), pool);
+  ASSERT_TRUE(made);
+  Fib& f = *made;
+  Fib alone = make({.max_destinations = 1, .table_size = 64});
+  for (NodeId d = 0; d < 3; ++d) ASSERT_TRUE(f.set_route(d, equal(1, 4), {}));
+  ASSERT_TRUE(alone.set_route(0, equal(1, 4), {}));
+  const MemberTable* shared = f.table(2);
+  EXPECT_EQ(pool->live(), 1u);
+  // Destination 0 steps off the shared table (a new one, pooled under
+  // that step), then steps again in place.
+  ASSERT_TRUE(f.apply(CongestionChange{2, 0, VetoSource::arn, 3}));
+  const MemberTable* own = f.table(0);
+  EXPECT_EQ(pool->live(), 2u);
+  ASSERT_TRUE(f.apply(CongestionChange{3, 0, VetoSource::arn, 2}));
+  ASSERT_EQ(f.table(0), own);
+  // Destination 1 takes destination 0's first step from the table it
+  // still shares with destination 2: a new table.
+  ASSERT_TRUE(f.apply(CongestionChange{2, 1, VetoSource::arn, 3}));
+  ASSERT_TRUE(alone.apply(CongestionChange{2, 0, VetoSource::arn, 3}));
+  EXPECT_NE(f.table(1), own);
+  EXPECT_NE(f.table(1), shared);
+  EXPECT_EQ(f.table(0), own);
+  EXPECT_EQ(f.table(2), shared);
+  const auto x = f.table(1)->entries();
+  const auto y = alone.table(0)->entries();
+  EXPECT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end()));
+  for (std::uint64_t h = 1; h < 2000; h += 7) {
+    EXPECT_EQ(f.select(1, h, Time{}, SelectMode::per_flow),
+              alone.select(0, h, Time{}, SelectMode::per_flow));
+  }
+  // The pool finds the shared table and destination 1's; destination 0's
+  // is alive but no longer there.
+  EXPECT_EQ(pool->live(), 2u);
+  // So another switch taking the same two steps shares destination 1's.
+  auto other = Fib::create({.max_destinations = 1, .table_size = 64},
+                           std::pmr::get_default_resource(), pool);
+  ASSERT_TRUE(other);
+  ASSERT_TRUE(other->set_route(0, equal(1, 4), {}));
+  EXPECT_EQ(other->table(0), shared);
+  ASSERT_TRUE(other->apply(CongestionChange{2, 0, VetoSource::arn, 3}));
+  EXPECT_EQ(other->table(0), f.table(1));
+  // A third step of destination 0 still changes its table in place.
+  ASSERT_TRUE(f.apply(CongestionChange{4, 0, VetoSource::arn, 1}));
+  EXPECT_EQ(f.table(0), own);
+}
+
 // What one destination of a shared FIB sees equals what a FIB holding only
 // that destination sees, through random control-plane histories in which
 // most changes hit every destination alike (so tables are shared) and
