@@ -15,8 +15,8 @@ std::expected<void, ConfigError> validate(const LocalMetricConfig& config) {
   return {};
 }
 
-void LocalMetric::close_window() {
-  switch (config_.estimator) {
+void LocalMetric::close_window(Estimator estimator) {
+  switch (estimator) {
     case Estimator::window_mean:
       value_ = static_cast<std::uint32_t>(sum_ / count_);
       break;
@@ -34,20 +34,21 @@ void LocalMetric::close_window() {
   count_ = 0;
 }
 
-void LocalMetric::record(std::uint32_t sample, Time now) {
+void LocalMetric::record(const LocalMetricConfig& config, std::uint32_t sample,
+                         Time now) {
   if (has_sample_ && now < last_sample_) now = last_sample_;
   last_sample_ = now;
   has_sample_ = true;
-  if (config_.estimator == Estimator::ewma) {
-    ewma_ = has_value_ ? ewma_ + config_.ewma_weight * (sample - ewma_)
+  if (config.estimator == Estimator::ewma) {
+    ewma_ = has_value_ ? ewma_ + config.ewma_weight * (sample - ewma_)
                        : static_cast<double>(sample);
     has_value_ = true;
     value_ = static_cast<std::uint32_t>(
         std::clamp(std::llround(ewma_), 0LL, 0xffffffffLL));
     return;
   }
-  const std::int64_t w = window_index(now);
-  if (count_ > 0 && w != window_) close_window();
+  const std::int64_t w = window_index(config, now);
+  if (count_ > 0 && w != window_) close_window(config.estimator);
   window_ = w;
   if (count_ == 0) {
     min_ = max_ = sample;
@@ -59,11 +60,12 @@ void LocalMetric::record(std::uint32_t sample, Time now) {
   ++count_;
 }
 
-std::optional<std::uint32_t> LocalMetric::value(Time now) {
-  if (!has_sample_ || now - last_sample_ > config_.max_age) return std::nullopt;
-  if (config_.estimator != Estimator::ewma && count_ > 0 &&
-      window_index(now) != window_)
-    close_window();
+std::optional<std::uint32_t> LocalMetric::value(const LocalMetricConfig& config,
+                                                Time now) {
+  if (!has_sample_ || now - last_sample_ > config.max_age) return std::nullopt;
+  if (config.estimator != Estimator::ewma && count_ > 0 &&
+      window_index(config, now) != window_)
+    close_window(config.estimator);
   if (!has_value_) return std::nullopt;
   return value_;
 }

@@ -50,29 +50,31 @@ struct LocalMetricConfig {
 // estimators); "max_age" not positive.
 std::expected<void, ConfigError> validate(const LocalMetricConfig& config);
 
-class LocalMetric {
+// One egress port's state for one rule: a single cache line, because
+// the SUF reads it for every packet it forwards. Its configuration is
+// not kept here but passed in, the same object on every call (the SUF
+// holds one per rule for all its ports).
+class alignas(64) LocalMetric {
  public:
-  LocalMetric() = default;
-  explicit LocalMetric(const LocalMetricConfig& config) : config_(config) {}
-
   // Samples must come in non-decreasing time; an older one is folded into
   // the current window / average as if it arrived now.
-  void record(std::uint32_t sample, Time now);
+  void record(const LocalMetricConfig& config, std::uint32_t sample, Time now);
 
   // The current L_Metric, or nullopt when unavailable (no value yet, or the
   // newest sample is older than max_age). Completes a window that `now` has
   // passed, hence non-const. Allocation-free.
-  std::optional<std::uint32_t> value(Time now);
+  std::optional<std::uint32_t> value(const LocalMetricConfig& config, Time now);
 
  private:
-  void close_window();
-  std::int64_t window_index(Time t) const { return t / config_.window; }
+  void close_window(Estimator estimator);
+  static std::int64_t window_index(const LocalMetricConfig& config, Time t) {
+    return t / config.window;
+  }
 
-  LocalMetricConfig config_;
   bool has_sample_ = false;
   bool has_value_ = false;
-  Time last_sample_;
   std::uint32_t value_ = 0;
+  Time last_sample_;
   double ewma_ = 0;
   // Window being filled.
   std::int64_t window_ = 0;
@@ -81,5 +83,6 @@ class LocalMetric {
   std::uint32_t min_ = 0;
   std::uint32_t max_ = 0;
 };
+static_assert(sizeof(LocalMetric) == 64, "one cache line (see the class)");
 
 }  // namespace arfabric::proto::ibcs

@@ -28,9 +28,7 @@ std::expected<SignalUpdateFunction, ConfigError> SignalUpdateFunction::create(
 
 SignalUpdateFunction::SignalUpdateFunction(SufConfig config)
     : config_(std::move(config)) {
-  metrics_.reserve(config_.ports.size() * config_.rules.size());
-  for (std::size_t p = 0; p < config_.ports.size(); ++p)
-    for (const BindingRule& r : config_.rules) metrics_.emplace_back(r.metric);
+  metrics_.resize(config_.ports.size() * config_.rules.size());
   for (std::size_t i = 0; i < config_.rules.size(); ++i)
     edge_actions_[i] = config_.rules[i].edge_action.value_or(
         default_edge_action(config_.rules[i].binding));
@@ -42,7 +40,7 @@ bool SignalUpdateFunction::record_sample(PortId port, std::size_t rule,
     ++counters_.bad_port;
     return false;
   }
-  metric(port, rule).record(value, now);
+  metric(port, rule).record(config_.rules[rule].metric, value, now);
   return true;
 }
 
@@ -97,7 +95,7 @@ SignalUpdateFunction::Update SignalUpdateFunction::apply_rules(
     std::optional<std::uint32_t> packet, Time now) {
   const BindingRule& r = config_.rules[rule];
   const auto local = field.signal_type == r.signal_type
-                         ? metric(port, rule).value(now)
+                         ? metric(port, rule).value(r.metric, now)
                          : std::nullopt;
   if (!local || !packet) return {Action::fail_open, 0};
   const std::uint32_t l = std::min(*local, field.max_value);

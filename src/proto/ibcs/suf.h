@@ -164,7 +164,7 @@ class SignalUpdateFunction {
 
   SufConfig config_;
   std::array<EdgeAction, kMaxRules> edge_actions_{};
-  std::vector<LocalMetric> metrics_;  // ports x rules
+  std::vector<LocalMetric> metrics_;  // ports x rules, one line each
   Counters counters_;
 };
 
