@@ -23,7 +23,9 @@ Link::Link(const Config& config)
   static_assert(offsetof(Link, inline_ring_) + sizeof(inline_ring_) <= 128);
   static_assert(offsetof(Link, to_port_) >= 128);
 #pragma GCC diagnostic pop
-  set_rate(config.rate);
+  rate_ = config.rate;
+  ps_per_byte_ =
+      static_cast<std::uint32_t>(exact_picoseconds_per_byte(config.rate));
 }
 
 void Link::grow() {
@@ -35,22 +37,56 @@ void Link::grow() {
   ring_mask_ = 2 * size - 1;
 }
 
-void Link::set_rate(BitsPerSecond rate) {
+bool Link::set_rate(BitsPerSecond rate, Time now) {
+  const BitsPerSecond old_rate = rate_;
   rate_ = rate;
   // Below 2^31 (units.h), so it fits.
   ps_per_byte_ = static_cast<std::uint32_t>(exact_picoseconds_per_byte(rate));
-}
-
-void Link::advance_queue(Time now) {
-  while (sent_ < count_ && at(sent_).done <= now) {
-    queued_bytes_ -= at(sent_).bytes;
-    ++sent_;
+  const std::uint32_t sending = first_unsent(now);
+  if (sending == count_ || rate == old_rate) return false;
+  // The packet on the wire: its remaining time scaled by old / new rate,
+  // rounded up; the ones queued behind it follow back to back.
+  Entry& first = at(sending);
+  const std::int64_t left = (first.done - now).ps();
+  const Time scaled = ps(static_cast<std::int64_t>(
+      (static_cast<unsigned __int128>(left) * old_rate + rate - 1) / rate));
+  busy_ += scaled - (first.done - now);
+  Time old_done = first.done;  // the previous entry's, before this change
+  first.done = now + scaled;
+  for (std::uint32_t k = sending + 1; k < count_; ++k) {
+    const Time serialise = serialisation(at(k).bytes);
+    busy_ += serialise - (at(k).done - old_done);
+    old_done = at(k).done;
+    at(k).done = at(k - 1).done + serialise;
   }
+  busy_until_ = at(count_ - 1).done;
+  if (sending != 0) return false;
+  ++epoch_;
+  return true;
 }
 
-std::uint64_t Link::queued_bytes(Time now) {
-  advance_queue(now);
-  return queued_bytes_;
+std::uint64_t Link::queued_bytes(Time now) const {
+  if (busy_until_ <= now) return 0;
+  const auto left = static_cast<std::uint64_t>((busy_until_ - now).ps());
+  if (ps_per_byte_ != 0) return (left + ps_per_byte_ - 1) / ps_per_byte_;
+  // left * rate_ bits-picoseconds over 8e12 per byte.
+  const unsigned __int128 bits_ps =
+      static_cast<unsigned __int128>(left) * rate_;
+  return static_cast<std::uint64_t>((bits_ps + kBytePicosecondsAt1Bps - 1) /
+                                    kBytePicosecondsAt1Bps);
+}
+
+std::uint32_t Link::first_unsent(Time now) const {
+  std::uint32_t low = 0, high = count_;
+  while (low < high) {
+    const std::uint32_t mid = low + (high - low) / 2;
+    if (at(mid).done <= now) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
 }
 
 EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
@@ -59,14 +95,14 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
     ++dropped_down_;
     return EnqueueResult::dropped_down;
   }
-  advance_queue(now);
+  const std::uint64_t queued = queued_bytes(now);
   const std::uint32_t bytes = packet.wire_bytes;
   if (buffer_bytes_ != 0 && packet.kind != PacketKind::control &&
-      queued_bytes_ + bytes > buffer_bytes_) {
+      queued + bytes > buffer_bytes_) {
     ++dropped_overflow_;
     return EnqueueResult::dropped_overflow;
   }
-  if (ecn_threshold_bytes_ != 0 && queued_bytes_ > ecn_threshold_bytes_ &&
+  if (ecn_threshold_bytes_ != 0 && queued > ecn_threshold_bytes_ &&
       packet.kind == PacketKind::transport && packet.transport.ecn_capable &&
       !packet.transport.is_ack) {
     if (!packet.transport.ecn_ce) ++ecn_marked_;
@@ -76,7 +112,10 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
   const Time serialise = serialisation(bytes);
   if (packet.kind == PacketKind::control) {
     control_bytes_ += bytes;  // accepted: control is never dropped here
-    const std::uint32_t slot = sent_ != count_ ? priority_slot() : count_;
+    const std::uint32_t sending =
+        busy_until_ > now ? first_unsent(now) : count_;
+    const std::uint32_t slot =
+        sending != count_ ? priority_slot(sending) : count_;
     if (slot != count_) {
       insert_at(slot, index, bytes, serialise);
       first_arrival = false;  // the head (sent or being sent) is unchanged
@@ -84,22 +123,22 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
       return EnqueueResult::accepted;
     }
   }
-  const Time done = std::max(now, busy_until()) + serialise;
+  const Time done = std::max(now, busy_until_) + serialise;
   busy_ += serialise;
+  busy_until_ = done;
   at(count_) = Entry{index, bytes, packet.kind == PacketKind::control, done};
   first_arrival = count_ == 0;
   ++count_;
-  queued_bytes_ += bytes;
   arrival = done + delay_;
   ++packets_;
   bytes_ += bytes;
   return EnqueueResult::accepted;
 }
 
-std::uint32_t Link::priority_slot() const {
-  // Entry sent_ is the first whose transmission has not finished; the link
-  // is work-conserving, so it is being transmitted right now.
-  std::uint32_t slot = sent_ + 1;
+std::uint32_t Link::priority_slot(std::uint32_t sending) const {
+  // The link is work-conserving, so the first entry whose transmission has
+  // not finished is being transmitted right now.
+  std::uint32_t slot = sending + 1;
   while (slot < count_ && at(slot).control) ++slot;
   return slot;
 }
@@ -112,8 +151,8 @@ void Link::insert_at(std::uint32_t slot, PacketIndex index, std::uint32_t bytes,
   }
   at(slot) = Entry{index, bytes, 1, at(slot - 1).done + serialise};
   busy_ += serialise;
+  busy_until_ += serialise;
   ++count_;
-  queued_bytes_ += bytes;
   ++packets_;
   bytes_ += bytes;
 }
@@ -124,13 +163,6 @@ Time Link::head_arrival() const {
 
 PacketIndex Link::pop_arrival(Time& next_arrival) {
   const Entry e = at(0);
-  if (sent_ == 0) {
-    // Still counted as queued only if its finish is in the future, which
-    // cannot be: it arrives after it finished.
-    queued_bytes_ -= e.bytes;
-  } else {
-    --sent_;
-  }
   head_ = (head_ + 1) & ring_mask_;
   --count_;
   next_arrival = head_arrival();
@@ -142,8 +174,8 @@ void Link::set_down(std::vector<PacketIndex>& lost) {
   ++epoch_;
   for (std::uint32_t k = 0; k < count_; ++k) lost.push_back(at(k).packet);
   dropped_down_ += count_;
-  head_ = sent_ = count_ = 0;
-  queued_bytes_ = 0;
+  head_ = count_ = 0;
+  busy_until_ = Time{};
 }
 
 void Link::set_up() {

@@ -6,9 +6,10 @@
 // propagation delay. So the link keeps one FIFO of packets in flight
 // (queued, being sent or propagating) with their finish times, and a single
 // pending event in the EventQueue: the arrival of its head. The queue
-// occupancy that drop-tail and ECN marking need is the bytes whose
-// transmission has not finished yet, found by advancing a second cursor
-// over the same FIFO.
+// occupancy that drop-tail and ECN marking need is the bytes not yet
+// transmitted, the packet on the wire counting only its unsent part, as
+// a buffer frees a packet's cells while it sends them: the link's
+// remaining busy time at its rate, computed without reading the FIFO.
 //
 // Control packets (BGP, LSN, ARN) have strict priority over data, like a
 // switch's high-priority queue: one never waits behind queued data, only
@@ -17,9 +18,11 @@
 // move by its serialisation time: O(queue) per control packet, which are
 // few. Control packets are never dropped by drop-tail.
 //
-// Approximations (docs/ARCHITECTURE.md): a rate change applies to packets
-// enqueued after it; a link going down loses everything still in flight
-// on it, queued or on the wire.
+// A rate change (lane loss) applies at once to every byte not yet sent:
+// the packet on the wire finishes its remainder at the new rate and the
+// packets queued behind it follow. Approximation (docs/ARCHITECTURE.md): a
+// link going down loses everything still in flight on it, queued or on
+// the wire.
 #pragma once
 
 #include <cstdint>
@@ -108,27 +111,30 @@ class alignas(64) Link {
   }
   // Starts loading the FIFO's head entry, which pop_arrival() reads.
   void prefetch_head() const { __builtin_prefetch(&at(0)); }
-  // Starts loading the FIFO entries enqueue() reads and writes when the
-  // FIFO is on the heap: the first unsent one (advance_queue) and the
-  // tail (busy_until, the new entry). Reads the link's first line.
+  // Starts loading the FIFO entry enqueue() writes when the FIFO is on
+  // the heap (the new tail). Reads the link's first line.
   [[gnu::always_inline]] void prefetch_queue_ends() const {
     if (!ring_) return;
-    __builtin_prefetch(&at(sent_));
-    __builtin_prefetch(&at(count_));
+    __builtin_prefetch(&at(count_), 1);
   }
   // The packet that arrives next; kNoPacket when the FIFO is empty.
   PacketIndex head_packet() const {
     return count_ == 0 ? kNoPacket : at(0).packet;
   }
 
-  // Bytes queued or being transmitted at `now`.
-  std::uint64_t queued_bytes(Time now);
+  // Bytes not yet transmitted at `now` (see the top), rounded up to a
+  // whole byte. O(1): the FIFO is not read.
+  std::uint64_t queued_bytes(Time now) const;
 
   // Link down: every packet in flight is lost (returned for counting and
   // release) and the epoch changes so the pending event is ignored.
   void set_down(std::vector<PacketIndex>& lost);
   void set_up();
-  void set_rate(BitsPerSecond rate);
+  // The rate from `now` on (see the top). Returns whether the head's
+  // arrival moved (it was still being sent): the epoch has then changed,
+  // so the pending event is ignored, and the caller schedules the new one
+  // at head_arrival().
+  bool set_rate(BitsPerSecond rate, Time now);
 
   LinkCounters counters() const {
     return LinkCounters{packets_,      bytes_,        control_bytes_,
@@ -156,16 +162,15 @@ class alignas(64) Link {
   const Entry& at(std::uint32_t k) const {
     return ring()[(head_ + k) & ring_mask_];
   }
-  // When the last packet in the FIFO finishes transmitting (the link is
-  // free from then on); with an empty FIFO, the last one finished before
-  // it arrived, so before any `now` a packet comes at: Time{} stands in.
-  Time busy_until() const { return count_ == 0 ? Time{} : at(count_ - 1).done; }
   void grow();
-  void advance_queue(Time now);
-  // Where a control packet goes (an index from the head): after the
-  // packet being transmitted and the control packets already waiting
-  // behind it.
-  std::uint32_t priority_slot() const;
+  // The first entry (from the head) whose transmission has not finished
+  // at `now`: the one being sent, if any; count_ if none. Finish times
+  // rise along the FIFO, so a binary search.
+  std::uint32_t first_unsent(Time now) const;
+  // Where a control packet goes (an index from the head): after entry
+  // `sending`, the packet being transmitted, and the control packets
+  // already waiting behind it.
+  std::uint32_t priority_slot(std::uint32_t sending) const;
   void insert_at(std::uint32_t slot, PacketIndex index, std::uint32_t bytes,
                  Time serialise);
   // transmission_time(bytes, rate), by multiplication where the rate
@@ -179,7 +184,10 @@ class alignas(64) Link {
   }
 
   // The hop's lines.
-  std::uint64_t queued_bytes_ = 0;  // of the FIFO's entries from sent_ on
+  // When the last packet accepted finishes transmitting: the link is free
+  // from then on. Before any `now` a packet arrives at once the FIFO is
+  // empty (its last packet finished before it arrived).
+  Time busy_until_{};
   Time delay_{};
   BitsPerSecond rate_ = 0;
   // The FIFO: a ring whose size is a power of two (ring_mask_ + 1), in
@@ -188,9 +196,6 @@ class alignas(64) Link {
   std::uint32_t ring_mask_ = kInlineEntries - 1;
   std::uint32_t head_ = 0;   // ring slot of the next packet to arrive
   std::uint32_t count_ = 0;  // packets in flight, from head_
-  // Of those, the ones (from the head) whose transmission has finished;
-  // the rest are queued or being sent (queued_bytes_).
-  std::uint32_t sent_ = 0;
   // exact_picoseconds_per_byte(rate), or 0: serialisation divides.
   std::uint32_t ps_per_byte_ = 0;
   std::uint32_t buffer_bytes_ = 0;
@@ -207,7 +212,7 @@ class alignas(64) Link {
   // they need no allocation of their own.
   Entry inline_ring_[kInlineEntries]{};
   // The third line: what a hop rarely touches.
-  std::uint16_t to_port_ = 0;
+  alignas(64) std::uint16_t to_port_ = 0;
   std::uint64_t ecn_marked_ = 0;
   std::uint64_t dropped_overflow_ = 0;
   std::uint64_t dropped_down_ = 0;

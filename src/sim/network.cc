@@ -531,8 +531,16 @@ void Network::set_cable_up(std::size_t cable, bool up) {
   }
 }
 
-void Network::set_cable_rate(std::size_t cable, BitsPerSecond rate) {
-  for (LinkIndex l : cable_links_[cable]) links_[l].set_rate(rate);
+void Network::set_cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
+  for (LinkIndex l : cable_links_[cable]) {
+    Link& link = links_[l];
+    if (link.set_rate(rate, now)) {
+      // The head, still being sent, arrives at a new time; its old event
+      // is stale (epoch).
+      events_->push(link.head_arrival(), EventType::link_arrival, l,
+                    link.epoch(), link.head_packet());
+    }
+  }
 }
 
 }  // namespace arfabric::sim

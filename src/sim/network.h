@@ -182,10 +182,11 @@ class Network {
   // p - 1, a sum rather than a table lookup on the forwarding path.
   // cable_links(c) is cable c's {a -> b, b -> a}; cable_of(l) its inverse.
   void set_cable_up(std::size_t cable, bool up);
-  void set_cable_rate(std::size_t cable, BitsPerSecond rate);
+  // From `now` on, for every byte not yet sent (Link::set_rate). rate > 0.
+  void set_cable_rate(std::size_t cable, BitsPerSecond rate, Time now);
   const Link& link(LinkIndex l) const { return links_[l]; }
-  // Bytes queued or being sent on link `l` at `now` (what a switch's queue
-  // counters would read).
+  // Bytes not yet transmitted on link `l` at `now` (what a switch's queue
+  // counters would read: Link::queued_bytes).
   std::uint64_t queued_bytes(LinkIndex l, Time now) {
     return links_[l].queued_bytes(now);
   }

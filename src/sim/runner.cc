@@ -598,7 +598,7 @@ void ModeRun::State::apply_event(const EventSpec& ev, Time now) {
           ev.new_rate != 0 ? ev.new_rate
                            : static_cast<BitsPerSecond>(
                                  static_cast<double>(l.rate) * ev.fraction);
-      net->set_cable_rate(ev.link, rate);
+      net->set_cable_rate(ev.link, rate, now);
       if (bgp != nullptr) bgp->cable_rate(ev.link, rate, now);
       break;
     }

@@ -89,7 +89,7 @@ TEST(BgpControl, DegradedLinkChangesTheFarLeafsWeights) {
   r.run_until(ms(100));
   ASSERT_TRUE(r.bgp->all_established());
   // Cable order per leaf: spine0, spine1, host. Leaf1-spine0 is cable 3.
-  r.net->set_cable_rate(3, gbps(200));
+  r.net->set_cable_rate(3, gbps(200), ms(100));
   r.bgp->cable_rate(3, gbps(200), ms(100));
   r.run_until(ms(200));
   const auto* route = r.bgp->installed(r.clos.leaf(0), 1);
@@ -108,7 +108,7 @@ TEST(BgpControl, EcmpModeIgnoresTheDegradation) {
   c.fare = false;
   BgpRun r(2, 2, c);
   r.run_until(ms(100));
-  r.net->set_cable_rate(3, gbps(200));
+  r.net->set_cable_rate(3, gbps(200), ms(100));
   r.bgp->cable_rate(3, gbps(200), ms(100));
   r.run_until(ms(200));
   const auto* route = r.bgp->installed(r.clos.leaf(0), 1);
@@ -155,7 +155,7 @@ TEST(BgpControl, AMultiHomedHostsPathBandwidthIsDividedByItsLeaves) {
   r.run_until(ms(100));
   ASSERT_TRUE(r.bgp->all_established());
   // Cables per leaf: spine0, spine1, host. Leaf1-spine0 is cable 3.
-  r.net->set_cable_rate(3, gbps(100));
+  r.net->set_cable_rate(3, gbps(100), ms(100));
   r.bgp->cable_rate(3, gbps(100), ms(100));
   r.run_until(ms(200));
 
@@ -224,7 +224,7 @@ TEST(BgpControl, FareWeightsMatchTheDraftsThreeStageExample) {
   r.run_until(ms(100));
   ASSERT_TRUE(r.bgp->all_established());
   // Cables per leaf: spine0..spine3, host; L1-S1 is cable 0.
-  r.net->set_cable_rate(0, gbps(200));
+  r.net->set_cable_rate(0, gbps(200), ms(100));
   r.bgp->cable_rate(0, gbps(200), ms(100));
   r.run_until(ms(200));
   const auto weights = [&](NodeIndex node) {

@@ -87,8 +87,9 @@ TEST(Ibcs, QueueDepthGrowsAlongABurstAndIsTheMaximum) {
     previous = p.transport.signal;
   }
   EXPECT_EQ(s.sim.sink.packets.front().transport.signal, 0u);
-  // ~97 packets of 4000 B still queued behind the last one: 388 KB.
-  EXPECT_EQ(previous, 31u * 97 * 4000 / 1'000'000);
+  // The last one comes 99 x 80 ns after the first, when 2.475 of the 99
+  // ahead of it have gone at 3.2 us each: 96.525 x 4000 B not yet sent.
+  EXPECT_EQ(previous, 31u * 386'100 / 1'000'000);
 }
 
 TEST(Ibcs, HostFacingIngressScrubsASpoofedSignal) {

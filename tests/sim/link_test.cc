@@ -75,7 +75,7 @@ TEST(Link, SerialisationTimeIsTransmissionTimeAtEveryRate) {
   for (BitsPerSecond initial : {gbps(400), BitsPerSecond{3}}) {
     for (BitsPerSecond rate : rates) {
       Link link{Link::Config{0, 1, 1, initial, Time{}, 0, 0}};
-      link.set_rate(rate);
+      link.set_rate(rate, Time{});
       for (std::uint32_t bytes : sizes) {
         Packet p;
         p.kind = PacketKind::transport;
@@ -100,8 +100,9 @@ TEST(Link, ControlPacketsOvertakeQueuedDataButNotTheOneOnTheWire) {
   // At 150 ns data 1 is being sent (100..200 ns); 2..9 wait.
   EXPECT_EQ(r.put(PacketKind::control, 125, ns(150)), ns(210) + us(1));
   EXPECT_EQ(r.put(PacketKind::control, 125, ns(160)), ns(220) + us(1));
-  // Bytes not yet sent at 150 ns: data 1..9 and both control packets.
-  EXPECT_EQ(r.link.queued_bytes(ns(160)), 9u * 1250 + 2 * 125);
+  // Bytes not yet sent at 160 ns: the last 40 ns of data 1 (500 B), data
+  // 2..9 and both control packets.
+  EXPECT_EQ(r.link.queued_bytes(ns(160)), 500u + 8 * 1250 + 2 * 125);
   const auto got = r.drain();
   ASSERT_EQ(got.size(), 12u);
   const std::vector<PacketIndex> order = {0, 1, 10, 11, 2, 3, 4, 5, 6, 7, 8, 9};
@@ -118,6 +119,63 @@ TEST(Link, ControlPacketsOvertakeQueuedDataButNotTheOneOnTheWire) {
   EXPECT_EQ(r.link.counters().busy, ns(1020));
   EXPECT_EQ(r.link.counters().bytes, 10u * 1250 + 2 * 125);
   EXPECT_EQ(r.link.counters().control_bytes, 2u * 125);
+}
+
+// The queue a switch reads: bytes not yet sent, the packet on the wire
+// by its unsent part, rounded up to a byte, at rates whose byte time is
+// a whole number of picoseconds and at others.
+TEST(Link, QueuedBytesAreTheBytesNotYetSent) {
+  LinkRig r;  // 100G: 80 ps a byte
+  r.put(PacketKind::transport, 1250, Time{});
+  r.put(PacketKind::transport, 1250, Time{});
+  EXPECT_EQ(r.link.queued_bytes(Time{}), 2500u);
+  EXPECT_EQ(r.link.queued_bytes(ns(40)), 2000u);
+  EXPECT_EQ(r.link.queued_bytes(ns(40) + ps(1)), 2000u);  // 1999.99 B
+  EXPECT_EQ(r.link.queued_bytes(ns(40) + ps(80)), 1999u);
+  EXPECT_EQ(r.link.queued_bytes(ns(200)), 0u);
+  EXPECT_EQ(r.link.queued_bytes(us(5)), 0u);  // both have arrived
+
+  // 300G: 26.67 ps a byte, so serialisation divides.
+  Link odd{Link::Config{0, 1, 1, gbps(300), us(1), 0, 0}};
+  Packet p;
+  p.wire_bytes = 3000;
+  bool first = false;
+  Time arrival{};
+  ASSERT_EQ(odd.enqueue(0, p, Time{}, first, arrival), EnqueueResult::accepted);
+  EXPECT_EQ(arrival, ns(80) + us(1));
+  EXPECT_EQ(odd.queued_bytes(Time{}), 3000u);
+  EXPECT_EQ(odd.queued_bytes(ns(40)), 1500u);
+  EXPECT_EQ(odd.queued_bytes(ns(40) + ps(1)), 1500u);  // 1499.96 B
+  EXPECT_EQ(odd.queued_bytes(ns(80)), 0u);
+}
+
+// Lane loss: the rate applies at once to what is not yet sent. The packet
+// on the wire sends its remainder at the new rate and those behind it
+// follow; packets already sent (propagating) keep their arrival.
+TEST(Link, ARateChangeRetimesEveryByteNotYetSent) {
+  LinkRig r;
+  for (int i = 0; i < 3; ++i) r.put(PacketKind::transport, 1250, Time{});
+  // At 50 ns, half of packet 0 is sent; the rest takes 100 ns at 50G.
+  const std::uint32_t epoch = r.link.epoch();
+  EXPECT_TRUE(r.link.set_rate(gbps(50), ns(50)));
+  EXPECT_NE(r.link.epoch(), epoch);  // the head's old event is stale
+  EXPECT_EQ(r.link.head_arrival(), ns(150) + us(1));
+  EXPECT_EQ(r.link.queued_bytes(ns(50)), 625u + 2 * 1250);
+  EXPECT_EQ(r.link.counters().busy, ns(550));
+  // A packet queued now starts after them, at the new rate.
+  EXPECT_EQ(r.put(PacketKind::transport, 1250, ns(60)), ns(750) + us(1));
+  // Back to 100G at 450 ns, with packets 0 and 1 propagating and packet 2 on
+  // the wire (350..550 ns at 50G, so half sent): the head keeps its arrival.
+  EXPECT_FALSE(r.link.set_rate(gbps(100), ns(450)));
+  EXPECT_EQ(r.link.head_arrival(), ns(150) + us(1));
+  const auto got = r.drain();
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[1].second, ns(350) + us(1));  // 150 + 200
+  EXPECT_EQ(got[2].second, ns(500) + us(1));  // 450 + the last 50 ns
+  EXPECT_EQ(got[3].second, ns(600) + us(1));
+  EXPECT_EQ(r.link.counters().busy, ns(600));
+  // No change of rate, or nothing left to send: nothing moves.
+  EXPECT_FALSE(r.link.set_rate(gbps(100), us(2)));
 }
 
 TEST(Link, ControlPacketOnAnIdleOrDrainingLinkGoesLast) {
@@ -144,7 +202,8 @@ TEST(Link, APacketStartsWhenTheLinkIsFreeAfterDrainingOrGoingDown) {
   EXPECT_EQ(r.put(PacketKind::transport, 1250, Time{}), ns(100) + us(1));
   EXPECT_EQ(r.put(PacketKind::transport, 1250, ns(150)), ns(250) + us(1));
   EXPECT_EQ(r.put(PacketKind::transport, 1250, ns(160)), ns(350) + us(1));
-  EXPECT_EQ(r.link.queued_bytes(ns(260)), 1250u);  // the third is on the wire
+  // The third is on the wire, 90 of its 100 ns to go.
+  EXPECT_EQ(r.link.queued_bytes(ns(260)), 1125u);
   EXPECT_EQ(r.drain().size(), 3u);
   EXPECT_EQ(r.link.queued_bytes(us(2)), 0u);
   EXPECT_EQ(r.put(PacketKind::transport, 1250, us(2)), us(2) + ns(1100));

@@ -36,6 +36,28 @@ TEST(Network, BackToBackPacketsQueueBehindEachOther) {
   EXPECT_EQ(r.sink.got[2].second, ns(400) + us(2));
 }
 
+// A degraded cable under load: the packet being sent when the rate
+// halves arrives later, its old arrival event is ignored (each packet
+// arrives once), and the ones queued behind follow at the new rate.
+TEST(Network, ARateChangeMovesThePacketOnTheWire) {
+  Clos c(1, 1, 2, gbps(100), us(1));
+  Sim r(c.spec);
+  for (int i = 0; i < 3; ++i)
+    r.send(c.host(0, 0), c.host(0, 1), 1250, 1, Time{});
+  r.run_until(ns(50));
+  const LinkIndex uplink = r.net->out_links(c.host(0, 0))[0];
+  r.net->set_cable_rate(r.net->cable_of(uplink), gbps(50), ns(50));
+  r.run_until(sec(1));
+  ASSERT_EQ(r.sink.got.size(), 3u);
+  // Off the host at 150, 350 and 550 ns; then 1 us, 100 ns at the leaf's
+  // 100G and 1 us more.
+  EXPECT_EQ(r.sink.got[0].second, ns(150) + ns(100) + us(2));
+  EXPECT_EQ(r.sink.got[1].second, ns(350) + ns(100) + us(2));
+  EXPECT_EQ(r.sink.got[2].second, ns(550) + ns(100) + us(2));
+  EXPECT_EQ(r.net->counters().packet_hops, 6u);
+  EXPECT_EQ(r.pool.in_use(), 0u);
+}
+
 TEST(Network, ClosDeliversEverythingAndSpreadsFlows) {
   Clos c(4, 4, 2, gbps(400), us(1));
   Sim r(c.spec);
