@@ -11,19 +11,26 @@
 // cycle through the whole buffer (Sattolo's shuffle): one load at a time,
 // so a line's time is the memory latency at that size.
 // BM_RandomLines/MB/AHEAD: independent random lines, with a prefetch
-// issued AHEAD lines before each load (0: none; the core's out-of-order
+// issued AHEAD loads before each one (0: none; the core's out-of-order
 // window then overlaps what it can), as the simulator's look-ahead does.
 // BM_RandomLineUpdates: the same, each line incremented in place, so that
 // every line is also written back, as a hop's links and packets are.
 // The buffer is in huge pages where the kernel grants them (as the
-// simulator's links, packets and events are), so TLB misses are rare.
+// simulator's links, packets and events are), so TLB misses are rare;
+// the huge_MB counter says how much of the process is.
 #include <benchmark/benchmark.h>
 
+#include <bit>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <limits>
 #include <numeric>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/huge_pages.h"
@@ -38,15 +45,18 @@ constexpr std::size_t kLine = 64;
 // Loads per benchmark iteration: enough that the loop's set-up is noise.
 constexpr std::size_t kBatch = 4096;
 
-// A buffer of `megabytes` MB of lines, every page touched.
+// `megabytes` MB of lines (a power of two), every page touched; mapped
+// in whole huge pages, of which only those bytes are used.
 class LineBuffer {
  public:
   explicit LineBuffer(std::size_t megabytes)
-      : bytes_(huge_page_size(megabytes << 20)),
-        base_(static_cast<std::byte*>(map_huge_pages(bytes_))) {
-    std::memset(base_, 1, bytes_);
+      : bytes_(megabytes << 20),
+        mapped_(huge_page_size(bytes_)),
+        base_(static_cast<std::byte*>(map_huge_pages(mapped_))) {
+    assert(std::has_single_bit(bytes_));
+    std::memset(base_, 1, mapped_);
   }
-  ~LineBuffer() { unmap_huge_pages(base_, bytes_); }
+  ~LineBuffer() { unmap_huge_pages(base_, mapped_); }
   LineBuffer(const LineBuffer&) = delete;
   LineBuffer& operator=(const LineBuffer&) = delete;
 
@@ -57,8 +67,24 @@ class LineBuffer {
 
  private:
   std::size_t bytes_;
+  std::size_t mapped_;
   std::byte* base_;
 };
+
+// MB of this process's memory in transparent huge pages
+// (/proc/self/smaps_rollup), or -1 where that cannot be read: the
+// benchmarks report it, since a buffer in 4 KB pages would time the TLB
+// as much as the caches.
+double huge_page_megabytes() {
+  std::ifstream in("/proc/self/smaps_rollup");
+  std::string key;
+  double kilobytes = 0;
+  while (in >> key) {
+    if (key == "AnonHugePages:" && in >> kilobytes) return kilobytes / 1024;
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return -1;
+}
 
 // xorshift64*: a random line index, cheap enough not to be what is timed.
 struct LineIndices {
@@ -85,6 +111,7 @@ void BM_DependentLines(benchmark::State& state) {
     std::swap(next[i], next[pick(rng)]);
   }
   for (std::size_t i = 0; i < n; ++i) *buffer.line(i) = next[i];
+  state.counters["huge_MB"] = huge_page_megabytes();
   std::uint64_t at = 0;
   for (auto _ : state) {
     for (std::size_t k = 0; k < kBatch; ++k) at = *buffer.line(at);
@@ -104,6 +131,7 @@ void random_lines(benchmark::State& state) {
   LineIndices loads{88172645463325252ull, mask};
   LineIndices prefetches = loads;
   for (std::size_t k = 0; k < ahead; ++k) prefetches.next();
+  state.counters["huge_MB"] = huge_page_megabytes();
   std::uint64_t sum = 0;
   for (auto _ : state) {
     for (std::size_t k = 0; k < kBatch; ++k) {
@@ -128,10 +156,10 @@ void BM_RandomLineUpdates(benchmark::State& state) {
   random_lines<true>(state);
 }
 
-// 1 MB: one core's L2 here; 16 MB: half the shared L3; 64 and 256 MB:
-// memory, as the 4,096-host fabric's working set is.
-BENCHMARK(BM_DependentLines)->Arg(1)->Arg(16)->Arg(64)->Arg(256);
-BENCHMARK(BM_RandomLines)->ArgsProduct({{1, 16, 64, 256}, {0, 4, 8, 16, 32}});
-BENCHMARK(BM_RandomLineUpdates)->ArgsProduct({{64, 256}, {0, 8, 16, 32}});
+// 1 MB: one core's L2 here; 4 and 16 MB: within the shared 32 MB L3; 64
+// and 256 MB: memory, as the 4,096-host fabric's working set is.
+BENCHMARK(BM_DependentLines)->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Arg(256);
+BENCHMARK(BM_RandomLines)->ArgsProduct({{1, 4, 16, 64, 256}, {0, 8, 32, 64}});
+BENCHMARK(BM_RandomLineUpdates)->ArgsProduct({{64, 256}, {0, 32, 64}});
 
 }  // namespace

@@ -117,10 +117,13 @@ void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
   port.sampled = true;
   const Link& link = network_->link(l);
   const Time elapsed = now - port.last_sample;
+  // A faster rate re-times queued bytes and can lower the busy counter
+  // (LinkCounters::busy): utilisation stays within [0, 1].
   const Time busy = link.counters().busy - port.busy_at_sample;
-  const double u = elapsed > Time{}
-                       ? std::min(1.0, busy.seconds() / elapsed.seconds())
-                       : 0.0;
+  const double u =
+      elapsed > Time{}
+          ? std::clamp(busy.seconds() / elapsed.seconds(), 0.0, 1.0)
+          : 0.0;
   port.last_sample = now;
   port.busy_at_sample = link.counters().busy;
   std::uint32_t value = 0;

@@ -1,6 +1,7 @@
 #include "sim/link.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -12,6 +13,7 @@ namespace arfabric::sim {
 // 4,096 hosts); busy links double it as they need.
 Link::Link(const Config& config)
     : delay_(config.delay),
+      rate_(config.rate),
       buffer_bytes_(config.buffer_bytes),
       ecn_threshold_bytes_(config.ecn_threshold_bytes),
       to_(config.to),
@@ -23,9 +25,7 @@ Link::Link(const Config& config)
   static_assert(offsetof(Link, inline_ring_) + sizeof(inline_ring_) <= 128);
   static_assert(offsetof(Link, to_port_) >= 128);
 #pragma GCC diagnostic pop
-  rate_ = config.rate;
-  ps_per_byte_ =
-      static_cast<std::uint32_t>(exact_picoseconds_per_byte(config.rate));
+  set_byte_time();
 }
 
 void Link::grow() {
@@ -38,19 +38,20 @@ void Link::grow() {
 }
 
 bool Link::set_rate(BitsPerSecond rate, Time now) {
+  assert(rate > 0);
+  if (rate == rate_) return false;
   const BitsPerSecond old_rate = rate_;
   rate_ = rate;
-  // Below 2^31 (units.h), so it fits.
-  ps_per_byte_ = static_cast<std::uint32_t>(exact_picoseconds_per_byte(rate));
+  set_byte_time();
   const std::uint32_t sending = first_unsent(now);
-  if (sending == count_ || rate == old_rate) return false;
+  if (sending == count_) return false;
   // The packet on the wire: its remaining time scaled by old / new rate,
   // rounded up; the ones queued behind it follow back to back.
   Entry& first = at(sending);
   const std::int64_t left = (first.done - now).ps();
   const Time scaled = ps(static_cast<std::int64_t>(
       (static_cast<unsigned __int128>(left) * old_rate + rate - 1) / rate));
-  busy_ += scaled - (first.done - now);
+  busy_ += scaled - ps(left);
   Time old_done = first.done;  // the previous entry's, before this change
   first.done = now + scaled;
   for (std::uint32_t k = sending + 1; k < count_; ++k) {

@@ -39,7 +39,10 @@ struct LinkCounters {
   std::uint64_t packets = 0;  // accepted onto the link
   std::uint64_t bytes = 0;
   std::uint64_t control_bytes = 0;  // of `bytes`: control packets
-  Time busy{};                      // total serialisation time
+  // Total serialisation time of the packets accepted, at the rates they
+  // are sent at: a rate change re-times the bytes not yet sent, so it can
+  // lower this (a faster rate), not only raise it.
+  Time busy{};
   std::uint64_t ecn_marked = 0;
   std::uint64_t dropped_overflow = 0;  // drop-tail
   std::uint64_t dropped_down = 0;   // sent onto, or in flight on, a dead link
@@ -111,9 +114,9 @@ class alignas(64) Link {
   }
   // Starts loading the FIFO's head entry, which pop_arrival() reads.
   void prefetch_head() const { __builtin_prefetch(&at(0)); }
-  // Starts loading the FIFO entry enqueue() writes when the FIFO is on
-  // the heap (the new tail). Reads the link's first line.
-  [[gnu::always_inline]] void prefetch_queue_ends() const {
+  // Starts loading, for writing, the FIFO entry enqueue() writes when the
+  // FIFO is on the heap (the new tail). Reads the link's first line.
+  [[gnu::always_inline]] void prefetch_tail() const {
     if (!ring_) return;
     __builtin_prefetch(&at(count_), 1);
   }
@@ -123,14 +126,17 @@ class alignas(64) Link {
   }
 
   // Bytes not yet transmitted at `now` (see the top), rounded up to a
-  // whole byte. O(1): the FIFO is not read.
+  // whole byte. O(1): the FIFO is not read. At a rate whose byte time is
+  // not a whole number of picoseconds, each packet's serialisation is
+  // rounded up to one, so this may count a fraction of a byte per queued
+  // packet more (under 0.04 B at 300G).
   std::uint64_t queued_bytes(Time now) const;
 
   // Link down: every packet in flight is lost (returned for counting and
   // release) and the epoch changes so the pending event is ignored.
   void set_down(std::vector<PacketIndex>& lost);
   void set_up();
-  // The rate from `now` on (see the top). Returns whether the head's
+  // The rate (> 0) from `now` on (see the top). Returns whether the head's
   // arrival moved (it was still being sent): the epoch has then changed,
   // so the pending event is ignored, and the caller schedules the new one
   // at head_arrival().
@@ -163,6 +169,12 @@ class alignas(64) Link {
     return ring()[(head_ + k) & ring_mask_];
   }
   void grow();
+  // ps_per_byte_ for rate_.
+  void set_byte_time() {
+    // Below 2^31 (units.h), so it fits.
+    ps_per_byte_ =
+        static_cast<std::uint32_t>(exact_picoseconds_per_byte(rate_));
+  }
   // The first entry (from the head) whose transmission has not finished
   // at `now`: the one being sent, if any; count_ if none. Finish times
   // rise along the FIFO, so a binary search.
@@ -185,8 +197,8 @@ class alignas(64) Link {
 
   // The hop's lines.
   // When the last packet accepted finishes transmitting: the link is free
-  // from then on. Before any `now` a packet arrives at once the FIFO is
-  // empty (its last packet finished before it arrived).
+  // from then on. Once the FIFO is empty this is at or before any `now` a
+  // packet can come at; Time{} after set_down().
   Time busy_until_{};
   Time delay_{};
   BitsPerSecond rate_ = 0;

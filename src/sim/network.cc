@@ -473,10 +473,10 @@ void Network::on_event(const Event& e) {
   }
   prefetch_next_arrivals();
   // The egress link's first line has had the push and the look-ahead to
-  // load (three deep, a hop more): the ends of its queue, on the heap when
-  // it is busy, can load while IBCS works, before enqueue() reads them.
+  // load (three deep, a hop more): the tail of its queue, on the heap when
+  // it is busy, can load while IBCS works, before enqueue() writes it.
   if (deep_lookahead_ && egress_link != kNoLink) {
-    links_[egress_link].prefetch_queue_ends();
+    links_[egress_link].prefetch_tail();
   }
   ++counters_.packet_hops;
   if (lost) {

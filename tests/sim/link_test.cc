@@ -164,9 +164,12 @@ TEST(Link, ARateChangeRetimesEveryByteNotYetSent) {
   EXPECT_EQ(r.link.counters().busy, ns(550));
   // A packet queued now starts after them, at the new rate.
   EXPECT_EQ(r.put(PacketKind::transport, 1250, ns(60)), ns(750) + us(1));
-  // Back to 100G at 450 ns, with packets 0 and 1 propagating and packet 2 on
-  // the wire (350..550 ns at 50G, so half sent): the head keeps its arrival.
+  // Back to 100G at 450 ns, with packets 0 and 1 propagating and packet 2
+  // on the wire (350..550 ns at 50G, so half sent): the head keeps its
+  // arrival and its event.
+  const std::uint32_t epoch_before = r.link.epoch();
   EXPECT_FALSE(r.link.set_rate(gbps(100), ns(450)));
+  EXPECT_EQ(r.link.epoch(), epoch_before);
   EXPECT_EQ(r.link.head_arrival(), ns(150) + us(1));
   const auto got = r.drain();
   ASSERT_EQ(got.size(), 4u);
@@ -174,8 +177,45 @@ TEST(Link, ARateChangeRetimesEveryByteNotYetSent) {
   EXPECT_EQ(got[2].second, ns(500) + us(1));  // 450 + the last 50 ns
   EXPECT_EQ(got[3].second, ns(600) + us(1));
   EXPECT_EQ(r.link.counters().busy, ns(600));
-  // No change of rate, or nothing left to send: nothing moves.
-  EXPECT_FALSE(r.link.set_rate(gbps(100), us(2)));
+  // Nothing left to send: nothing moves.
+  EXPECT_FALSE(r.link.set_rate(gbps(50), us(2)));
+  EXPECT_EQ(r.link.counters().busy, ns(600));
+}
+
+// The same rate again changes nothing, even with a packet on the wire.
+TEST(Link, TheSameRateAgainLeavesEverythingAsItWas) {
+  LinkRig r;
+  r.put(PacketKind::transport, 1250, Time{});
+  r.put(PacketKind::transport, 1250, Time{});
+  const std::uint32_t epoch = r.link.epoch();
+  EXPECT_FALSE(r.link.set_rate(gbps(100), ns(50)));
+  EXPECT_EQ(r.link.epoch(), epoch);
+  EXPECT_EQ(r.link.head_arrival(), ns(100) + us(1));
+  EXPECT_EQ(r.link.queued_bytes(ns(50)), 625u + 1250);
+}
+
+// A rate whose byte time is not a whole number of picoseconds: the packet
+// on the wire's remainder is scaled and rounded up, those behind take
+// transmission_time() at the new rate; a control packet queued after the
+// change goes right behind the packet being sent, at the new rate.
+TEST(Link, ARateChangeToADividingRateAndAControlPacketAfterIt) {
+  LinkRig r;  // 100G
+  for (int i = 0; i < 3; ++i) r.put(PacketKind::transport, 1250, Time{});
+  // At 10 ns, 90 ns of packet 0 are left: 90 * 100/300 = 30 ns at 300G.
+  EXPECT_TRUE(r.link.set_rate(gbps(300), ns(10)));
+  EXPECT_EQ(r.link.head_arrival(), ns(40) + us(1));
+  // 1250 B at 300G: 33.333 ns, rounded up to 33,334 ps.
+  ASSERT_EQ(transmission_time(1250, gbps(300)), ps(33'334));
+  // At 50 ns packet 1 is on the wire (40..73.334 ns); the control packet
+  // (125 B: 3,334 ps) goes right after it, before packet 2.
+  EXPECT_EQ(r.put(PacketKind::control, 125, ns(50)),
+            ns(40) + ps(33'334) + ps(3'334) + us(1));
+  const auto got = r.drain();
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[2].first, 3u);  // the control packet
+  EXPECT_EQ(got[3].first, 2u);
+  EXPECT_EQ(got[3].second,
+            ns(40) + ps(33'334) + ps(3'334) + ps(33'334) + us(1));
 }
 
 TEST(Link, ControlPacketOnAnIdleOrDrainingLinkGoesLast) {

@@ -52,8 +52,9 @@ std::expected<void, ConfigError> validate(const LocalMetricConfig& config);
 
 // One egress port's state for one rule: a single cache line, because
 // the SUF reads it for every packet it forwards. Its configuration is
-// not kept here but passed in, the same object on every call (the SUF
-// holds one per rule for all its ports).
+// not kept here but passed in on every call (the SUF holds one per rule
+// for all its ports, and always passes that one); each call follows the
+// configuration it is given.
 class alignas(64) LocalMetric {
  public:
   // Samples must come in non-decreasing time; an older one is folded into
