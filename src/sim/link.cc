@@ -18,6 +18,8 @@ Link::Link(const Config& config)
       ecn_threshold_bytes_(config.ecn_threshold_bytes),
       to_(config.to),
       from_(config.from),
+      from_host_(config.from_host ? 1 : 0),
+      to_host_(config.to_host ? 1 : 0),
       to_port_(config.to_port) {
   // What a hop touches ends where the third line begins.
 #pragma GCC diagnostic push

@@ -71,6 +71,9 @@ class alignas(64) Link {
     Time delay{};
     std::uint32_t buffer_bytes = 0;         // 0: unlimited
     std::uint32_t ecn_threshold_bytes = 0;  // 0: no marking
+    // Whether `from` / `to` is a host: a hop reads it from the link
+    // instead of from a per-node table, one line fewer.
+    bool from_host = false, to_host = false;
   };
 
   explicit Link(const Config& config);
@@ -82,10 +85,14 @@ class alignas(64) Link {
                   rate_,
                   delay_,
                   buffer_bytes_,
-                  ecn_threshold_bytes_};
+                  ecn_threshold_bytes_,
+                  from_host_ != 0,
+                  to_host_ != 0};
   }
   NodeIndex from() const { return from_; }
   NodeIndex to() const { return to_; }
+  bool from_host() const { return from_host_ != 0; }
+  bool to_host() const { return to_host_ != 0; }
   std::uint16_t to_port() const { return to_port_; }
   std::uint32_t buffer_bytes() const { return buffer_bytes_; }
   bool up() const { return up_ != 0; }
@@ -214,9 +221,12 @@ class alignas(64) Link {
   std::uint32_t ecn_threshold_bytes_ = 0;
   NodeIndex to_ = 0;
   NodeIndex from_ = 0;  // a hop from a host is a leaf's ingress (IBCS)
-  // One word, so that from_ fits in the hop's lines.
-  std::uint32_t epoch_ : 31 = 0;
+  // One word, so that from_ fits in the hop's lines. The epoch wraps
+  // after 2^29 changes, far more than can pass while an event waits.
+  std::uint32_t epoch_ : 29 = 0;
   std::uint32_t up_ : 1 = 1;
+  std::uint32_t from_host_ : 1 = 0;
+  std::uint32_t to_host_ : 1 = 0;
   std::uint64_t packets_ = 0;
   std::uint64_t bytes_ = 0;
   Time busy_{};

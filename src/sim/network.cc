@@ -116,6 +116,8 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
         lc.ecn_threshold_bytes = spec.ecn_threshold_bytes;
       }
       lc.to_port = port_of[c][1 - dir];  // the far node's port
+      lc.from_host = spec.nodes[i].host;
+      lc.to_host = spec.nodes[to].host;
       net.cable_links_[c][dir] = static_cast<LinkIndex>(net.links_.size());
       net.cable_of_.push_back(c);
       net.drop_probability_.push_back(cable.drop_probability);
@@ -378,7 +380,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
     const Link& link = links_[next.a];
     if (link.in_flight() != 0) link.prefetch_head();
     Packet& packet = (*pool_)[next.c];
-    if (!reach_[link.to()].host()) {
+    if (!link.to_host()) {
       prefetch_egress(link.to(), packet);
     } else if (handler_ != nullptr) {
       handler_->prefetch_state(packet);
@@ -386,9 +388,10 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   }
   const int found = events_->second_and_near_third(second, third);
   if (found >= 1 && second.type == EventType::link_arrival) {
-    const NodeIndex to = links_[second.a].to();
+    const Link& link = links_[second.a];
+    const NodeIndex to = link.to();
     const Packet& packet = (*pool_)[second.c];
-    if (!reach_[to].host()) {
+    if (!link.to_host()) {
       prefetch_fib_entry(to, packet);
     } else if (handler_ != nullptr) {
       handler_->prefetch_record(packet);
@@ -457,7 +460,7 @@ void Network::on_event(const Event& e) {
   const NodeIndex to = link.to();
   Packet& packet = (*pool_)[index];
   const bool forwarded =
-      !lost && packet.kind != PacketKind::control && !reach_[to].host();
+      !lost && packet.kind != PacketKind::control && !link.to_host();
   // A switch discards a packet it would forward with TTL 0, before any
   // lookup.
   const bool expired = forwarded && packet.ttl <= 1;
@@ -486,7 +489,7 @@ void Network::on_event(const Event& e) {
   }
   if (packet.kind == PacketKind::control) {
     ++counters_.control_delivered;
-    if (control_ && !reach_[to].host()) {
+    if (control_ && !link.to_host()) {
       control_->on_control(to, link.to_port(), index, e.at);
     } else {
       pool_->release(index);
@@ -506,7 +509,7 @@ void Network::on_event(const Event& e) {
     drop(index, DropReason::ttl_expired);
     return;
   }
-  if (headers_ && reach_[link.from()].host() && packet.transport.signal_valid) {
+  if (headers_ && link.from_host() && packet.transport.signal_valid) {
     headers_->on_host_ingress(e.a, packet, e.at);
   }
   if (egress_link == kNoLink) {

@@ -329,6 +329,8 @@ TEST(Network, EveryNodesPortsAreItsOwnLinksInCableOrder) {
       const Link& l = net->link(out[i]);
       EXPECT_EQ(l.config().from, n);
       EXPECT_EQ(l.config().to, net->neighbours(n)[i]);
+      EXPECT_EQ(l.from_host(), net->is_host(n));
+      EXPECT_EQ(l.to_host(), net->is_host(l.to()));
       EXPECT_EQ(net->port_toward(l.config().to, n), l.config().to_port);
     }
     if (net->is_host(n)) continue;
