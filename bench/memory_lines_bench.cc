@@ -3,7 +3,7 @@
 // with a given number of loads asked for ahead. It bounds the simulator:
 // a packet-hop that needs N lines from memory cannot run faster than
 // (lines per second) / N, however its code is arranged (docs/PERFORMANCE.md
-// "How fast memory lets a hop be").
+// "What memory gives a hop").
 //
 //   scripts/build release && build/release/memory_lines_bench
 //
