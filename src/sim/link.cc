@@ -80,6 +80,7 @@ std::uint64_t Link::queued_bytes(Time now) const {
 }
 
 std::uint32_t Link::first_unsent(Time now) const {
+  if (busy_until_ <= now) return count_;  // all sent: no search
   std::uint32_t low = 0, high = count_;
   while (low < high) {
     const std::uint32_t mid = low + (high - low) / 2;
@@ -115,8 +116,7 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
   const Time serialise = serialisation(bytes);
   if (packet.kind == PacketKind::control) {
     control_bytes_ += bytes;  // accepted: control is never dropped here
-    const std::uint32_t sending =
-        busy_until_ > now ? first_unsent(now) : count_;
+    const std::uint32_t sending = first_unsent(now);
     const std::uint32_t slot =
         sending != count_ ? priority_slot(sending) : count_;
     if (slot != count_) {
