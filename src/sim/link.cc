@@ -79,6 +79,15 @@ std::uint64_t Link::queued_bytes(Time now) const {
                                     kBytePicosecondsAt1Bps);
 }
 
+bool Link::queued_more_than(Time now, std::uint64_t limit) const {
+  if (busy_until_ <= now) return false;
+  if (ps_per_byte_ == 0) return queued_bytes(now) > limit;
+  // ceil(left / p) > limit  <=>  left > limit * p, for whole numbers; both
+  // factors are below 2^32, so the product fits.
+  return static_cast<std::uint64_t>((busy_until_ - now).ps()) >
+         limit * ps_per_byte_;
+}
+
 std::uint32_t Link::first_unsent(Time now) const {
   if (busy_until_ <= now) return count_;  // all sent: no search
   std::uint32_t low = 0, high = count_;
@@ -99,16 +108,16 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
     ++dropped_down_;
     return EnqueueResult::dropped_down;
   }
-  const std::uint64_t queued = queued_bytes(now);
   const std::uint32_t bytes = packet.wire_bytes;
+  // queued_bytes(now) + bytes > buffer_bytes_
   if (buffer_bytes_ != 0 && packet.kind != PacketKind::control &&
-      queued + bytes > buffer_bytes_) {
+      (bytes > buffer_bytes_ || queued_more_than(now, buffer_bytes_ - bytes))) {
     ++dropped_overflow_;
     return EnqueueResult::dropped_overflow;
   }
-  if (ecn_threshold_bytes_ != 0 && queued > ecn_threshold_bytes_ &&
-      packet.kind == PacketKind::transport && packet.transport.ecn_capable &&
-      !packet.transport.is_ack) {
+  if (ecn_threshold_bytes_ != 0 && packet.kind == PacketKind::transport &&
+      packet.transport.ecn_capable && !packet.transport.is_ack &&
+      queued_more_than(now, ecn_threshold_bytes_)) {
     if (!packet.transport.ecn_ce) ++ecn_marked_;
     packet.transport.ecn_ce = true;
   }

@@ -176,6 +176,9 @@ class alignas(64) Link {
     return ring()[(head_ + k) & ring_mask_];
   }
   void grow();
+  // queued_bytes(now) > limit, without its division where the byte time
+  // is whole picoseconds: drop-tail and ECN ask this on every enqueue.
+  bool queued_more_than(Time now, std::uint64_t limit) const;
   // ps_per_byte_ for rate_.
   void set_byte_time() {
     // Below 2^31 (units.h), so it fits.

@@ -149,6 +149,35 @@ TEST(Link, QueuedBytesAreTheBytesNotYetSent) {
   EXPECT_EQ(odd.queued_bytes(ns(80)), 0u);
 }
 
+// Drop-tail and ECN marking decide on exactly queued_bytes(): around the
+// picosecond where the bytes not yet sent pass the limits, at a rate with
+// a whole-picosecond byte time and at one without.
+TEST(Link, DropTailAndEcnDecideOnQueuedBytesToTheByte) {
+  for (const BitsPerSecond rate : {gbps(100), gbps(300)}) {
+    for (std::int64_t offset = -200; offset <= 200; ++offset) {
+      // 2,500 B of buffer, marking above 1,000 B.
+      Link link{Link::Config{0, 1, 1, rate, us(1), 2500, 1000}};
+      Packet first;
+      first.wire_bytes = 2000;
+      bool head = false;
+      Time arrival{};
+      ASSERT_EQ(link.enqueue(0, first, Time{}, head, arrival),
+                EnqueueResult::accepted);
+      // About 1,000 B of the first packet left to send.
+      const Time now = transmission_time(1000, rate) + ps(offset);
+      const std::uint64_t queued = link.queued_bytes(now);
+      Packet p;
+      p.wire_bytes = 1500;
+      const EnqueueResult r = link.enqueue(1, p, now, head, arrival);
+      EXPECT_EQ(r == EnqueueResult::dropped_overflow, queued + 1500 > 2500)
+          << rate << " " << offset;
+      if (r == EnqueueResult::accepted) {
+        EXPECT_EQ(p.transport.ecn_ce, queued > 1000) << rate << " " << offset;
+      }
+    }
+  }
+}
+
 // Lane loss: the rate applies at once to what is not yet sent. The packet
 // on the wire sends its remainder at the new rate and those behind it
 // follow; packets already sent (propagating) keep their arrival.
