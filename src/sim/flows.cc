@@ -12,8 +12,10 @@ FlowId Flows::start(NodeIndex source, NodeIndex destination,
                     std::uint64_t bytes, Time now, std::uint64_t flow_hash) {
   const FlowId id = static_cast<FlowId>(flows_.size());
   if (flow_hash != 0) steered_[id] = flow_hash;
+  stats_.push_back(FlowStats{source, destination, bytes, now, Time::max()});
   Flow f;
-  f.stats = FlowStats{source, destination, bytes, now, Time::max()};
+  f.source = source;
+  f.destination = destination;
   f.sender = std::make_unique<transport::Sender>(config_, id, bytes, now);
   f.receiver = std::make_unique<transport::Receiver>(config_, id, bytes);
   flows_.push_back(std::move(f));
@@ -55,7 +57,7 @@ void Flows::pump(FlowId id, Time now) {
       f.timer.cancel();
       note_stale_timer();
     }
-    f.stats.completed = now;
+    stats_[id].completed = now;
     completed_senders_.add(f.sender->counters());
     f.sender.reset();
     // Every byte was acknowledged, so the receiver has them all: late
@@ -74,7 +76,7 @@ void Flows::pump(FlowId id, Time now) {
       h->signal_valid = true;
       h->signal = *signal_origin_;
     }
-    send(f.stats.source, f.stats.destination, *h, now);
+    send(f.source, f.destination, *h, now);
   }
   arm_timer(id);
 }
@@ -118,10 +120,7 @@ void Flows::on_event(const Event& e) {
 
 void Flows::prefetch_record(const Packet& packet) const {
   if (!names_flow(packet.kind, packet.transport)) return;
-  const char* record =
-      reinterpret_cast<const char*>(&flows_[packet.transport.flow]);
-  __builtin_prefetch(record);
-  __builtin_prefetch(record + sizeof(Flow) - 1);
+  __builtin_prefetch(&flows_[packet.transport.flow]);
 }
 
 void Flows::prefetch_state(const Packet& packet) const {
@@ -145,7 +144,7 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
   if (!names_flow(kind, h)) return;
   Flow& f = flows_[h.flow];
   if (!h.is_ack) {
-    if (host != f.stats.destination) return;
+    if (host != f.destination) return;
     if (h.signal_valid) {
       ++signals_.delivered;
       signals_.sum += h.signal;
@@ -153,18 +152,18 @@ void Flows::on_packet(NodeIndex host, PacketIndex index, Time now) {
     }
     if (!f.receiver) {  // a late copy: the flow is complete
       const auto packets = static_cast<std::uint32_t>(
-          transport::packet_count(config_, f.stats.bytes));
-      send(f.stats.destination, f.stats.source,
+          transport::packet_count(config_, stats_[h.flow].bytes));
+      send(f.destination, f.source,
            transport::Receiver::ack_when_complete(h.flow, packets, h), now);
       return;
     }
     const std::uint64_t before = f.receiver->bytes_delivered();
     const TransportHeader ack = f.receiver->on_data(h, now);
     payload_delivered_ += f.receiver->bytes_delivered() - before;
-    send(f.stats.destination, f.stats.source, ack, now);
+    send(f.destination, f.source, ack, now);
     return;
   }
-  if (host != f.stats.source || !f.sender) return;
+  if (host != f.source || !f.sender) return;
   f.sender->on_ack(h, now);
   pump(h.flow, now);
 }

@@ -32,7 +32,9 @@ struct ReceiverCounters {
   std::uint64_t ecn_marked = 0;    // arrived with CE
 };
 
-class Receiver {
+// Aligned to a cache line, so that it spans two lines, not three: a data
+// packet's arrival reads it from memory at 4,096 hosts.
+class alignas(64) Receiver {
  public:
   // Precondition: validate(config) succeeded. An empty flow is complete
   // from the start (completion time zero).

@@ -4,6 +4,7 @@
 
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -68,14 +69,17 @@ class UninitializedArray {
   std::size_t size_ = 0;
 };
 
+// Its bookkeeping is three 32-bit words, so that a flow's Sender, which
+// holds two, stays small (a sender's capacities are at most 2^22).
 template <typename T>
 class Ring {
  public:
-  // capacity must be a power of two.
+  // capacity must be a power of two, at most 2^31.
   void reset(std::size_t capacity) {
     assert(capacity > 0 && (capacity & (capacity - 1)) == 0);
+    assert(capacity <= std::size_t{1} << 31);
     buffer_ = UninitializedArray<T>(capacity);
-    mask_ = capacity - 1;
+    mask_ = static_cast<std::uint32_t>(capacity - 1);
     head_ = size_ = 0;
   }
   bool empty() const { return size_ == 0; }
@@ -96,8 +100,8 @@ class Ring {
   // Keeps, in order, the entries for which keep(entry) holds.
   template <typename Keep>
   void compact(Keep keep) {
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < size_; ++i) {
+    std::uint32_t kept = 0;
+    for (std::uint32_t i = 0; i < size_; ++i) {
       const T value = buffer_[(head_ + i) & mask_];
       if (keep(value)) buffer_[(head_ + kept++) & mask_] = value;
     }
@@ -106,9 +110,9 @@ class Ring {
 
  private:
   UninitializedArray<T> buffer_;  // entries outside the FIFO: unset
-  std::size_t mask_ = 0;
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
+  std::uint32_t mask_ = 0;
+  std::uint32_t head_ = 0;
+  std::uint32_t size_ = 0;
 };
 
 }  // namespace arfabric::sim::transport

@@ -36,9 +36,9 @@ void SenderCounters::add(const SenderCounters& other) {
 
 Sender::Sender(const TransportConfig& config, FlowId flow, std::uint64_t bytes,
                Time now)
-    : config_(config),
-      flow_(flow),
+    : config_(&config),
       bytes_(bytes),
+      flow_(flow),
       packets_(static_cast<std::uint32_t>(packet_count(config, bytes))),
       base_rto_(config.initial_rto),
       cwnd_(config.initial_window_packets),
@@ -58,8 +58,8 @@ Sender::Sender(const TransportConfig& config, FlowId flow, std::uint64_t bytes,
 }
 
 std::uint32_t Sender::payload(std::uint32_t seq) const {
-  if (seq + 1 < packets_) return config_.mss_bytes;
-  return static_cast<std::uint32_t>(bytes_ - std::uint64_t{config_.mss_bytes} *
+  if (seq + 1 < packets_) return config_->mss_bytes;
+  return static_cast<std::uint32_t>(bytes_ - std::uint64_t{config_->mss_bytes} *
                                                  (packets_ - 1));
 }
 
@@ -71,13 +71,13 @@ bool Sender::live(const Sent& s) const {
 
 Time Sender::rto() const {
   Time r = base_rto_;
-  for (std::uint32_t i = 0; i < backoff_ && r < config_.max_rto; ++i) r = r * 2;
-  return std::min(r, config_.max_rto);
+  for (std::uint32_t i = 0; i < backoff_ && r < config_->max_rto; ++i) r = r * 2;
+  return std::min(r, config_->max_rto);
 }
 
 Time Sender::reorder_window() const {
-  if (counters_.rtt_samples == 0) return config_.reorder_window;
-  return std::max(config_.reorder_window, ps(counters_.min_rtt.ps() / 4));
+  if (counters_.rtt_samples == 0) return config_->reorder_window;
+  return std::max(config_->reorder_window, ps(counters_.min_rtt.ps() / 4));
 }
 
 Time Sender::avg_rtt() const {
@@ -126,7 +126,7 @@ std::optional<TransportHeader> Sender::next_packet(Time now) {
   h.seq = seq;
   h.payload_bytes = payload(seq);
   h.retransmission = retransmission;
-  h.ecn_capable = config_.cc == CongestionControl::dctcp;
+  h.ecn_capable = config_->cc == CongestionControl::dctcp;
   h.sent_at = now;
   return h;
 }
@@ -169,7 +169,7 @@ void Sender::rtt_sample(Time rtt) {
     rttvar_ = ps((3 * rttvar_.ps() + err) / 4);
     srtt_ = ps((7 * srtt_.ps() + rtt.ps()) / 8);
   }
-  base_rto_ = std::clamp(srtt_ + rttvar_ * 4, config_.min_rto, config_.max_rto);
+  base_rto_ = std::clamp(srtt_ + rttvar_ * 4, config_->min_rto, config_->max_rto);
   ++counters_.rtt_samples;
   counters_.rtt_sum += rtt;
   counters_.min_rtt = std::min(counters_.min_rtt, rtt);
@@ -187,7 +187,7 @@ void Sender::detect_losses() {
     // Entries are in send order: once one is too recent, all later are.
     const Slot& s = slots_[e.seq & span_mask_];
     if (s.sent_at + window > rack_sent_at_ ||
-        e.tx + config_.dupack_threshold > rack_tx_) {
+        e.tx + config_->dupack_threshold > rack_tx_) {
       break;
     }
     sent_order_.pop_front();
@@ -214,7 +214,7 @@ void Sender::dctcp_on_ack(std::uint32_t newly_acked, bool marked, Time sent_at,
   if (sent_at >= round_start_ && round_acked_ > 0) {
     const double f =
         static_cast<double>(round_marked_) / static_cast<double>(round_acked_);
-    alpha_ = (1.0 - config_.dctcp_g) * alpha_ + config_.dctcp_g * f;
+    alpha_ = (1.0 - config_->dctcp_g) * alpha_ + config_->dctcp_g * f;
     // Without marks alpha decays geometrically into denormals, whose
     // arithmetic is ~100x slower; Linux keeps alpha in 1/1024 units.
     if (alpha_ < kAlphaFloor) alpha_ = 0.0;
@@ -233,7 +233,7 @@ void Sender::dctcp_on_ack(std::uint32_t newly_acked, bool marked, Time sent_at,
   } else {
     cwnd_ += static_cast<double>(newly_acked) / cwnd_;
   }
-  cwnd_ = std::min(cwnd_, static_cast<double>(config_.max_window_packets));
+  cwnd_ = std::min(cwnd_, static_cast<double>(config_->max_window_packets));
 }
 
 void Sender::on_ack(const TransportHeader& ack, Time now) {
@@ -275,14 +275,14 @@ void Sender::on_ack(const TransportHeader& ack, Time now) {
 
   const bool marked = ack.ecn_echo && own_new;
   if (ack.ecn_echo) ++counters_.ecn_echoes;
-  if (config_.cc == CongestionControl::dctcp) {
+  if (config_->cc == CongestionControl::dctcp) {
     dctcp_on_ack(newly, marked, ack.sent_at, now);
   }
 
   const std::uint64_t lost_before = counters_.losses_detected;
   detect_losses();
   if (counters_.losses_detected != lost_before &&
-      config_.cc == CongestionControl::dctcp && can_cut_) {
+      config_->cc == CongestionControl::dctcp && can_cut_) {
     cut(0.5, now);  // RFC 8257 section 3.5 / RFC 5681: halve on loss
   }
 
@@ -317,7 +317,7 @@ void Sender::on_timer(Time now) {
   sent_order_.clear();
   ++backoff_;
   rto_deadline_ = Time::max();
-  if (config_.cc == CongestionControl::dctcp) {
+  if (config_->cc == CongestionControl::dctcp) {
     // RFC 5681 section 3.1: ssthresh = max(FlightSize / 2, 2), LW = 1.
     ssthresh_ = std::max(cwnd_ / 2.0, 2.0);
     cwnd_ = kMinWindow;

@@ -53,12 +53,19 @@ struct SenderCounters {
   void add(const SenderCounters& other);
 };
 
-class Sender {
+// Aligned to a cache line, so that its six lines are exactly the ones
+// prefetch() loads.
+class alignas(64) Sender {
  public:
   // Precondition: validate(config) succeeded; packet_count(config, bytes)
-  // < 2^32. An empty flow is complete at `now` and sends nothing.
+  // < 2^32. An empty flow is complete at `now` and sends nothing. The
+  // Sender keeps a reference to `config`, which must outlive it (every
+  // flow of a run shares its Flows' one: a copy in each took 80 of a
+  // Sender's bytes, a cache line more for each ACK to read).
   Sender(const TransportConfig& config, FlowId flow, std::uint64_t bytes,
          Time now);
+  Sender(const TransportConfig&& config, FlowId flow, std::uint64_t bytes,
+         Time now) = delete;
 
   // The next data packet the window allows, or nullopt (window full,
   // everything sent and waiting, or complete). Retransmissions first.
@@ -86,8 +93,9 @@ class Sender {
   Time rto() const;  // with backoff
   Time reorder_window() const;
   Time avg_rtt() const;
-  // Starts loading every line of the object, most of which on_ack()
-  // reads (the simulator's look-ahead, before an ACK arrives).
+  // Starts loading every line of the object, all of which on_ack() and
+  // the next_packet() after it read (the simulator's look-ahead, before
+  // an ACK arrives).
   void prefetch() const {
     const auto self = reinterpret_cast<std::uintptr_t>(this);
     for (std::uintptr_t line = self & ~std::uintptr_t{63};
@@ -124,12 +132,21 @@ class Sender {
                     Time now);
   void cut(double factor, Time now);
 
-  TransportConfig config_;
-  FlowId flow_;
+  // The fields are ordered so that the 8-byte ones pack without holes:
+  // at 4,096 hosts a flow's Sender is read from memory on most ACKs, and
+  // every line of it counts (docs/PERFORMANCE.md).
+  const TransportConfig* config_;  // the caller's (see the constructor)
   std::uint64_t bytes_;
+  FlowId flow_;
   std::uint32_t packets_;
   std::uint32_t span_mask_ = 0;
   std::uint32_t span_ = 0;
+
+  std::uint32_t snd_una_ = 0;   // every packet below is acked
+  std::uint32_t next_seq_ = 0;  // first never-sent packet
+  std::uint32_t in_flight_ = 0;
+  std::uint32_t backoff_ = 0;  // RTO doublings (RFC 6298)
+  std::uint64_t next_tx_ = 0;
 
   // By seq & span_mask_; a slot is set when its seq is first sent
   // (next_packet), and only sent seqs are read.
@@ -137,21 +154,19 @@ class Sender {
   Ring<Sent> sent_order_;           // transmissions, oldest first
   Ring<std::uint32_t> retransmit_;  // seqs declared lost
 
-  std::uint32_t snd_una_ = 0;   // every packet below is acked
-  std::uint32_t next_seq_ = 0;  // first never-sent packet
-  std::uint32_t in_flight_ = 0;
-  std::uint64_t next_tx_ = 0;
-
   // RACK: the most recently sent delivered transmission.
-  bool rack_valid_ = false;
   Time rack_sent_at_{};
   std::uint64_t rack_tx_ = 0;
+  bool rack_valid_ = false;
+
+  bool can_cut_ = true;  // one reduction per window of data
+  bool signal_echo_valid_ = false;
+  std::uint32_t signal_echo_ = 0;
 
   // RTT / RTO (RFC 6298).
   Time srtt_{};
   Time rttvar_{};
   Time base_rto_;
-  std::uint32_t backoff_ = 0;
   Time rto_deadline_ = Time::max();
 
   // Congestion control.
@@ -161,14 +176,11 @@ class Sender {
   Time round_start_{};  // DCTCP observation window start
   std::uint64_t round_acked_ = 0;
   std::uint64_t round_marked_ = 0;
-  Time last_cut_at_{};  // one reduction per window of data
-  bool can_cut_ = true;
-
-  bool signal_echo_valid_ = false;
-  std::uint32_t signal_echo_ = 0;
+  Time last_cut_at_{};
 
   Time completed_at_ = Time::max();
   SenderCounters counters_;
 };
+static_assert(sizeof(Sender) == 6 * 64, "six lines (see the fields)");
 
 }  // namespace arfabric::sim::transport

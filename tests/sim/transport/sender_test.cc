@@ -59,7 +59,8 @@ TEST(Sender, FixedWindowAndPayloads) {
 }
 
 TEST(Sender, EmptyFlowIsCompleteAtCreation) {
-  Sender s(TransportConfig{}, 0, 0, us(5));
+  const TransportConfig c;
+  Sender s(c, 0, 0, us(5));
   EXPECT_TRUE(s.complete());
   EXPECT_EQ(s.completion_time(), us(5));
   EXPECT_FALSE(s.next_packet(us(5)));
@@ -67,7 +68,8 @@ TEST(Sender, EmptyFlowIsCompleteAtCreation) {
 }
 
 TEST(Sender, IgnoresInvalidAcks) {
-  Sender s(TransportConfig{}, 1, 4 * 4096, Time());
+  const TransportConfig c;
+  Sender s(c, 1, 4 * 4096, Time());
   auto sent = drain(s, Time());
   auto a = ack_for(sent[0], 1);
   a.flow = 2;
@@ -123,7 +125,8 @@ TEST(Sender, DctcpAlphaAndCutWorkedExample) {
 // alpha = (15/16)^n without marks; below 2^-20 (n = 215) it is flushed to
 // zero rather than decaying into slow denormals.
 TEST(Sender, DctcpAlphaFlushedToZero) {
-  Sender s(TransportConfig{}, 0, 1000 * 4096, Time());
+  const TransportConfig c;
+  Sender s(c, 0, 1000 * 4096, Time());
   for (int n = 1; n <= 300; ++n) {
     auto p = s.next_packet(us(2 * n));
     ASSERT_TRUE(p);
