@@ -1,6 +1,7 @@
 #include "sim/ibcs.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "wire/ibcs/csig_tag.h"
 
@@ -62,7 +63,7 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
   rule.metric.window = params.window;
   rule.metric.max_age = params.max_age;
 
-  s->ports_.resize(network.link_count());
+  s->busy_at_sample_.resize(network.link_count());
   s->engine_of_.assign(network.node_count(), kNone);
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
@@ -75,8 +76,6 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
       const NodeIndex peer = network.link(out[i]).config().to;
       config.ports[i + 1].untrusted_ingress =
           params.scrub_host_ingress && network.is_host(peer);
-      s->ports_[out[i]].engine = s->engine_of_[n];
-      s->ports_[out[i]].port = static_cast<proto::PortId>(i + 1);
     }
     auto engine = ibcs::SignalUpdateFunction::create(std::move(config));
     if (!engine) {
@@ -112,20 +111,20 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
   return s;
 }
 
-void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
-  if (port.sampled && now - port.last_sample < params_.sample_interval) return;
-  port.sampled = true;
+void IbcsSwitches::sample(LinkIndex l, ibcs::SignalUpdateFunction& engine,
+                          proto::PortId port, Time now) {
+  const std::optional<Time> last = engine.last_sample(port);
+  if (last && now - *last < params_.sample_interval) return;
   const Link& link = network_->link(l);
-  const Time elapsed = now - port.last_sample;
+  const Time elapsed = now - last.value_or(Time{});
   // A faster rate re-times queued bytes and can lower the busy counter
   // (LinkCounters::busy): utilisation stays within [0, 1].
-  const Time busy = link.counters().busy - port.busy_at_sample;
+  const Time busy = link.counters().busy - busy_at_sample_[l];
   const double u =
       elapsed > Time{}
           ? std::clamp(busy.seconds() / elapsed.seconds(), 0.0, 1.0)
           : 0.0;
-  port.last_sample = now;
-  port.busy_at_sample = link.counters().busy;
+  busy_at_sample_[l] = link.counters().busy;
   std::uint32_t value = 0;
   switch (params_.signal) {
     case IbcsSignal::abw: {
@@ -154,22 +153,25 @@ void IbcsSwitches::sample(LinkIndex l, Port& port, Time now) {
       break;
     }
   }
-  engines_[port.engine].record_sample(port.port, value, now);
+  engine.record_sample(port, value, now);
 }
 
 void IbcsSwitches::on_host_ingress(LinkIndex l, Packet& packet, Time now) {
   // The leaf's engine, at the port the packet arrives on.
-  const Link::Config& link = network_->link(l).config();
-  engines_[engine_of_[link.to]].process_ingress_value(
-      field_, packet.transport.signal, link.to_port, now);
+  const Link& link = network_->link(l);
+  engines_[engine_of_[link.to()]].process_ingress_value(
+      field_, packet.transport.signal, link.to_port(), now);
 }
 
 void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
-  Port& port = ports_[l];
-  if (port.engine == kNone) return;
-  sample(l, port, now);
-  engines_[port.engine].process_egress_value(field_, packet.transport.signal,
-                                             port.port, now);
+  // The sending switch's engine and port, from the link (whose line
+  // enqueueing reads) and two per-node tables, rather than a per-link one.
+  const NodeIndex from = network_->link(l).from();
+  const std::uint32_t e = engine_of_[from];
+  if (e == kNone) return;  // a host's NIC
+  const proto::PortId port = network_->port_of(l);
+  sample(l, engines_[e], port, now);
+  engines_[e].process_egress_value(field_, packet.transport.signal, port, now);
 }
 
 ibcs::Counters IbcsSwitches::counters() const {

@@ -62,17 +62,15 @@ class IbcsSwitches : public HeaderProcessor {
   proto::ibcs::Counters counters() const;
 
  private:
-  struct Port {
-    std::uint32_t engine = kNone;  // index into engines_; kNone: a host's
-    proto::PortId port = 0;
-    Time last_sample{};
-    Time busy_at_sample{};
-    bool sampled = false;
-  };
   static constexpr std::uint32_t kNone = 0xffffffff;
 
   IbcsSwitches(Network& network, const IbcsParams& params);
-  void sample(LinkIndex l, Port& port, Time now);
+  // Feeds `engine`'s L_Metric of `port` (link l) a sample when its last
+  // one is sample_interval old. When that was is asked of the engine: it
+  // is in the L_Metric's line, which the SUF reads next anyway, where a
+  // table of the simulator's own cost a hop a line more at 4,096 hosts.
+  void sample(LinkIndex l, proto::ibcs::SignalUpdateFunction& engine,
+              proto::PortId port, Time now);
 
   Network* network_;
   IbcsParams params_;
@@ -80,8 +78,9 @@ class IbcsSwitches : public HeaderProcessor {
   std::uint32_t uninitialized_ = 0;
   BitsPerSecond bandwidth_step_ = 1;
   std::vector<proto::ibcs::SignalUpdateFunction> engines_;  // by switch
-  std::vector<Port> ports_;                                 // by link
-  std::vector<std::uint32_t> engine_of_;                    // by node
+  std::vector<std::uint32_t> engine_of_;  // by node; kNone: a host
+  // By link: its busy counter (LinkCounters::busy) at its last sample.
+  std::vector<Time> busy_at_sample_;
   wire::ibcs::SignalField field_;  // the CSIG tag's S field
 };
 

@@ -25,7 +25,8 @@ Link::Link(const Config& config)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(offsetof(Link, inline_ring_) + sizeof(inline_ring_) <= 128);
-  static_assert(offsetof(Link, to_port_) >= 128);
+  static_assert(offsetof(Link, to_port_) < 128);
+  static_assert(offsetof(Link, ecn_marked_) >= 128);
 #pragma GCC diagnostic pop
   set_byte_time();
 }

@@ -57,10 +57,10 @@ enum class EnqueueResult : std::uint8_t {
 };
 
 // 64-byte aligned, three cache lines: everything a packet's hop reads or
-// writes -- the fields enqueue() and pop_arrival() use, the counters every
-// packet updates and the first two FIFO entries -- in the first two, and
-// what hops rarely touch (the arrival port, ECN and drop counters) in the
-// third. A large fabric's links do not fit in cache, and
+// writes -- the fields enqueue() and pop_arrival() use, the arrival port,
+// the counters every packet updates and the first two FIFO entries -- in
+// the first two, and what hops rarely touch (ECN and drop counters) in
+// the third. A large fabric's links do not fit in cache, and
 // a hop touches two links.
 class alignas(64) Link {
  public:
@@ -230,6 +230,10 @@ class alignas(64) Link {
   std::uint32_t up_ : 1 = 1;
   std::uint32_t from_host_ : 1 = 0;
   std::uint32_t to_host_ : 1 = 0;
+  // The port it arrives on at `to`: in the hop's lines, in what was the
+  // padding before packets_, because a control packet's arrival and IBCS
+  // at a leaf's host ports read it.
+  std::uint16_t to_port_ = 0;
   std::uint64_t packets_ = 0;
   std::uint64_t bytes_ = 0;
   Time busy_{};
@@ -237,8 +241,7 @@ class alignas(64) Link {
   // they need no allocation of their own.
   Entry inline_ring_[kInlineEntries]{};
   // The third line: what a hop rarely touches.
-  alignas(64) std::uint16_t to_port_ = 0;
-  std::uint64_t ecn_marked_ = 0;
+  alignas(64) std::uint64_t ecn_marked_ = 0;
   std::uint64_t dropped_overflow_ = 0;
   std::uint64_t dropped_down_ = 0;
   std::uint64_t dropped_error_ = 0;

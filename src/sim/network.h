@@ -201,6 +201,10 @@ class Network {
   std::ranges::iota_view<LinkIndex, LinkIndex> out_links(NodeIndex n) const {
     return {first_port_[n], first_port_[n + 1]};
   }
+  // The port (1-based) that link `l` leaves its node on.
+  proto::PortId port_of(LinkIndex l) const {
+    return static_cast<proto::PortId>(l - first_port_[links_[l].from()] + 1);
+  }
   // The port of node `from` whose cable goes to `to`, if any.
   std::optional<proto::PortId> port_toward(NodeIndex from, NodeIndex to) const;
   proto::fib::Fib& fib(NodeIndex sw) { return *fibs_[sw]; }

@@ -65,6 +65,11 @@ class alignas(64) LocalMetric {
   // newest sample is older than max_age). Completes a window that `now` has
   // passed, hence non-const. Allocation-free.
   std::optional<std::uint32_t> value(const LocalMetricConfig& config, Time now);
+  // When the newest sample came (its `now`, or the one before it for a
+  // sample that came out of order); nullopt before the first.
+  std::optional<Time> last_sample() const {
+    return has_sample_ ? std::optional(last_sample_) : std::nullopt;
+  }
 
  private:
   void close_window(Estimator estimator);

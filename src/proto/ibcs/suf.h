@@ -99,6 +99,16 @@ class SignalUpdateFunction {
   bool record_sample(PortId port, std::uint32_t value, Time now) {
     return record_sample(port, 0, value, now);
   }
+  // When the L_Metric of (port, rule) got its newest sample
+  // (LocalMetric::last_sample); nullopt before the first, and for a port
+  // or rule out of range. It is in the line process_egress_value reads,
+  // so a caller that samples at most every so often can ask it first.
+  std::optional<Time> last_sample(PortId port, std::size_t rule = 0) const {
+    if (port >= config_.ports.size() || rule >= config_.rules.size()) {
+      return std::nullopt;
+    }
+    return metrics_[port * config_.rules.size() + rule].last_sample();
+  }
 
   // Ingress processing: scrubs on untrusted_ingress ports, otherwise
   // leaves the frame alone (Action::none). A port outside the table is

@@ -161,6 +161,25 @@ TEST(Suf, FailOpenWithoutSampleWhenStaleAndForUnmeasuredSignal) {
             Action::rewritten);
 }
 
+TEST(Suf, LastSampleIsPerPortAndRule) {
+  auto e = engine();
+  EXPECT_EQ(e.last_sample(kTransit, kCsig), std::nullopt);  // none yet
+  e.record_sample(kTransit, kCsig, 12, us(3));
+  EXPECT_EQ(e.last_sample(kTransit, kCsig), us(3));
+  EXPECT_EQ(e.last_sample(kTransit), us(3));  // rule 0
+  EXPECT_EQ(e.last_sample(kTransit, kHpcc), std::nullopt);  // another rule
+  EXPECT_EQ(e.last_sample(kTransit + 3, kCsig), std::nullopt);  // port
+  // An older sample is folded in as if it came at the newest's time.
+  e.record_sample(kTransit, kCsig, 14, us(2));
+  EXPECT_EQ(e.last_sample(kTransit, kCsig), us(3));
+  e.record_sample(kTransit, kCsig, 14, us(7));
+  EXPECT_EQ(e.last_sample(kTransit, kCsig), us(7));
+  // Out of range: nothing, and nothing counted.
+  EXPECT_EQ(e.last_sample(4, kCsig), std::nullopt);
+  EXPECT_EQ(e.last_sample(kTransit, 3), std::nullopt);
+  EXPECT_EQ(e.counters().bad_port, 0u);
+}
+
 TEST(Suf, AbsentFieldBypasses) {
   auto e = engine();
   e.record_sample(kTransit, kUdp, 10, us(0));
