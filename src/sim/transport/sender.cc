@@ -71,7 +71,8 @@ bool Sender::live(const Sent& s) const {
 
 Time Sender::rto() const {
   Time r = base_rto_;
-  for (std::uint32_t i = 0; i < backoff_ && r < config_->max_rto; ++i) r = r * 2;
+  for (std::uint32_t i = 0; i < backoff_ && r < config_->max_rto; ++i)
+    r = r * 2;
   return std::min(r, config_->max_rto);
 }
 
@@ -169,7 +170,8 @@ void Sender::rtt_sample(Time rtt) {
     rttvar_ = ps((3 * rttvar_.ps() + err) / 4);
     srtt_ = ps((7 * srtt_.ps() + rtt.ps()) / 8);
   }
-  base_rto_ = std::clamp(srtt_ + rttvar_ * 4, config_->min_rto, config_->max_rto);
+  base_rto_ =
+      std::clamp(srtt_ + rttvar_ * 4, config_->min_rto, config_->max_rto);
   ++counters_.rtt_samples;
   counters_.rtt_sum += rtt;
   counters_.min_rtt = std::min(counters_.min_rtt, rtt);

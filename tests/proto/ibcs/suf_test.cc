@@ -166,8 +166,8 @@ TEST(Suf, LastSampleIsPerPortAndRule) {
   EXPECT_EQ(e.last_sample(kTransit, kCsig), std::nullopt);  // none yet
   e.record_sample(kTransit, kCsig, 12, us(3));
   EXPECT_EQ(e.last_sample(kTransit, kCsig), us(3));
-  EXPECT_EQ(e.last_sample(kTransit), us(3));  // rule 0
-  EXPECT_EQ(e.last_sample(kTransit, kHpcc), std::nullopt);  // another rule
+  EXPECT_EQ(e.last_sample(kTransit), us(3));                    // rule 0
+  EXPECT_EQ(e.last_sample(kTransit, kHpcc), std::nullopt);      // another rule
   EXPECT_EQ(e.last_sample(kTransit + 3, kCsig), std::nullopt);  // port
   // An older sample is folded in as if it came at the newest's time.
   e.record_sample(kTransit, kCsig, 14, us(2));
