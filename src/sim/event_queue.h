@@ -52,8 +52,9 @@ namespace arfabric::sim {
 
 enum class EventType : std::uint8_t {
   // a: link index, b: link epoch (stale if the link changed), c: the
-  // packet at the link's head when the event was pushed (a hint for
-  // prefetching; the link's FIFO says which packet arrives).
+  // packet at the link's head when the event was pushed; while the epoch
+  // is the link's, still its head, the packet that arrives
+  // (Link::pop_arrival).
   link_arrival,
   flow_timer,  // a: flow id (sim/flows.h)
   control,     // a, b: owner-defined (BGP control-plane work)

@@ -174,12 +174,12 @@ Time Link::head_arrival() const {
   return count_ == 0 ? Time::max() : at(0).done + delay_;
 }
 
-PacketIndex Link::pop_arrival(Time& next_arrival) {
-  const Entry e = at(0);
+PacketIndex Link::pop_arrival(PacketIndex head, Time& next_arrival) {
+  assert(count_ != 0 && at(0).packet == head);
   head_ = (head_ + 1) & ring_mask_;
   --count_;
   next_arrival = head_arrival();
-  return e.packet;
+  return head;
 }
 
 void Link::set_down(std::vector<PacketIndex>& lost) {

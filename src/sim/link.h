@@ -107,9 +107,15 @@ class alignas(64) Link {
   EnqueueResult enqueue(PacketIndex index, Packet& packet, Time now,
                         bool& first_arrival, Time& arrival);
 
-  // The head packet arrives now: removes and returns it; `next_arrival` is
-  // the new head's arrival time, or Time::max() when the FIFO is empty.
-  PacketIndex pop_arrival(Time& next_arrival);
+  // The head packet, `head` (the caller knows it: head_packet() when the
+  // link's pending event was pushed, and the head does not change while
+  // it waits -- a control packet is never put before the packet being
+  // sent -- without a new epoch), arrives now: removes and returns it;
+  // `next_arrival` is the new head's arrival time, or Time::max() when
+  // the FIFO is empty. So the FIFO's storage is read only for a packet
+  // queued behind the head: on the heap, that is a line from memory in a
+  // large fabric.
+  PacketIndex pop_arrival(PacketIndex head, Time& next_arrival);
   Time head_arrival() const;
   // Starts loading the two lines every hop over the link reads and
   // writes. Inlined: GCC drops calls to a function whose only effect is a
@@ -119,8 +125,11 @@ class alignas(64) Link {
     __builtin_prefetch(self);
     __builtin_prefetch(self + 64);
   }
-  // Starts loading the FIFO's head entry, which pop_arrival() reads.
-  void prefetch_head() const { __builtin_prefetch(&at(0)); }
+  // Starts loading the FIFO entry pop_arrival() reads: the one after the
+  // head, if any.
+  void prefetch_head() const {
+    if (count_ >= 2) __builtin_prefetch(&at(1));
+  }
   // Starts loading, for writing, the FIFO entry enqueue() writes when the
   // FIFO is on the heap (the new tail). Reads the link's first line.
   [[gnu::always_inline]] void prefetch_tail() const {

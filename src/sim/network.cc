@@ -344,14 +344,16 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
 }
 
 // In a large fabric each hop starts with cache misses: its link, its
-// packet, the link's FIFO head, the FIB entry for the packet's destination
-// and the egress link that entry names. The next events are usually other
+// packet, the link's FIFO entry behind the packet (the next head's
+// arrival time), the FIB entry for the packet's destination and the
+// egress link that entry names. The next events are usually other
 // links' arrivals, so a hop starts loading, in stages, what the next hops
 // need, each stage using what the one before loaded a hop earlier, and
 // this hop's own work hides the latency:
 // - for the next event (whose link and packet an earlier hop asked for),
-//   the FIFO head, and the FIB entry -- or, looking three ahead, the
-//   egress link the FIB entry (asked for a hop earlier) names now;
+//   the FIFO entry behind its packet, and the FIB entry -- or, looking
+//   three ahead, the egress link the FIB entry (asked for a hop earlier)
+//   names now;
 // - for the second, its link and packet -- or, three ahead, the FIB entry;
 // - three ahead: for the third, its link and packet.
 // Three ahead, a packet due at a host has no FIB entry or egress link;
@@ -370,7 +372,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   if (!deep_lookahead_) {
     if (next.type == EventType::link_arrival) {
       const Link& link = links_[next.a];
-      if (link.in_flight() != 0) link.prefetch_head();
+      link.prefetch_head();
       prefetch_fib_entry(link.to(), (*pool_)[next.c]);
     }
     if (events_->second(second)) prefetch_link_and_packet(second);
@@ -378,7 +380,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   }
   if (next.type == EventType::link_arrival) {
     const Link& link = links_[next.a];
-    if (link.in_flight() != 0) link.prefetch_head();
+    link.prefetch_head();
     Packet& packet = (*pool_)[next.c];
     if (!link.to_host()) {
       prefetch_egress(link.to(), packet);
@@ -443,7 +445,9 @@ void Network::on_event(const Event& e) {
   Link& link = links_[e.a];
   if (e.b != link.epoch()) return;  // the link went down meanwhile
   Time next{};
-  const PacketIndex index = link.pop_arrival(next);
+  // The event names the head (EventType::link_arrival), so pop_arrival
+  // reads the FIFO only for the packet behind it.
+  const PacketIndex index = link.pop_arrival(e.c, next);
   bool lost = false;
   if (random_loss_ && drop_probability_[e.a] > 0) {
     // xorshift64*: deterministic per run (NetworkSpec::seed).

@@ -32,7 +32,7 @@ struct LinkRig {
     while (next != Time::max()) {
       const Time at = next;
       const PacketIndex head = link.head_packet();
-      out.emplace_back(link.pop_arrival(next), at);
+      out.emplace_back(link.pop_arrival(head, next), at);
       EXPECT_EQ(out.back().first, head);
     }
     EXPECT_EQ(link.head_packet(), kNoPacket);
@@ -51,7 +51,7 @@ TEST(Link, FifoKeepsOrderWhileGrowingFromItsInlineEntries) {
   want.emplace_back(0, rig.put(PacketKind::transport, 1250, Time{}));
   want.emplace_back(1, rig.put(PacketKind::transport, 1250, Time{}));
   Time next{};
-  EXPECT_EQ(rig.link.pop_arrival(next), 0u);
+  EXPECT_EQ(rig.link.pop_arrival(rig.link.head_packet(), next), 0u);
   EXPECT_EQ(next, want[1].second);
   want.erase(want.begin());
   want.emplace_back(2, rig.put(PacketKind::transport, 1250, ns(50)));
