@@ -127,7 +127,7 @@ class alignas(64) Link {
   }
   // Starts loading the FIFO entry pop_arrival() reads: the one after the
   // head, if any.
-  void prefetch_head() const {
+  void prefetch_behind_head() const {
     if (count_ >= 2) __builtin_prefetch(&at(1));
   }
   // Starts loading, for writing, the FIFO entry enqueue() writes when the

@@ -372,7 +372,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   if (!deep_lookahead_) {
     if (next.type == EventType::link_arrival) {
       const Link& link = links_[next.a];
-      link.prefetch_head();
+      link.prefetch_behind_head();
       prefetch_fib_entry(link.to(), (*pool_)[next.c]);
     }
     if (events_->second(second)) prefetch_link_and_packet(second);
@@ -380,7 +380,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   }
   if (next.type == EventType::link_arrival) {
     const Link& link = links_[next.a];
-    link.prefetch_head();
+    link.prefetch_behind_head();
     Packet& packet = (*pool_)[next.c];
     if (!link.to_host()) {
       prefetch_egress(link.to(), packet);
