@@ -12,20 +12,23 @@ namespace arfabric::sim {
 // would cost an allocation and a page of its own to touch (tens of MB at
 // 4,096 hosts); busy links double it as they need.
 Link::Link(const Config& config)
-    : delay_(config.delay),
+    : to_(config.to),
+      from_host_(config.from_host ? 1 : 0),
+      to_host_(config.to_host ? 1 : 0),
+      to_port_(config.to_port),
+      delay_(config.delay),
       rate_(config.rate),
       buffer_bytes_(config.buffer_bytes),
       ecn_threshold_bytes_(config.ecn_threshold_bytes),
-      to_(config.to),
-      from_(config.from),
-      from_host_(config.from_host ? 1 : 0),
-      to_host_(config.to_host ? 1 : 0),
-      to_port_(config.to_port) {
-  // What a hop touches ends where the third line begins.
+      from_(config.from) {
+  // What an arrival touches is the first line; what enqueueing touches
+  // ends where the third line begins.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(Link, inline_ring_) + sizeof(inline_ring_) <= 128);
-  static_assert(offsetof(Link, to_port_) < 128);
+  static_assert(offsetof(Link, inline_ring_) + sizeof(inline_ring_) <= 64);
+  static_assert(offsetof(Link, to_port_) < 64);
+  static_assert(offsetof(Link, busy_until_) == 64);
+  static_assert(offsetof(Link, busy_) + sizeof(busy_) <= 128);
   static_assert(offsetof(Link, ecn_marked_) >= 128);
 #pragma GCC diagnostic pop
   set_byte_time();
@@ -51,19 +54,20 @@ bool Link::set_rate(BitsPerSecond rate, Time now) {
   // The packet on the wire: its remaining time scaled by old / new rate,
   // rounded up; the ones queued behind it follow back to back.
   Entry& first = at(sending);
-  const std::int64_t left = (first.done - now).ps();
+  const std::int64_t left = (finish_time(first) - now).ps();
   const Time scaled = ps(static_cast<std::int64_t>(
       (static_cast<unsigned __int128>(left) * old_rate + rate - 1) / rate));
   busy_ += scaled - ps(left);
-  Time old_done = first.done;  // the previous entry's, before this change
-  first.done = now + scaled;
+  // The previous entry's finish time, before this change.
+  Time old_done = finish_time(first);
+  first.arrival = now + scaled + delay_;
   for (std::uint32_t k = sending + 1; k < count_; ++k) {
     const Time serialise = serialisation(at(k).bytes);
-    busy_ += serialise - (at(k).done - old_done);
-    old_done = at(k).done;
-    at(k).done = at(k - 1).done + serialise;
+    busy_ += serialise - (finish_time(at(k)) - old_done);
+    old_done = finish_time(at(k));
+    at(k).arrival = at(k - 1).arrival + serialise;
   }
-  busy_until_ = at(count_ - 1).done;
+  busy_until_ = finish_time(at(count_ - 1));
   if (sending != 0) return false;
   ++epoch_;
   return true;
@@ -94,7 +98,7 @@ std::uint32_t Link::first_unsent(Time now) const {
   std::uint32_t low = 0, high = count_;
   while (low < high) {
     const std::uint32_t mid = low + (high - low) / 2;
-    if (at(mid).done <= now) {
+    if (finish_time(at(mid)) <= now) {
       low = mid + 1;
     } else {
       high = mid;
@@ -132,17 +136,17 @@ EnqueueResult Link::enqueue(PacketIndex index, Packet& packet, Time now,
     if (slot != count_) {
       insert_at(slot, index, bytes, serialise);
       first_arrival = false;  // the head (sent or being sent) is unchanged
-      arrival = at(slot).done + delay_;
+      arrival = at(slot).arrival;
       return EnqueueResult::accepted;
     }
   }
   const Time done = std::max(now, busy_until_) + serialise;
   busy_ += serialise;
   busy_until_ = done;
-  at(count_) = Entry{index, bytes, packet.kind == PacketKind::control, done};
+  arrival = done + delay_;
+  at(count_) = Entry{index, bytes, packet.kind == PacketKind::control, arrival};
   first_arrival = count_ == 0;
   ++count_;
-  arrival = done + delay_;
   ++packets_;
   bytes_ += bytes;
   return EnqueueResult::accepted;
@@ -160,9 +164,9 @@ void Link::insert_at(std::uint32_t slot, PacketIndex index, std::uint32_t bytes,
                      Time serialise) {
   for (std::uint32_t k = count_; k > slot; --k) {
     at(k) = at(k - 1);
-    at(k).done += serialise;
+    at(k).arrival += serialise;
   }
-  at(slot) = Entry{index, bytes, 1, at(slot - 1).done + serialise};
+  at(slot) = Entry{index, bytes, 1, at(slot - 1).arrival + serialise};
   busy_ += serialise;
   busy_until_ += serialise;
   ++count_;
@@ -171,7 +175,7 @@ void Link::insert_at(std::uint32_t slot, PacketIndex index, std::uint32_t bytes,
 }
 
 Time Link::head_arrival() const {
-  return count_ == 0 ? Time::max() : at(0).done + delay_;
+  return count_ == 0 ? Time::max() : at(0).arrival;
 }
 
 PacketIndex Link::pop_arrival(PacketIndex head, Time& next_arrival) {

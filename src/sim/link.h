@@ -4,7 +4,7 @@
 // starts transmitting when the link is free (busy_until), finishes after
 // its serialisation time at the current rate, and arrives after the
 // propagation delay. So the link keeps one FIFO of packets in flight
-// (queued, being sent or propagating) with their finish times, and a single
+// (queued, being sent or propagating) with their arrival times, and a single
 // pending event in the EventQueue: the arrival of its head. The queue
 // occupancy that drop-tail and ECN marking need is the bytes not yet
 // transmitted, the packet on the wire counting only its unsent part, as
@@ -56,12 +56,15 @@ enum class EnqueueResult : std::uint8_t {
   dropped_down,
 };
 
-// 64-byte aligned, three cache lines: everything a packet's hop reads or
-// writes -- the fields enqueue() and pop_arrival() use, the arrival port,
-// the counters every packet updates and the first two FIFO entries -- in
-// the first two, and what hops rarely touch (ECN and drop counters) in
-// the third. A large fabric's links do not fit in cache, and
-// a hop touches two links.
+// 64-byte aligned, three cache lines. The first is everything an
+// arrival reads and writes: the epoch its event is checked against, the
+// FIFO's bookkeeping and its two entries in place (which hold arrival
+// times, so the arrival needs no delay), the node and port it arrives at.
+// Enqueueing reads it too, and the second line: the timing, the limits
+// and the counters every packet updates. The third holds what hops rarely
+// touch (ECN and drop counters). A large fabric's links do not fit in
+// cache, and a hop touches two links: one line of the link it arrives
+// over and two of the link it leaves by.
 class alignas(64) Link {
  public:
   struct Config {
@@ -117,13 +120,16 @@ class alignas(64) Link {
   // large fabric.
   PacketIndex pop_arrival(PacketIndex head, Time& next_arrival);
   Time head_arrival() const;
-  // Starts loading the two lines every hop over the link reads and
-  // writes. Inlined: GCC drops calls to a function whose only effect is a
-  // prefetch.
+  // Starts loading the two lines enqueue() reads and writes. Inlined: GCC
+  // drops calls to a function whose only effect is a prefetch.
   [[gnu::always_inline]] void prefetch() const {
     const char* self = reinterpret_cast<const char*>(this);
     __builtin_prefetch(self);
     __builtin_prefetch(self + 64);
+  }
+  // Starts loading the line an arrival over the link reads and writes.
+  [[gnu::always_inline]] void prefetch_arrival() const {
+    __builtin_prefetch(this);
   }
   // Starts loading the FIFO entry pop_arrival() reads: the one after the
   // head, if any.
@@ -172,7 +178,9 @@ class alignas(64) Link {
     PacketIndex packet;
     std::uint32_t bytes : 31;
     std::uint32_t control : 1;  // strict priority (see the top)
-    Time done;                  // last bit sent
+    // When its last bit arrives at `to`: its finish time (the last bit
+    // sent) plus the delay, so that an arrival needs only its line.
+    Time arrival;
   };
   static constexpr std::uint32_t kInlineEntries = 2;
   // The FIFO's storage: the heap ring once it has grown, else the two
@@ -188,6 +196,8 @@ class alignas(64) Link {
   // queued_bytes(now) > limit, without its division where the byte time
   // is whole picoseconds: drop-tail and ECN ask this on every enqueue.
   bool queued_more_than(Time now, std::uint64_t limit) const;
+  // When entry `e`'s last bit is sent.
+  Time finish_time(const Entry& e) const { return e.arrival - delay_; }
   // ps_per_byte_ for rate_.
   void set_byte_time() {
     // Below 2^31 (units.h), so it fits.
@@ -214,41 +224,41 @@ class alignas(64) Link {
     return transmission_time(bytes, rate_);
   }
 
-  // The hop's lines.
-  // When the last packet accepted finishes transmitting: the link is free
-  // from then on. Once the FIFO is empty this is at or before any `now` a
-  // packet can come at; Time{} after set_down().
-  Time busy_until_{};
-  Time delay_{};
-  BitsPerSecond rate_ = 0;
+  // The first line: what an arrival reads.
   // The FIFO: a ring whose size is a power of two (ring_mask_ + 1), in
   // inline_ring_ until it needs more than two entries, then on the heap.
   std::unique_ptr<Entry[]> ring_;
   std::uint32_t ring_mask_ = kInlineEntries - 1;
   std::uint32_t head_ = 0;   // ring slot of the next packet to arrive
   std::uint32_t count_ = 0;  // packets in flight, from head_
-  // exact_picoseconds_per_byte(rate), or 0: serialisation divides.
-  std::uint32_t ps_per_byte_ = 0;
-  std::uint32_t buffer_bytes_ = 0;
-  std::uint32_t ecn_threshold_bytes_ = 0;
   NodeIndex to_ = 0;
-  NodeIndex from_ = 0;  // a hop from a host is a leaf's ingress (IBCS)
-  // One word, so that from_ fits in the hop's lines. The epoch wraps
-  // after 2^29 changes, far more than can pass while an event waits.
+  // One word. The epoch wraps after 2^29 changes, far more than can pass
+  // while an event waits.
   std::uint32_t epoch_ : 29 = 0;
   std::uint32_t up_ : 1 = 1;
   std::uint32_t from_host_ : 1 = 0;
   std::uint32_t to_host_ : 1 = 0;
-  // The port it arrives on at `to`: in the hop's lines, in what was the
-  // padding before packets_, because a control packet's arrival and IBCS
+  // The port it arrives on at `to`: a control packet's arrival and IBCS
   // at a leaf's host ports read it.
   std::uint16_t to_port_ = 0;
-  std::uint64_t packets_ = 0;
-  std::uint64_t bytes_ = 0;
-  Time busy_{};
   // Most links of a large fabric never hold more than two packets, so
   // they need no allocation of their own.
   Entry inline_ring_[kInlineEntries]{};
+  // The second line: what enqueueing reads and writes besides.
+  // When the last packet accepted finishes transmitting: the link is free
+  // from then on. Once the FIFO is empty this is at or before any `now` a
+  // packet can come at; Time{} after set_down().
+  alignas(64) Time busy_until_{};
+  Time delay_{};
+  BitsPerSecond rate_ = 0;
+  // exact_picoseconds_per_byte(rate), or 0: serialisation divides.
+  std::uint32_t ps_per_byte_ = 0;
+  std::uint32_t buffer_bytes_ = 0;
+  std::uint32_t ecn_threshold_bytes_ = 0;
+  NodeIndex from_ = 0;  // IBCS at egress: the sending switch
+  std::uint64_t packets_ = 0;
+  std::uint64_t bytes_ = 0;
+  Time busy_{};
   // The third line: what a hop rarely touches.
   alignas(64) std::uint64_t ecn_marked_ = 0;
   std::uint64_t dropped_overflow_ = 0;

@@ -402,11 +402,12 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
   if (found == 2) prefetch_link_and_packet(third);
 }
 
-// A link arrival's link and packet (the event's hint).
+// A link arrival's link (the line an arrival reads) and packet (the
+// event's hint).
 [[gnu::always_inline]] inline void Network::prefetch_link_and_packet(
     const Event& e) const {
   if (e.type != EventType::link_arrival) return;
-  links_[e.a].prefetch();
+  links_[e.a].prefetch_arrival();
   __builtin_prefetch(&(*pool_)[e.c]);
 }
 
