@@ -162,6 +162,49 @@ TEST(Ibcs, WindowEstimatorFailsOpenUntilItsFirstWindowCloses) {
   EXPECT_EQ(s.ibcs->counters().fail_open, 3u);
 }
 
+// The busy time a link accepts counts when a packet is queued, not when
+// it is sent, so between two samples it can exceed the time elapsed: the
+// utilisation is then 1, not more (IbcsSwitches::sample).
+TEST(Ibcs, AQueueFillingFasterThanItDrainsCountsAsFullyBusy) {
+  const Clos c = chain(gbps(100));
+  IbcsSim s(c.spec, latest_sample(IbcsSignal::abw));
+  c.install_routes(*s.sim.net);
+  s.send(c.host(0, 0), c.host(1, 0), 4000, 1, Time{});
+  s.send(c.host(0, 0), c.host(1, 0), 4000, 1, ns(160));
+  s.sim.run_until(sec(1));
+  ASSERT_EQ(s.sim.sink.packets.size(), 2u);
+  // The first finds every link idle: 100G is bucket 7 of 400G / 31.
+  EXPECT_EQ(s.sim.sink.packets[0].transport.signal, 7u);
+  // The second, 160 ns later: leaf0's uplink was busy 80 of them (200G
+  // available, 15); the spine's 100G downlink accepted 320 ns of the
+  // first packet in those 160 ns, so none is available (0), not a
+  // negative amount.
+  EXPECT_EQ(s.sim.sink.packets[1].transport.signal, 0u);
+}
+
+// A faster rate re-times the bytes not yet sent and lowers the busy
+// counter, so the busy time since a sample can be negative: the
+// utilisation is then 0, and the link offers its rate, not more.
+TEST(Ibcs, BusyTimeLoweredByAFasterRateCountsAsIdle) {
+  const Clos c = chain(gbps(100));
+  IbcsSim s(c.spec, latest_sample(IbcsSignal::abw));
+  c.install_routes(*s.sim.net);
+  for (int i = 0; i < 5; ++i)
+    s.send(c.host(0, 0), c.host(1, 0), 4000, 1, Time{});
+  // The five reach the spine from ~2.16 us on, 80 ns apart, and queue at
+  // its 100G downlink (320 ns each). At 2.5 us that cable speeds up to
+  // 200G: the three queued behind the one on the wire take 160 ns less
+  // each.
+  s.sim.run_until(ns(2500));
+  s.sim.net->set_cable_rate(2, gbps(200), ns(2500));
+  s.send(c.host(0, 0), c.host(1, 0), 4000, 2, ns(2500));
+  s.sim.run_until(sec(1));
+  ASSERT_EQ(s.sim.sink.packets.size(), 6u);
+  // The sixth: the spine's downlink has 200G, bucket 15, and the MIN
+  // keeps it (leaf0's idle uplink offers more).
+  EXPECT_EQ(s.sim.sink.packets[5].transport.signal, 15u);
+}
+
 TEST(Ibcs, PacketsWithoutTheSignalAreLeftAlone) {
   const Clos c = chain(gbps(200));
   IbcsSim s(c.spec, latest_sample(IbcsSignal::abw));
