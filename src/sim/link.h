@@ -179,7 +179,7 @@ class alignas(64) Link {
     std::uint32_t bytes : 31;
     std::uint32_t control : 1;  // strict priority (see the top)
     // When its last bit arrives at `to`: its finish time (the last bit
-    // sent) plus the delay, so that an arrival needs only its line.
+    // sent) plus the delay, so that an arrival needs no delay_.
     Time arrival;
   };
   static constexpr std::uint32_t kInlineEntries = 2;

@@ -201,7 +201,7 @@ TEST(Ibcs, BusyTimeLoweredByAFasterRateCountsAsIdle) {
   s.sim.run_until(sec(1));
   ASSERT_EQ(s.sim.sink.packets.size(), 6u);
   // The sixth: the spine's downlink has 200G, bucket 15, and the MIN
-  // keeps it (leaf0's idle uplink offers more).
+  // keeps it (leaf0's nearly idle uplink offers more, 29).
   EXPECT_EQ(s.sim.sink.packets[5].transport.signal, 15u);
 }
 
