@@ -178,12 +178,11 @@ Time Link::head_arrival() const {
   return count_ == 0 ? Time::max() : at(0).arrival;
 }
 
-PacketIndex Link::pop_arrival(PacketIndex head, Time& next_arrival) {
+Time Link::pop_arrival([[maybe_unused]] PacketIndex head) {
   assert(count_ != 0 && at(0).packet == head);
   head_ = (head_ + 1) & ring_mask_;
   --count_;
-  next_arrival = head_arrival();
-  return head;
+  return head_arrival();
 }
 
 void Link::set_down(std::vector<PacketIndex>& lost) {

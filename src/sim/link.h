@@ -113,12 +113,11 @@ class alignas(64) Link {
   // The head packet, `head` (the caller knows it: head_packet() when the
   // link's pending event was pushed, and the head does not change while
   // it waits -- a control packet is never put before the packet being
-  // sent -- without a new epoch), arrives now: removes and returns it;
-  // `next_arrival` is the new head's arrival time, or Time::max() when
-  // the FIFO is empty. So the FIFO's storage is read only for a packet
-  // queued behind the head: on the heap, that is a line from memory in a
-  // large fabric.
-  PacketIndex pop_arrival(PacketIndex head, Time& next_arrival);
+  // sent -- without a new epoch), arrives now: removes it and returns
+  // the new head's arrival time, or Time::max() when the FIFO is empty.
+  // So the FIFO's storage is read only for a packet queued behind the
+  // head: on the heap, that is a line from memory in a large fabric.
+  Time pop_arrival(PacketIndex head);
   Time head_arrival() const;
   // Starts loading the two lines enqueue() reads and writes. Inlined: GCC
   // drops calls to a function whose only effect is a prefetch.

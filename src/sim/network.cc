@@ -445,10 +445,10 @@ void Network::on_event(const Event& e) {
   if (e.type != EventType::link_arrival) return;
   Link& link = links_[e.a];
   if (e.b != link.epoch()) return;  // the link went down meanwhile
-  Time next{};
   // The event names the head (EventType::link_arrival), so pop_arrival
   // reads the FIFO only for the packet behind it.
-  const PacketIndex index = link.pop_arrival(e.c, next);
+  const PacketIndex index = e.c;
+  const Time next = link.pop_arrival(index);
   bool lost = false;
   if (random_loss_ && drop_probability_[e.a] > 0) {
     // xorshift64*: deterministic per run (NetworkSpec::seed).
