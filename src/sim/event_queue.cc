@@ -11,6 +11,14 @@ EventQueue::EventQueue()
       occupied_words_(kBuckets / 64 / 64),
       unsorted_(kBuckets / 64) {}
 
+void EventQueue::insert_ready(const Entry& e) {
+  assert(ready_count_ < kReady);
+  std::uint32_t i = ready_count_;
+  for (; i > 0 && key(e) < key(ready(i - 1)); --i) ready(i) = ready(i - 1);
+  ready(i) = e;
+  ++ready_count_;
+}
+
 void EventQueue::sort_bucket(std::uint32_t bucket) {
   sort_scratch_.clear();
   const std::uint32_t tail = bucket_tail_[bucket];
@@ -52,6 +60,11 @@ std::uint32_t EventQueue::next_occupied_beyond_word(std::uint32_t from) const {
 std::size_t EventQueue::remove_stale(
     const std::function<bool(const Event&)>& stale) {
   const std::size_t before = size();
+  std::uint32_t kept_ready = 0;
+  for (std::uint32_t i = 0; i < ready_count_; ++i) {
+    if (!stale(event(ready(i)))) ready(kept_ready++) = ready(i);
+  }
+  ready_count_ = kept_ready;
   const auto kept =
       std::remove_if(far_.begin(), far_.end(),
                      [&](const Entry& e) { return stale(event(e)); });
@@ -87,6 +100,7 @@ std::size_t EventQueue::remove_stale(
   front_ =
       near_count_ == 0 ? kNone : sorted_head(next_occupied(bucket_of(now_)));
   update_near_first();
+  refill_ready();  // what it kept is still earlier than the rest
   return before - size();
 }
 

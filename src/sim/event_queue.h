@@ -8,31 +8,42 @@
 // push and one pop. Events carry no closures: `type` and three integers say
 // what to do, and the owner dispatches.
 //
-// Two parts, and pop() takes the earlier of their fronts:
+// Three parts:
+// - The ready window: the next kReady (4) events in pop order, already
+//   taken out of the other two parts, in a ring. pop() takes its first
+//   and refills its last from the other parts; top(), second() and
+//   second_and_third() read it. Every key in it is below every key in the
+//   other parts, so a push compares with the window's last only. (A push
+//   before that, rare but in a near-empty queue, takes its place in the
+//   window, and the last moves out.) The look-ahead (sim/network.cc)
+//   asks for the next three events every hop; walking the calendar from
+//   its front for them cost a hop 12-29 instructions more than the window
+//   does (callgrind at 1,024 and 4,096 hosts, docs/PERFORMANCE.md).
+// The other two, whose earlier front refills the window:
 // - The near calendar: events due within kNearHorizon of now() (every link
 //   arrival in a fabric whose links are shorter than ~2 us) go into one of
 //   2^14 buckets of 128 ps, each a circular list sorted by key, with a
 //   two-level bitmap of the non-empty buckets. A push is an index
 //   computation and, as events mostly come in time order, an append at
-//   the list's tail; a pop unlinks the front list's head and, when that
-//   list is empty, finds the next non-empty bucket in the bitmap (usually
-//   in the same 64-bit word). The buckets form a ring: bucket b holds the
-//   events of one 128 ps slot in [now(), now() + kNearHorizon), so
+//   the list's tail; taking the front unlinks the front list's head and,
+//   when that list is empty, finds the next non-empty bucket in the
+//   bitmap (usually in the same 64-bit word). The buckets form a ring: bucket b
+//   holds the events of one 128 ps slot in [now(), now() + kNearHorizon), so
 //   scanning from now()'s bucket, wrapping, meets them in time order.
 //   (2^16 buckets of 32 ps ran no fewer instructions, and their 256 KB
 //   of list tails missed L1 on most pushes in the default scenario.)
 // - Long lists sorted when read: a push before a list's tail walks from
 //   its head to its place. When that is more than kMaxWalk nodes into a
 //   list other than the front's, the push appends instead and marks the
-//   list unsorted; the list is sorted when it is first read, as the
-//   front's (pop) or by the look-ahead (second()). A burst of equal times
+//   list unsorted; the list is sorted when its first node becomes the
+//   front. A burst of equal times
 //   (every switch sampling its ports on the same 10 us clock and sending
 //   ARN messages at once) otherwise made each later push into that slot
 //   walk the whole burst, which at 4,096 hosts took a tenth of the run
 //   (docs/PERFORMANCE.md).
 // - The far heap: a 4-ary min-heap for events beyond that horizon (flow
 //   retransmission timers, BGP's CPU and MRAI work). They stay there when
-//   time catches up with them; the comparison at pop() orders them.
+//   time catches up with them; comparing the two fronts orders them.
 // A 4-ary heap alone cost a hop ~330 instructions of ~830, a descent of
 // ~5 levels and a sift-up; the calendar costs ~140 of ~620 (callgrind,
 // bench/callgrind_hops.sh).
@@ -114,20 +125,31 @@ class EventQueue {
   // builds only: the hot path has no error channel).
   void push(Time at, EventType type, std::uint32_t a, std::uint32_t b,
             std::uint32_t c = 0);
-  bool empty() const { return size() == 0; }
-  std::size_t size() const { return near_count_ + far_.size(); }
-  Event top() const { return event(near_first_ ? nodes_[front_] : far_[0]); }
+  bool empty() const { return ready_count_ == 0; }
+  std::size_t size() const { return ready_count_ + near_count_ + far_.size(); }
+  // The earliest event. Precondition: !empty().
+  Event top() const { return event(ready(0)); }
   // The event after top(), as the queue stands (a later push may come
-  // before it); false when there is none. For prefetching. Not const: it
-  // may sort the list it reads.
-  bool second(Event& out);
-  // What second() gives, and a hint for prefetching one event further:
-  // the near calendar's event after its own second. The far heap is not
-  // consulted for that third, so an event of its may come first (far
-  // events are rarely link arrivals). Returns how many of the two it
-  // found: 0 (size() < 2), 1 (`second` only) or 2.
-  int second_and_near_third(Event& second, Event& third);
+  // before it); false when there is none. For prefetching.
+  bool second(Event& out) const {
+    if (ready_count_ < 2) return false;
+    out = event(ready(1));
+    return true;
+  }
+  // The two events after top(), as the queue stands. Returns how many of
+  // them there are: 0 (size() < 2), 1 (`second` only) or 2.
+  int second_and_third(Event& second, Event& third) const {
+    if (ready_count_ < 3) {
+      if (ready_count_ < 2) return 0;
+      second = event(ready(1));
+      return 1;
+    }
+    second = event(ready(1));
+    third = event(ready(2));
+    return 2;
+  }
   // Removes the earliest event and advances now() to its time.
+  // Precondition: !empty().
   Event pop();
   Time now() const { return Time::from_ps(static_cast<std::int64_t>(now_)); }
   std::uint64_t pushed() const { return seq_; }
@@ -196,18 +218,33 @@ class EventQueue {
     nodes_[tail].next = node;
     tail = node;
   }
-  // The event after top() (size() >= 2), given the near calendar's own
-  // second (kNone if it has fewer than two).
-  Event second_given(std::uint32_t near_second) const;
-  // The near node after `node` (in a sorted list) in pop order: the next
-  // in its list, or the head of the next non-empty bucket, which this
-  // sorts if needed (at least two near nodes).
-  std::uint32_t near_after(std::uint32_t node) {
-    const std::uint32_t bucket = bucket_of(nodes_[node].at);
-    return bucket_tail_[bucket] != node
-               ? nodes_[node].next
-               : sorted_head(next_occupied((bucket + 1) % kBuckets));
+  // The ready window.
+  static constexpr std::uint32_t kReady = 4;  // a power of two, >= 3
+  static constexpr std::uint32_t kReadyMask = kReady - 1;
+  // The i-th event in pop order (i < ready_count_).
+  const Entry& ready(std::uint32_t i) const {
+    return ready_[(ready_head_ + i) & kReadyMask];
   }
+  Entry& ready(std::uint32_t i) {
+    return ready_[(ready_head_ + i) & kReadyMask];
+  }
+  // Puts `e`, earlier than everything in the calendar and the heap, in its
+  // place in the window (ready_count_ < kReady).
+  void insert_ready(const Entry& e);
+  // Fills the window from the calendar and the heap, as far as they go.
+  void refill_ready() {
+    while (ready_count_ < kReady && has_more()) {
+      ready(ready_count_++) = take_earliest();
+    }
+  }
+  // Whether the calendar or the heap holds an event.
+  bool has_more() const { return front_ != kNone || !far_.empty(); }
+  // Removes and returns the earlier of the calendar's and the heap's
+  // fronts (has_more()).
+  Entry take_earliest();
+  // Into the calendar or the heap, by how far ahead of now() it is.
+  void push_more(const Entry& e);
+
   static std::uint32_t bucket_of(std::uint64_t at) {
     return static_cast<std::uint32_t>(at >> kBucketShift) & (kBuckets - 1);
   }
@@ -275,6 +312,10 @@ class EventQueue {
   void heapify();
   Entry pop_far();
 
+  Entry ready_[kReady]{};
+  std::uint32_t ready_head_ = 0;   // ready_'s index of top()
+  std::uint32_t ready_count_ = 0;  // kReady unless the rest are empty
+
   // Each bucket's list is circular and the bucket names its tail (kNone:
   // empty), whose `next` is the head: events mostly come in time order
   // (equal times in seq order), so a push appends in O(1) however many
@@ -312,6 +353,21 @@ class EventQueue {
                 b,
                 c,
                 kNone};
+  // Usually after the window: at least a link's delay ahead, while the
+  // window holds the next few events, in a large fabric picoseconds away.
+  if (ready_count_ == kReady) [[likely]] {
+    const Entry& last = ready(kReady - 1);
+    if (!(key(e) < key(last))) [[likely]] {
+      push_more(e);
+      return;
+    }
+    push_more(last);  // the window's last makes room
+    --ready_count_;
+  }
+  insert_ready(e);
+}
+
+[[gnu::always_inline]] inline void EventQueue::push_more(const Entry& e) {
   if ((e.at >> kBucketShift) - (now_ >> kBucketShift) < kBuckets) {
     push_near(e);
     return;
@@ -378,7 +434,20 @@ class EventQueue {
   }
 }
 
+// The window's first; its last refilled from the calendar or the heap.
 [[gnu::always_inline]] inline Event EventQueue::pop() {
+  assert(ready_count_ > 0);
+  const Entry e = ready(0);
+  ready_head_ = (ready_head_ + 1) & kReadyMask;
+  --ready_count_;
+  now_ = e.at;
+  if (has_more()) {
+    ready(ready_count_++) = take_earliest();
+  }
+  return event(e);
+}
+
+[[gnu::always_inline]] inline EventQueue::Entry EventQueue::take_earliest() {
   Entry e;
   if (near_first_) {
     const std::uint32_t node = front_;
@@ -394,55 +463,14 @@ class EventQueue {
       mark_empty(bucket);
       front_ = near_count_ == 0 ? kNone : sorted_head(next_occupied(bucket));
     }
+    // The new front is taken a hop later: its node was written when its
+    // event was pushed, thousands of hops ago.
+    if (front_ != kNone) __builtin_prefetch(&nodes_[front_]);
   } else {
     e = pop_far();
   }
-  now_ = e.at;
   update_near_first();
-  return event(e);
-}
-
-[[gnu::always_inline]] inline bool EventQueue::second(Event& out) {
-  if (size() < 2) return false;
-  out = second_given(near_count_ >= 2 ? near_after(front_) : kNone);
-  return true;
-}
-
-[[gnu::always_inline]] inline int EventQueue::second_and_near_third(
-    Event& second, Event& third) {
-  if (size() < 2) return 0;
-  const std::uint32_t near_second =
-      near_count_ >= 2 ? near_after(front_) : kNone;
-  second = second_given(near_second);
-  if (near_count_ < 3) return 1;
-  const Entry& near_third = nodes_[near_after(near_second)];
-  third = event(near_third);
-  // The node after it, usually next in the same bucket, for the next
-  // hop's walk (a node was written when its event was pushed, thousands
-  // of hops ago).
-  __builtin_prefetch(&nodes_[near_third.next]);
-  return 2;
-}
-
-[[gnu::always_inline]] inline Event EventQueue::second_given(
-    std::uint32_t near_second) const {
-  const Entry* first_rest;   // the earliest of the part that has top()
-  const Entry* other_first;  // and of the other part
-  if (near_first_) {
-    first_rest = near_second == kNone ? nullptr : &nodes_[near_second];
-    other_first = far_.empty() ? nullptr : &far_[0];
-  } else {
-    first_rest = far_.size() < 2
-                     ? nullptr
-                     : &far_[earliest_child(far_.data(), 1, far_.size())];
-    other_first = front_ == kNone ? nullptr : &nodes_[front_];
-  }
-  const Entry* pick = first_rest;
-  if (pick == nullptr ||
-      (other_first != nullptr && key(*other_first) < key(*pick))) {
-    pick = other_first;
-  }
-  return event(*pick);
+  return e;
 }
 
 }  // namespace arfabric::sim

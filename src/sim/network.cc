@@ -388,7 +388,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
       handler_->prefetch_state(packet);
     }
   }
-  const int found = events_->second_and_near_third(second, third);
+  const int found = events_->second_and_third(second, third);
   if (found >= 1 && second.type == EventType::link_arrival) {
     const Link& link = links_[second.a];
     const NodeIndex to = link.to();

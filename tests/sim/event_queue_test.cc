@@ -108,34 +108,71 @@ TEST(EventQueue, SecondIsTheEventAfterTop) {
   }
 }
 
-// second_and_near_third() names the events that pop() returns after top()
-// when every event is in the near calendar and nothing is pushed in
-// between: ties within a bucket, and thirds in the next buckets.
-TEST(EventQueue, SecondAndNearThirdAreTheNextTwoAfterTop) {
+// second_and_third() names the events that pop() returns after top()
+// when nothing is pushed in between: ties within a bucket, thirds in the
+// next buckets, and (times over three near horizons) events of the far
+// heap among them.
+TEST(EventQueue, SecondAndThirdAreTheNextTwoAfterTop) {
   std::mt19937_64 rng(13);
-  for (const int n : {0, 2, 3, 4, 7, 1000}) {
-    EventQueue q;
-    Event second{}, third{};
-    for (int i = 0; i < n; ++i) {
-      q.push(Time::from_ps(static_cast<std::int64_t>(rng() % 2000)),
-             EventType::link_arrival, static_cast<std::uint32_t>(i), 0,
-             static_cast<std::uint32_t>(i));
-    }
-    while (q.size() >= 3) {
-      ASSERT_EQ(q.second_and_near_third(second, third), 2) << n;
-      (void)q.pop();
-      EXPECT_EQ(second.seq, q.top().seq) << n;
-      (void)q.pop();
-      EXPECT_EQ(third.seq, q.top().seq) << n;
-      EXPECT_EQ(third.c, q.top().c) << n;
-      if (rng() % 2 == 0) {
-        q.push(q.now() + Time::from_ps(static_cast<std::int64_t>(rng() % 600)),
-               EventType::link_arrival, 0, 0);
+  const std::int64_t horizon = EventQueue::kNearHorizon.ps();
+  for (const std::int64_t spread : {std::int64_t{2000}, 3 * horizon}) {
+    for (const int n : {0, 2, 3, 4, 5, 7, 1000}) {
+      EventQueue q;
+      Event second{}, third{};
+      const auto draw = [&] {
+        return Time::from_ps(static_cast<std::int64_t>(
+            rng() % static_cast<std::uint64_t>(spread)));
+      };
+      for (int i = 0; i < n; ++i) {
+        q.push(draw(), EventType::link_arrival, static_cast<std::uint32_t>(i),
+               0, static_cast<std::uint32_t>(i));
+      }
+      while (q.size() >= 3) {
+        ASSERT_EQ(q.second_and_third(second, third), 2) << n;
+        (void)q.pop();
+        EXPECT_EQ(second.seq, q.top().seq) << n;
+        (void)q.pop();
+        EXPECT_EQ(third.seq, q.top().seq) << n;
+        EXPECT_EQ(third.c, q.top().c) << n;
+        if (rng() % 2 == 0) {
+          q.push(q.now() + draw(), EventType::link_arrival, 0, 0);
+        }
+      }
+      EXPECT_EQ(q.second_and_third(second, third), q.size() == 2 ? 1 : 0) << n;
+      if (q.size() == 2) {
+        (void)q.pop();
+        EXPECT_EQ(second.seq, q.top().seq) << n;
       }
     }
-    EXPECT_EQ(q.second_and_near_third(second, third), q.size() == 2 ? 1 : 0)
-        << n;
   }
+}
+
+// The queue looks a few events ahead (its ready window): an event pushed
+// before the last of those, in a queue larger than them, takes its place
+// among them, and the one it displaces still pops in its turn, with
+// second() and second_and_third() following.
+TEST(EventQueue, APushBeforeTheNextFewTakesItsPlaceAmongThem) {
+  EventQueue q;
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    q.push(ns(10 * (i + 1)), EventType::link_arrival, i, 0);  // 10..80 ns
+  }
+  q.push(ns(25), EventType::link_arrival, 100, 0);  // before 30, 40, ...
+  q.push(ns(5), EventType::link_arrival, 101, 0);   // before everything
+  q.push(ns(40), EventType::link_arrival, 102, 0);  // ties 40: after it
+  const std::vector<std::uint32_t> want = {101, 0, 1, 100, 2, 3,
+                                           102, 4, 5, 6,   7};
+  Event second{}, third{};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(q.size(), want.size() - i);
+    const int found = q.second_and_third(second, third);
+    ASSERT_EQ(found,
+              static_cast<int>(std::min<std::size_t>(2, want.size() - i - 1)));
+    if (found >= 1) EXPECT_EQ(second.a, want[i + 1]) << i;
+    if (found == 2) EXPECT_EQ(third.a, want[i + 2]) << i;
+    EXPECT_EQ(q.top().a, want[i]) << i;
+    EXPECT_EQ(q.pop().a, want[i]) << i;
+  }
+  EXPECT_TRUE(q.empty());
 }
 
 // remove_if drops exactly the chosen events and leaves the rest in their
@@ -186,11 +223,14 @@ void match_reference(std::uint64_t seed, std::size_t queue, Delay delay) {
     std::push_heap(ref.begin(), ref.end(), std::greater<>());
   };
   for (std::size_t i = 0; i < queue; ++i) push();
-  Event second{};
+  Event second{}, third{};
   for (int step = 0; step < 200000; ++step) {
     if (!ref.empty() && rng() % 2 == 0) {
       const bool has_second = q.second(second);
       ASSERT_EQ(has_second, ref.size() >= 2);
+      const int found = q.second_and_third(second, third);
+      ASSERT_EQ(found,
+                static_cast<int>(std::min<std::size_t>(2, ref.size() - 1)));
       std::pop_heap(ref.begin(), ref.end(), std::greater<>());
       const Ref want = ref.back();
       ref.pop_back();
@@ -205,6 +245,10 @@ void match_reference(std::uint64_t seed, std::size_t queue, Delay delay) {
       ASSERT_EQ(q.now(), got.at);
       if (has_second) {
         ASSERT_EQ(second.seq, q.top().seq) << "step " << step;
+      }
+      if (found == 2) {
+        ASSERT_EQ(third.seq, q.second(second) ? second.seq : ~0ull)
+            << "step " << step;
       }
     } else {
       push();
