@@ -27,20 +27,20 @@
 //   computation and, as events mostly come in time order, an append at
 //   the list's tail; taking the front unlinks the front list's head and,
 //   when that list is empty, finds the next non-empty bucket in the
-//   bitmap (usually in the same 64-bit word). The buckets form a ring: bucket b
-//   holds the events of one 128 ps slot in [now(), now() + kNearHorizon), so
-//   scanning from now()'s bucket, wrapping, meets them in time order.
+//   bitmap (usually in the same 64-bit word). The buckets form a ring:
+//   bucket b holds the events of one 128 ps slot in [now(), now() +
+//   kNearHorizon), so scanning from now()'s bucket, wrapping, meets them
+//   in time order.
 //   (2^16 buckets of 32 ps ran no fewer instructions, and their 256 KB
 //   of list tails missed L1 on most pushes in the default scenario.)
 // - Long lists sorted when read: a push before a list's tail walks from
 //   its head to its place. When that is more than kMaxWalk nodes into a
 //   list other than the front's, the push appends instead and marks the
 //   list unsorted; the list is sorted when its first node becomes the
-//   front. A burst of equal times
-//   (every switch sampling its ports on the same 10 us clock and sending
-//   ARN messages at once) otherwise made each later push into that slot
-//   walk the whole burst, which at 4,096 hosts took a tenth of the run
-//   (docs/PERFORMANCE.md).
+//   front. A burst of equal times (every switch sampling its ports on the
+//   same 10 us clock and sending ARN messages at once) otherwise made
+//   each later push into that slot walk the whole burst, which at 4,096
+//   hosts took a tenth of the run (docs/PERFORMANCE.md).
 // - The far heap: a 4-ary min-heap for events beyond that horizon (flow
 //   retransmission timers, BGP's CPU and MRAI work). They stay there when
 //   time catches up with them; comparing the two fronts orders them.
