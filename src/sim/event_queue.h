@@ -14,11 +14,11 @@
 //   and refills its last from the other parts; top(), second() and
 //   second_and_third() read it. Every key in it is below every key in the
 //   other parts, so a push compares with the window's last only. (A push
-//   before that, rare but in a near-empty queue, takes its place in the
-//   window, and the last moves out.) The look-ahead (sim/network.cc)
-//   asks for the next three events every hop; walking the calendar from
-//   its front for them cost a hop 12-29 instructions more than the window
-//   does (callgrind at 1,024 and 4,096 hosts, docs/PERFORMANCE.md).
+//   before that takes its place in the window, and the last moves out:
+//   rare, as pushes come a link's delay or more ahead of now.) The look-ahead
+//   (sim/network.cc) asks for the next three events every hop; walking the
+//   calendar from its front for them cost a hop 12-29 instructions more than
+//   the window does (callgrind at 1,024 and 4,096 hosts, docs/PERFORMANCE.md).
 // The other two, whose earlier front refills the window:
 // - The near calendar: events due within kNearHorizon of now() (every link
 //   arrival in a fabric whose links are shorter than ~2 us) go into one of
@@ -167,9 +167,9 @@ class EventQueue {
  private:
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
 
-  // One event: a far-heap entry or a near-calendar node (`next` links a
-  // bucket's circular list). `order` is seq << 8 | type: comparing (at, order)
-  // compares (at, seq), as seqs are unique.
+  // One event: a window entry, a far-heap entry or a near-calendar node
+  // (`next` links a bucket's circular list). `order` is seq << 8 | type:
+  // comparing (at, order) compares (at, seq), as seqs are unique.
   struct Entry {
     std::uint64_t at;
     std::uint64_t order;
@@ -331,7 +331,8 @@ class EventQueue {
   std::uint32_t free_ = kNone;   // released nodes, linked through `next`
   std::uint32_t front_ = kNone;  // the earliest near node: its list's head
   std::size_t near_count_ = 0;
-  bool near_first_ = false;  // whether the earliest event is the calendar's
+  // Whether the calendar's front comes before the heap's.
+  bool near_first_ = false;
   std::vector<Entry, HugePageAllocator<Entry>> far_;
   std::uint64_t seq_ = 0;
   std::uint64_t now_ = 0;  // picoseconds
@@ -394,7 +395,8 @@ class EventQueue {
 
 // Into its bucket's list, after every earlier key: usually at the tail,
 // else after a short walk from the head (a bucket spans 128 ps), or, in a
-// long list that is not the front's, at the tail, sorted when read.
+// long list that is not the front's, at the tail, sorted when it becomes
+// the front.
 [[gnu::always_inline]] inline void EventQueue::push_near(const Entry& e) {
   const std::uint32_t node = allocate(e);
   const std::uint32_t bucket = bucket_of(e.at);
@@ -407,11 +409,11 @@ class EventQueue {
   } else if (key(nodes_[tail]) < k) {
     append_after_tail(node, tail);
   } else if (unsorted(bucket)) {
-    append_after_tail(node, tail);  // sorted when read
+    append_after_tail(node, tail);  // sorted when it becomes the front
   } else {
     // Before the tail: after the last node with an earlier key, found by
     // a walk from the head. A long list that is not the front's is left
-    // unsorted instead, and sorted when read.
+    // unsorted instead, and sorted when it becomes the front.
     const std::uint32_t max_walk =  // the front's: no limit
         bucket == bucket_of(nodes_[front_].at) ? kNone : kMaxWalk;
     std::uint32_t before = tail;

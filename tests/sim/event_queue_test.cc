@@ -53,21 +53,25 @@ TEST(EventQueue, EventsPushedAtNowDuringARunStayOrdered) {
   EXPECT_EQ(q.pop().a, 3u);
 }
 
-// A burst of equal times in a slot ahead of the front (every switch
-// sending its periodic frame at once), then a later event in the same
-// slot, then more at the burst's time: each of those lands before the
-// list's tail, far down a long list, which is left unsorted and sorted
-// when read. Pops and second() still follow (time, insertion).
+// A burst of equal times in a slot ahead of the calendar's front (every
+// switch sending its periodic frame at once), then a later event in the
+// same slot, then more at the burst's time: each of those lands before
+// the list's tail, far down a long list, which is left unsorted and
+// sorted when it becomes the front. Pops and second() still follow
+// (time, insertion). Six earlier events fill the ready window and leave
+// the calendar's front in another slot than the burst's.
 TEST(EventQueue, AnEqualTimeBurstBehindALaterTailPopsInOrder) {
   EventQueue q;
-  q.push(ns(1), EventType::flow_timer, 0, 0);  // the front, another slot
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    q.push(ns(1) + Time::from_ps(i), EventType::flow_timer, 0, 0);
+  }
   const Time burst = ns(1) + Time::from_ps(EventQueue::kNearHorizon.ps() / 2);
   std::uint32_t a = 1;
   for (int i = 0; i < 50; ++i) q.push(burst, EventType::link_arrival, a++, 0);
   q.push(burst + Time::from_ps(1), EventType::link_arrival, 1000, 0);
   for (int i = 0; i < 50; ++i) q.push(burst, EventType::link_arrival, a++, 0);
   q.push(burst + Time::from_ps(1), EventType::link_arrival, 1001, 0);
-  EXPECT_EQ(q.pop().a, 0u);
+  for (std::uint32_t i = 0; i < 6; ++i) EXPECT_EQ(q.pop().a, 0u);
   Event second{};
   for (std::uint32_t want = 1; want < a; ++want) {
     ASSERT_EQ(q.top().a, want);
