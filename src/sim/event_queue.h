@@ -139,12 +139,9 @@ class EventQueue {
   // The two events after top(), as the queue stands. Returns how many of
   // them there are: 0 (size() < 2), 1 (`second` only) or 2.
   int second_and_third(Event& second, Event& third) const {
-    if (ready_count_ < 3) {
-      if (ready_count_ < 2) return 0;
-      second = event(ready(1));
-      return 1;
-    }
+    if (ready_count_ < 2) return 0;
     second = event(ready(1));
+    if (ready_count_ < 3) return 1;
     third = event(ready(2));
     return 2;
   }

@@ -114,7 +114,6 @@ std::expected<std::unique_ptr<IbcsSwitches>, std::string> IbcsSwitches::create(
 void IbcsSwitches::sample(LinkIndex l, ibcs::SignalUpdateFunction& engine,
                           proto::PortId port, Time now) {
   const std::optional<Time> last = engine.last_sample(port);
-  if (last && now - *last < params_.sample_interval) return;
   const Link& link = network_->link(l);
   const Time elapsed = now - last.value_or(Time{});
   // A faster rate re-times queued bytes and can lower the busy counter
@@ -170,8 +169,11 @@ void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
   const std::uint32_t e = engine_of_[from];
   if (e == kNone) return;  // a host's NIC
   const proto::PortId port = network_->port_of(l);
-  sample(l, engines_[e], port, now);
-  engines_[e].process_egress_value(field_, packet.transport.signal, port, now);
+  ibcs::SignalUpdateFunction& engine = engines_[e];
+  if (!engine.sampled_after(port, now - params_.sample_interval)) {
+    sample(l, engine, port, now);
+  }
+  engine.process_egress_value(field_, packet.transport.signal, port, now);
 }
 
 ibcs::Counters IbcsSwitches::counters() const {

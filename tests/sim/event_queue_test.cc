@@ -85,8 +85,8 @@ TEST(EventQueue, AnEqualTimeBurstBehindALaterTailPopsInOrder) {
 }
 
 // second() names the event that pop() returns after top() when nothing is
-// pushed in between: through heaps of every small size (where the root has
-// fewer than four children) and a large one with many ties.
+// pushed in between: in queues smaller than, as large as and larger than
+// the ready window (four events), and in a large one with many ties.
 TEST(EventQueue, SecondIsTheEventAfterTop) {
   std::mt19937_64 rng(11);
   for (const int n : {0, 1, 2, 3, 4, 5, 6, 1000}) {

@@ -70,6 +70,8 @@ class alignas(64) LocalMetric {
   std::optional<Time> last_sample() const {
     return has_sample_ ? std::optional(last_sample_) : std::nullopt;
   }
+  // Whether the newest sample came after `t` (false before the first).
+  bool sampled_after(Time t) const { return has_sample_ && last_sample_ > t; }
 
  private:
   void close_window(Estimator estimator);

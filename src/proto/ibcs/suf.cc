@@ -27,16 +27,18 @@ std::expected<SignalUpdateFunction, ConfigError> SignalUpdateFunction::create(
 }
 
 SignalUpdateFunction::SignalUpdateFunction(SufConfig config)
-    : config_(std::move(config)) {
-  metrics_.resize(config_.ports.size() * config_.rules.size());
-  for (std::size_t i = 0; i < config_.rules.size(); ++i)
+    : config_(std::move(config)),
+      port_count_(static_cast<std::uint32_t>(config_.ports.size())),
+      rule_count_(static_cast<std::uint32_t>(config_.rules.size())) {
+  metrics_.resize(std::size_t{port_count_} * rule_count_);
+  for (std::size_t i = 0; i < rule_count_; ++i)
     edge_actions_[i] = config_.rules[i].edge_action.value_or(
         default_edge_action(config_.rules[i].binding));
 }
 
 bool SignalUpdateFunction::record_sample(PortId port, std::size_t rule,
                                          std::uint32_t value, Time now) {
-  if (port >= config_.ports.size() || rule >= config_.rules.size()) {
+  if (port >= port_count_ || rule >= rule_count_) {
     ++counters_.bad_port;
     return false;
   }
@@ -46,7 +48,7 @@ bool SignalUpdateFunction::record_sample(PortId port, std::size_t rule,
 
 Result SignalUpdateFunction::process_ingress(std::span<std::uint8_t> frame,
                                              PortId ingress, Time) {
-  if (ingress >= config_.ports.size()) {
+  if (ingress >= port_count_) {
     ++counters_.bad_port;
     return scrub(frame);
   }
@@ -57,7 +59,7 @@ Result SignalUpdateFunction::process_ingress(std::span<std::uint8_t> frame,
 
 Result SignalUpdateFunction::process_egress(std::span<std::uint8_t> frame,
                                             PortId egress, Time now) {
-  if (egress >= config_.ports.size()) {
+  if (egress >= port_count_) {
     ++counters_.bad_port;
     return {Action::none, frame.size()};
   }
@@ -69,7 +71,7 @@ Result SignalUpdateFunction::process_egress(std::span<std::uint8_t> frame,
 Action SignalUpdateFunction::process_ingress_value(const SignalField& field,
                                                    std::uint32_t& value,
                                                    PortId ingress, Time) {
-  if (ingress >= config_.ports.size()) {
+  if (ingress >= port_count_) {
     ++counters_.bad_port;
     return scrub_value(field, value);
   }
@@ -80,7 +82,7 @@ Action SignalUpdateFunction::process_ingress_value(const SignalField& field,
 Action SignalUpdateFunction::process_egress_value(const SignalField& field,
                                                   std::uint32_t& value,
                                                   PortId egress, Time now) {
-  if (egress >= config_.ports.size()) {
+  if (egress >= port_count_) {
     ++counters_.bad_port;
     return Action::none;
   }
@@ -169,7 +171,7 @@ Action SignalUpdateFunction::scrub_value(const SignalField& field,
 Result SignalUpdateFunction::edge(std::span<std::uint8_t> frame) {
   Result r{Action::none, frame.size()};
   std::optional<std::size_t> strip_at;
-  for (std::size_t i = 0; i < config_.rules.size(); ++i) {
+  for (std::size_t i = 0; i < rule_count_; ++i) {
     const BindingRule& rule = config_.rules[i];
     const auto field =
         wire::ibcs::try_locate(rule.binding, frame, config_.wire);
@@ -203,7 +205,7 @@ Action SignalUpdateFunction::edge_value(const SignalField& field,
                                         std::uint32_t& value) {
   Result r;
   bool strip = false;
-  for (std::size_t i = 0; i < config_.rules.size(); ++i) {
+  for (std::size_t i = 0; i < rule_count_; ++i) {
     if (config_.rules[i].binding != field.binding) continue;
     switch (edge_actions_[i]) {
       case EdgeAction::strip:
@@ -224,7 +226,7 @@ Action SignalUpdateFunction::edge_value(const SignalField& field,
 Result SignalUpdateFunction::suf(std::span<std::uint8_t> frame, PortId port,
                                  Time now) {
   Result r{Action::none, frame.size()};
-  for (std::size_t i = 0; i < config_.rules.size(); ++i) {
+  for (std::size_t i = 0; i < rule_count_; ++i) {
     const auto field =
         wire::ibcs::try_locate(config_.rules[i].binding, frame, config_.wire);
     if (!field) continue;  // §5.1: unrecognised -> opaque
@@ -245,7 +247,7 @@ Action SignalUpdateFunction::suf_value(const SignalField& field,
                                        std::uint32_t& value, PortId port,
                                        Time now) {
   Result r;
-  for (std::size_t i = 0; i < config_.rules.size(); ++i) {
+  for (std::size_t i = 0; i < rule_count_; ++i) {
     if (config_.rules[i].binding != field.binding) continue;
     const Update u = apply_rules(i, port, field, value, now);
     if (u.action == Action::rewritten) value = u.value;

@@ -104,10 +104,17 @@ class SignalUpdateFunction {
   // or rule out of range. It is in the line process_egress_value reads,
   // so a caller that samples at most every so often can ask it first.
   std::optional<Time> last_sample(PortId port, std::size_t rule = 0) const {
-    if (port >= config_.ports.size() || rule >= config_.rules.size()) {
-      return std::nullopt;
-    }
-    return metrics_[port * config_.rules.size() + rule].last_sample();
+    if (port >= port_count_ || rule >= rule_count_) return std::nullopt;
+    return metrics_[port * rule_count_ + rule].last_sample();
+  }
+  // Whether the L_Metric of (port, rule) got a sample after `t`; false
+  // before the first, and for a port or rule out of range. For a caller
+  // that samples every so often (t = now - interval) on the per-packet
+  // path: last_sample()'s answer without building an optional, which
+  // GCC passes through the stack.
+  bool sampled_after(PortId port, Time t, std::size_t rule = 0) const {
+    if (port >= port_count_ || rule >= rule_count_) return false;
+    return metrics_[port * rule_count_ + rule].sampled_after(t);
   }
 
   // Ingress processing: scrubs on untrusted_ingress ports, otherwise
@@ -146,7 +153,7 @@ class SignalUpdateFunction {
  private:
   explicit SignalUpdateFunction(SufConfig config);
   LocalMetric& metric(PortId port, std::size_t rule) {
-    return metrics_[port * config_.rules.size() + rule];
+    return metrics_[port * rule_count_ + rule];
   }
   // Rules 1-3 (§6.1) of config.rules[rule] at `port` for a field holding
   // `packet` (nullopt: unreadable): Action::rewritten with the L_Metric to
@@ -173,6 +180,11 @@ class SignalUpdateFunction {
                    PortId port, Time now);
 
   SufConfig config_;
+  // config_.ports.size() and config_.rules.size(), which the per-packet
+  // range checks and metric lookups read: the vectors' own sizes divide
+  // by element sizes that are not powers of two (a multiply each).
+  std::uint32_t port_count_ = 0;
+  std::uint32_t rule_count_ = 0;
   std::array<EdgeAction, kMaxRules> edge_actions_{};
   std::vector<LocalMetric> metrics_;  // ports x rules, one line each
   Counters counters_;

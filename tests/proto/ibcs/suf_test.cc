@@ -180,6 +180,24 @@ TEST(Suf, LastSampleIsPerPortAndRule) {
   EXPECT_EQ(e.counters().bad_port, 0u);
 }
 
+// sampled_after(port, t, rule) says whether last_sample(port, rule) is
+// after t, without an optional: false before the first sample and out of
+// range.
+TEST(Suf, SampledAfterComparesTheLastSample) {
+  auto e = engine();
+  EXPECT_FALSE(e.sampled_after(kTransit, us(-1), kCsig));  // none yet
+  e.record_sample(kTransit, kCsig, 12, us(3));
+  EXPECT_TRUE(e.sampled_after(kTransit, us(2), kCsig));
+  EXPECT_FALSE(e.sampled_after(kTransit, us(3), kCsig));  // not after itself
+  EXPECT_FALSE(e.sampled_after(kTransit, us(4), kCsig));
+  EXPECT_TRUE(e.sampled_after(kTransit, us(2)));              // rule 0
+  EXPECT_FALSE(e.sampled_after(kTransit, us(2), kHpcc));      // another rule
+  EXPECT_FALSE(e.sampled_after(kTransit + 3, us(2), kCsig));  // port
+  EXPECT_FALSE(e.sampled_after(4, us(2), kCsig));             // out of range
+  EXPECT_FALSE(e.sampled_after(kTransit, us(2), 3));
+  EXPECT_EQ(e.counters().bad_port, 0u);
+}
+
 TEST(Suf, AbsentFieldBypasses) {
   auto e = engine();
   e.record_sample(kTransit, kUdp, 10, us(0));
