@@ -170,6 +170,9 @@ void IbcsSwitches::on_egress(LinkIndex l, Packet& packet, Time now) {
   if (e == kNone) return;  // a host's NIC
   const proto::PortId port = network_->port_of(l);
   ibcs::SignalUpdateFunction& engine = engines_[e];
+  // Whether the port is due a sample is asked of the engine: it is in the
+  // L_Metric's line, which the SUF reads next anyway, where a table of the
+  // simulator's own cost a hop a line more at 4,096 hosts.
   if (!engine.sampled_after(port, now - params_.sample_interval)) {
     sample(l, engine, port, now);
   }

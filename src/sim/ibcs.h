@@ -65,11 +65,8 @@ class IbcsSwitches : public HeaderProcessor {
   static constexpr std::uint32_t kNone = 0xffffffff;
 
   IbcsSwitches(Network& network, const IbcsParams& params);
-  // Feeds `engine`'s L_Metric of `port` (link l) a sample. on_egress()
-  // calls it when the last one is sample_interval old. When that was is
-  // asked of the engine: it is in the L_Metric's line, which the SUF
-  // reads next anyway, where a table of the simulator's own cost a hop a
-  // line more at 4,096 hosts.
+  // Feeds `engine`'s L_Metric of `port` (link l) a sample: on_egress()
+  // calls it when the last one is sample_interval old.
   void sample(LinkIndex l, proto::ibcs::SignalUpdateFunction& engine,
               proto::PortId port, Time now);
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "sim/clos_fixture.h"
 
 namespace arfabric::sim {
@@ -90,6 +92,41 @@ TEST(Ibcs, QueueDepthGrowsAlongABurstAndIsTheMaximum) {
   // The last one comes 99 x 80 ns after the first, when 2.475 of the 99
   // ahead of it have gone at 3.2 us each: 96.525 x 4000 B not yet sent.
   EXPECT_EQ(previous, 31u * 386'100 / 1'000'000);
+}
+
+// A port samples its L_Metric when a packet leaves and the last sample is
+// at least sample_interval old, and not in between. Eight 4000-byte packets
+// reach the spine's 10G egress 80 ns apart; its queue is what the nqd
+// signal reports (MAX: the leaves' idle 400G ports report 0).
+TEST(Ibcs, APortSamplesOncePerSampleInterval) {
+  for (const Time interval : {ps(1), ns(480)}) {
+    Clos c = chain(gbps(10));
+    c.spec.buffer_bytes = 40'000;  // eight packets fit
+    IbcsParams params = latest_sample(IbcsSignal::nqd);
+    params.sample_interval = interval;
+    IbcsSim s(c.spec, params);
+    c.install_routes(*s.sim.net);
+    for (int i = 0; i < 8; ++i)
+      s.send(c.host(0, 0), c.host(1, 0), 4000, 1, Time{});
+    s.sim.run_until(sec(1));
+    ASSERT_EQ(s.sim.sink.packets.size(), 8u);
+    std::vector<std::uint32_t> signals;
+    for (const Packet& p : s.sim.sink.packets)
+      signals.push_back(p.transport.signal);
+    if (interval == ps(1)) {
+      // Every packet samples: the second sees the first's unsent 3900 B
+      // (3.2 us at 10G, 80 ns of it gone), 31 * 3900 / 40000.
+      EXPECT_EQ(signals[0], 0u);
+      EXPECT_EQ(signals[1], 3u);
+    } else {
+      // The first samples the empty queue, and the five after it, less
+      // than 480 ns later, carry that sample; the seventh, exactly 480 ns
+      // after the first, samples 3400 + 5 x 4000 B (31 * 23400 / 40000),
+      // and the eighth, 80 ns later, carries it.
+      EXPECT_EQ(signals,
+                (std::vector<std::uint32_t>{0, 0, 0, 0, 0, 0, 18, 18}));
+    }
+  }
 }
 
 TEST(Ibcs, HostFacingIngressScrubsASpoofedSignal) {

@@ -38,7 +38,7 @@ SignalUpdateFunction::SignalUpdateFunction(SufConfig config)
 
 bool SignalUpdateFunction::record_sample(PortId port, std::size_t rule,
                                          std::uint32_t value, Time now) {
-  if (port >= port_count_ || rule >= rule_count_) {
+  if (!in_range(port, rule)) {
     ++counters_.bad_port;
     return false;
   }

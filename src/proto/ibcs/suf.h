@@ -101,20 +101,19 @@ class SignalUpdateFunction {
   }
   // When the L_Metric of (port, rule) got its newest sample
   // (LocalMetric::last_sample); nullopt before the first, and for a port
-  // or rule out of range. It is in the line process_egress_value reads,
-  // so a caller that samples at most every so often can ask it first.
+  // or rule out of range.
   std::optional<Time> last_sample(PortId port, std::size_t rule = 0) const {
-    if (port >= port_count_ || rule >= rule_count_) return std::nullopt;
-    return metrics_[port * rule_count_ + rule].last_sample();
+    if (!in_range(port, rule)) return std::nullopt;
+    return metrics_[metric_index(port, rule)].last_sample();
   }
   // Whether the L_Metric of (port, rule) got a sample after `t`; false
-  // before the first, and for a port or rule out of range. For a caller
-  // that samples every so often (t = now - interval) on the per-packet
-  // path: last_sample()'s answer without building an optional, which
-  // GCC passes through the stack.
+  // before the first, and for a port or rule out of range. It is in the
+  // line process_egress_value reads, so a caller that samples every so
+  // often (t = now - interval) can ask it first at no cost in lines: a
+  // bool, where last_sample()'s optional is passed through the stack.
   bool sampled_after(PortId port, Time t, std::size_t rule = 0) const {
-    if (port >= port_count_ || rule >= rule_count_) return false;
-    return metrics_[port * rule_count_ + rule].sampled_after(t);
+    return in_range(port, rule) &&
+           metrics_[metric_index(port, rule)].sampled_after(t);
   }
 
   // Ingress processing: scrubs on untrusted_ingress ports, otherwise
@@ -152,8 +151,14 @@ class SignalUpdateFunction {
 
  private:
   explicit SignalUpdateFunction(SufConfig config);
+  bool in_range(PortId port, std::size_t rule) const {
+    return port < port_count_ && rule < rule_count_;
+  }
+  std::size_t metric_index(PortId port, std::size_t rule) const {
+    return port * rule_count_ + rule;
+  }
   LocalMetric& metric(PortId port, std::size_t rule) {
-    return metrics_[port * rule_count_ + rule];
+    return metrics_[metric_index(port, rule)];
   }
   // Rules 1-3 (§6.1) of config.rules[rule] at `port` for a field holding
   // `packet` (nullopt: unreadable): Action::rewritten with the L_Metric to
@@ -182,7 +187,9 @@ class SignalUpdateFunction {
   SufConfig config_;
   // config_.ports.size() and config_.rules.size(), which the per-packet
   // range checks and metric lookups read: the vectors' own sizes divide
-  // by element sizes that are not powers of two (a multiply each).
+  // by element sizes that are not powers of two (a multiply each). A
+  // moved-from engine keeps them while its vectors are empty, so, like
+  // any moved-from object, it must not be used.
   std::uint32_t port_count_ = 0;
   std::uint32_t rule_count_ = 0;
   std::array<EdgeAction, kMaxRules> edge_actions_{};

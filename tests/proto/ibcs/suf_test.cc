@@ -194,6 +194,9 @@ TEST(Suf, SampledAfterComparesTheLastSample) {
   EXPECT_FALSE(e.sampled_after(kTransit, us(2), kHpcc));      // another rule
   EXPECT_FALSE(e.sampled_after(kTransit + 3, us(2), kCsig));  // port
   EXPECT_FALSE(e.sampled_after(4, us(2), kCsig));             // out of range
+  // Rule 3 is out of range even though kTransit's "rule 3" would be the
+  // slot of kHost's rule 0, which has a sample.
+  e.record_sample(kHost, kCsig, 1, us(3));
   EXPECT_FALSE(e.sampled_after(kTransit, us(2), 3));
   EXPECT_EQ(e.counters().bad_port, 0u);
 }
