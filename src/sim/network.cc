@@ -358,7 +358,7 @@ void Network::egress(LinkIndex l, PacketIndex index, Time now) {
 // - three ahead: for the third, its link and packet.
 // Three ahead, a packet due at a host has no FIB entry or egress link;
 // the HostHandler loads its flow's record, then its sender or receiver.
-// Three stages hide the egress link's miss too, but cost a hop ~80
+// Three stages hide the egress link's miss too, but cost a hop ~76
 // instructions more (callgrind): in a fabric that fits in L2 they made
 // hops 10-15 % slower, in a 1,024-host dense CLOS 20 % faster
 // (docs/PERFORMANCE.md). Inlined: GCC drops calls to a function whose only
