@@ -672,14 +672,15 @@ bool ModeRun::State::run(Time limit) {
       continue;
     }
     // Queue events: this one, and every one after it due before anything
-    // else (a sample included), with no other check than the end of the
-    // run's, until one is not.
-    const Time before = std::min(other, series->next_at());
+    // else (a sample included) and no later than `limit`, with no other
+    // check than the end of the run's, until one is not. One bound for
+    // both: `limit` is below `before` there, so below Time::max().
+    Time before = std::min(other, series->next_at());
+    if (limit < before) before = limit + ps(1);
     do {
       dispatch(events.pop());
       ++loop_events;
-    } while (!events.empty() && events.top().at < before &&
-             events.top().at <= limit && !done());
+    } while (!events.empty() && events.top().at < before && !done());
   }
   return over;
 }
