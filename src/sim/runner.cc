@@ -674,7 +674,8 @@ bool ModeRun::State::run(Time limit) {
     // Queue events: this one, and every one after it due before anything
     // else (a sample included) and no later than `limit`, with no other
     // check than the end of the run's, until one is not. One bound for
-    // both: `limit` is below `before` there, so below Time::max().
+    // both (a `limit` below `before` is below Time::max(), so adding 1 ps
+    // cannot overflow).
     Time before = std::min(other, series->next_at());
     if (limit < before) before = limit + ps(1);
     do {
