@@ -228,6 +228,38 @@ void Sender::dctcp_on_ack(std::uint32_t newly_acked, bool marked, Time sent_at,
     if (can_cut_) cut(1.0 - alpha_ / 2.0, now);
     return;
   }
+  grow(newly_acked);
+}
+
+double Sender::ibcs_excess(std::uint32_t signal) const {
+  const double target = config_->ibcs_target;
+  const double value = signal;
+  if (config_->ibcs_max_signal) {
+    return value > target ? (value - target) / value : 0.0;
+  }
+  return value < target ? (target - value) / target : 0.0;
+}
+
+void Sender::ibcs_on_ack(std::uint32_t newly_acked, bool own_new,
+                         const TransportHeader& ack, Time now) {
+  // The echo is the bottleneck value the acked packet met on its way
+  // (IBCS section 5.3). Past the target: cut in proportion to the excess
+  // (as Swift does with delay), once per window like DCTCP's ECN cut.
+  if (own_new && ack.signal_echo_valid) {
+    const double excess = ibcs_excess(ack.signal_echo);
+    if (excess > 0.0) {
+      if (can_cut_) {
+        cut(std::max(1.0 - config_->ibcs_beta * excess,
+                     1.0 - config_->ibcs_max_decrease),
+            now);
+      }
+      return;
+    }
+  }
+  grow(newly_acked);
+}
+
+void Sender::grow(std::uint32_t newly_acked) {
   if (!can_cut_ || newly_acked == 0) return;  // no growth in CWR/recovery
   // RFC 5681 section 3.1: slow start below ssthresh, else 1 MSS per RTT.
   if (cwnd_ < ssthresh_) {
@@ -279,12 +311,14 @@ void Sender::on_ack(const TransportHeader& ack, Time now) {
   if (ack.ecn_echo) ++counters_.ecn_echoes;
   if (config_->cc == CongestionControl::dctcp) {
     dctcp_on_ack(newly, marked, ack.sent_at, now);
+  } else if (config_->cc == CongestionControl::ibcs) {
+    ibcs_on_ack(newly, own_new, ack, now);
   }
 
   const std::uint64_t lost_before = counters_.losses_detected;
   detect_losses();
   if (counters_.losses_detected != lost_before &&
-      config_->cc == CongestionControl::dctcp && can_cut_) {
+      config_->cc != CongestionControl::none && can_cut_) {
     cut(0.5, now);  // RFC 8257 section 3.5 / RFC 5681: halve on loss
   }
 
@@ -319,7 +353,7 @@ void Sender::on_timer(Time now) {
   sent_order_.clear();
   ++backoff_;
   rto_deadline_ = Time::max();
-  if (config_->cc == CongestionControl::dctcp) {
+  if (config_->cc != CongestionControl::none) {
     // RFC 5681 section 3.1: ssthresh = max(FlightSize / 2, 2), LW = 1.
     ssthresh_ = std::max(cwnd_ / 2.0, 2.0);
     cwnd_ = kMinWindow;

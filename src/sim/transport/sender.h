@@ -11,9 +11,11 @@
 //   at least `dupack_threshold` transmissions later has been delivered.
 //   Only those packets are retransmitted. The RTO (RFC 6298, exponential
 //   backoff) is the backstop, e.g. for a lost tail.
-// - Congestion control: DCTCP (RFC 8257) in packets, or a fixed window.
+// - Congestion control: DCTCP (RFC 8257) in packets, the same window
+//   driven by the echoed IBCS signal instead of ECN, or a fixed window.
 //   At most one multiplicative decrease per window of data (RFC 3168
-//   section 6.1.2, RFC 5681): ECN cuts by (1 - alpha/2), loss halves.
+//   section 6.1.2, RFC 5681): ECN cuts by (1 - alpha/2), an IBCS signal
+//   past its target by up to ibcs_max_decrease, loss halves.
 // - RTT samples come from the send time the receiver echoes (as TCP
 //   timestamps, RFC 7323), so retransmissions give unambiguous samples.
 //
@@ -130,6 +132,13 @@ class alignas(64) Sender {
   void rtt_sample(Time rtt);
   void dctcp_on_ack(std::uint32_t newly_acked, bool marked, Time sent_at,
                     Time now);
+  void ibcs_on_ack(std::uint32_t newly_acked, bool own_new,
+                   const TransportHeader& ack, Time now);
+  // How far `signal` is past the target, relative to the worse of the
+  // two: 0 (not congested) up to 1.
+  double ibcs_excess(std::uint32_t signal) const;
+  // RFC 5681 section 3.1 growth by `newly_acked` packets.
+  void grow(std::uint32_t newly_acked);
   void cut(double factor, Time now);
 
   // The fields are ordered so that the 8-byte ones pack without holes:

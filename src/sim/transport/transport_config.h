@@ -1,7 +1,8 @@
 // Configuration of the hosts' reliable transport (sim/transport): packet
 // sizes, window limits, retransmission timer (RFC 6298 with a datacenter
 // minimum), RACK-style reordering tolerance (RFC 8985) and the congestion
-// controller (DCTCP, RFC 8257, or a fixed window). The transport is
+// controller (DCTCP, RFC 8257, a controller driven by the echoed IBCS
+// signal, or a fixed window). The transport is
 // arfabric's own, not a draft's: docs/protocols/transport.md lists every
 // rule and the RFC it follows.
 #pragma once
@@ -18,6 +19,9 @@ namespace arfabric::sim::transport {
 enum class CongestionControl : std::uint8_t {
   none,   // fixed window = initial_window_packets (tests, baselines)
   dctcp,  // RFC 8257 over a Reno-style window, in packets
+  // The same window, cut in proportion to how far the echoed IBCS signal
+  // is past its target (docs/TRANSPORT.md); data packets not ECN-capable.
+  ibcs,
 };
 
 struct TransportConfig {
@@ -37,6 +41,16 @@ struct TransportConfig {
   double dctcp_g = 1.0 / 16;         // RFC 8257 section 4.2 default
   double dctcp_initial_alpha = 1.0;  // RFC 8257 section 3.3
   CongestionControl cc = CongestionControl::dctcp;
+  // cc == ibcs: the target of the echoed signal, in the signal's own
+  // units (CSIG buckets), and its order. A MAX signal (delay, queue
+  // depth) is congested above the target, a MIN signal (available
+  // bandwidth) below it.
+  std::uint32_t ibcs_target = 2;  // nqd's scenario default
+  bool ibcs_max_signal = true;
+  // A congested echo cuts cwnd by ibcs_beta x the relative excess, at
+  // most by ibcs_max_decrease (as Swift's beta and max_mdf).
+  double ibcs_beta = 0.8;
+  double ibcs_max_decrease = 0.5;
 };
 
 struct ConfigError {
@@ -48,7 +62,9 @@ struct ConfigError {
 
 // Error: the first bad field, with why (zero MSS, windows out of order or
 // above 2^20 packets, RTOs not positive or out of order, g or alpha
-// outside (0, 1] / [0, 1], dupack_threshold 0).
+// outside (0, 1] / [0, 1], dupack_threshold 0, ibcs_beta outside (0, 1],
+// ibcs_max_decrease outside (0, 1), a MIN signal's ibcs_target 0 (never
+// congested), an unknown cc).
 std::expected<void, ConfigError> validate(const TransportConfig& config);
 
 // Packets a flow of `bytes` needs (0 for an empty flow).

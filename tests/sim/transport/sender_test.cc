@@ -138,6 +138,102 @@ TEST(Sender, DctcpAlphaFlushedToZero) {
   EXPECT_EQ(s.alpha(), 0.0);
 }
 
+TransportHeader ack_with_signal(const TransportHeader& d,
+                                std::uint32_t cumulative,
+                                std::uint32_t signal) {
+  TransportHeader a = ack_for(d, cumulative);
+  a.signal_echo = signal;
+  a.signal_echo_valid = true;
+  return a;
+}
+
+TEST(Sender, IbcsMaxSignalCutsInProportionOncePerWindow) {
+  TransportConfig c;
+  c.cc = CongestionControl::ibcs;
+  c.ibcs_target = 6;  // a MAX signal (queue depth): above 6 is congested
+  Sender s(c, 0, 1000 * 4096, Time());
+  auto w1 = drain(s, Time());  // seq 0..15 at t = 0, cwnd 16
+  ASSERT_EQ(w1.size(), 16u);
+  EXPECT_FALSE(w1[0].ecn_capable);  // IBCS, not ECN, drives the window
+  // At the target: not congested, slow start (16 -> 18).
+  s.on_ack(ack_with_signal(w1[0], 1, 6), us(10));
+  s.on_ack(ack_with_signal(w1[1], 2, 0), us(10));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0);
+  // 10 > 6: excess (10 - 6) / 10 = 0.4, cut by 0.8 x 0.4:
+  // cwnd = 18 x 0.68 = 12.24, ssthresh with it.
+  s.on_ack(ack_with_signal(w1[2], 3, 10), us(11));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0 * 0.68);
+  EXPECT_DOUBLE_EQ(s.ssthresh(), 18.0 * 0.68);
+  EXPECT_EQ(s.counters().window_reductions, 1u);
+  // The rest of the window: no second cut, and no growth while congested;
+  // an uncongested ACK grows it again (congestion avoidance).
+  s.on_ack(ack_with_signal(w1[3], 4, 31), us(11));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0 * 0.68);
+  s.on_ack(ack_with_signal(w1[4], 5, 1), us(11));
+  EXPECT_EQ(s.counters().window_reductions, 1u);
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0 * 0.68);  // no growth before a new window
+  // A packet sent after the cut opens the next window: 31 is far past the
+  // target, (31 - 6) / 31 x 0.8 = 0.645, capped at ibcs_max_decrease 0.5.
+  auto w2 = drain(s, us(11));
+  ASSERT_FALSE(w2.empty());
+  const double before = s.cwnd();
+  s.on_ack(ack_with_signal(w2[0], 5, 31), us(20));
+  EXPECT_DOUBLE_EQ(s.cwnd(), before * 0.5);
+  EXPECT_EQ(s.counters().window_reductions, 2u);
+  EXPECT_EQ(s.signal_echo(), 31u);
+}
+
+TEST(Sender, IbcsMinSignalIsCongestedBelowTheTarget) {
+  TransportConfig c;
+  c.cc = CongestionControl::ibcs;
+  c.ibcs_max_signal = false;  // available bandwidth: below 4 is congested
+  c.ibcs_target = 4;
+  c.ibcs_beta = 1.0;
+  c.ibcs_max_decrease = 0.9;
+  Sender s(c, 0, 1000 * 4096, Time());
+  auto w1 = drain(s, Time());
+  s.on_ack(ack_with_signal(w1[0], 1, 31), us(10));  // plenty left: grow
+  s.on_ack(ack_with_signal(w1[1], 2, 4), us(10));   // at the target: grow
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0);
+  // 1 < 4: excess (4 - 1) / 4 = 0.75, beta 1: cwnd x 0.25.
+  s.on_ack(ack_with_signal(w1[2], 3, 1), us(11));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0 * 0.25);
+  // The rest of the window, uncongested, neither cuts nor grows.
+  for (std::uint32_t i = 3; i < 16; ++i)
+    s.on_ack(ack_with_signal(w1[i], i + 1, 31), us(11));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 4.5);
+  auto w2 = drain(s, us(11));
+  ASSERT_EQ(w2.size(), 4u);
+  // 0: excess 1, the cut is capped at 0.9: cwnd x 0.1 (at least 1).
+  s.on_ack(ack_with_signal(w2[0], 3, 0), us(20));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 1.0);
+}
+
+TEST(Sender, IbcsWithoutAnEchoGrowsAndHalvesOnLoss) {
+  TransportConfig c;
+  c.cc = CongestionControl::ibcs;
+  c.reorder_window = us(5);
+  Sender s(c, 0, 1000 * 4096, Time());
+  auto w1 = drain(s, Time());
+  // No signal on the ACK (fail-open all the way): nothing to react to.
+  s.on_ack(ack_for(w1[0], 1), us(10));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 17.0);
+  // A duplicate ACK that echoes congestion acks nothing new: no cut.
+  s.on_ack(ack_with_signal(w1[0], 1, 31), us(10));
+  EXPECT_EQ(s.counters().window_reductions, 0u);
+  // Seq 16 and 17 leave at 6 us and are acked; seq 1..15 (sent at 0) are
+  // not. The first ACK grows cwnd to 18 (slow start), then the RACK rule
+  // declares seq 1..13 lost (sent >= 5 us and >= 3 transmissions before
+  // seq 16) and the window halves to 9, once.
+  auto w2 = drain(s, us(6));
+  ASSERT_EQ(w2.size(), 2u);
+  for (const TransportHeader& d : w2) s.on_ack(ack_for(d, 1), us(12));
+  EXPECT_EQ(s.counters().losses_detected, 14u);  // 1..13, then 14
+  EXPECT_EQ(s.counters().window_reductions, 1u);
+  EXPECT_DOUBLE_EQ(s.cwnd(), 9.0);
+  EXPECT_DOUBLE_EQ(s.ssthresh(), 9.0);
+}
+
 TEST(Sender, RackDetectsLossOnlyAfterReorderWindow) {
   TransportConfig c;
   c.cc = CongestionControl::none;
