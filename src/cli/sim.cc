@@ -388,10 +388,12 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (scenario->switches.ibcs && !results.empty()) {
     out << fmt::format(
-        "IBCS, CSIG signal {} (0..31 at receivers):\n{:<14}{:>12}{:>12}{:>11}"
-        "{:>11}{:>12}{:>8}\n",
-        sim::ibcs_signal_name(scenario->switches.ibcs->signal), "mode",
-        "rewritten", "unchanged", "fail-open", "scrubbed", "delivered", "mean");
+        "IBCS, CSIG signal {} (0..31 at receivers; hosts' congestion "
+        "control: {}):\n{:<14}{:>12}{:>12}{:>11}{:>11}{:>12}{:>8}\n",
+        sim::ibcs_signal_name(scenario->switches.ibcs->signal),
+        sim::host_congestion_control_name(scenario->hosts.congestion_control),
+        "mode", "rewritten", "unchanged", "fail-open", "scrubbed", "delivered",
+        "mean");
     for (const sim::ModeResult& r : results) {
       const auto& c = r.ibcs.switches;
       const auto& d = r.ibcs.delivered;

@@ -333,6 +333,18 @@ std::expected<void, std::string> ModeRun::State::build() {
   tc.min_rto = scenario.hosts.min_rto;
   tc.dctcp_g = scenario.hosts.dctcp_g;
   tc.dupack_threshold = scenario.hosts.dupack_threshold;
+  if (scenario.hosts.congestion_control == HostCongestionControl::ibcs) {
+    if (!sp.ibcs) {
+      return std::unexpected(
+          "hosts.congestion_control: ibcs needs switches.ibcs (the signal "
+          "it reacts to)");
+    }
+    tc.cc = transport::CongestionControl::ibcs;
+    tc.ibcs_target = scenario.hosts.ibcs_target;
+    tc.ibcs_max_signal = ibcs_signal_is_max(sp.ibcs->signal);
+    tc.ibcs_beta = scenario.hosts.ibcs_beta;
+    tc.ibcs_max_decrease = scenario.hosts.ibcs_max_decrease;
+  }
   if (auto ok = transport::validate(tc); !ok) {
     return std::unexpected("hosts." + ok.error().to_string());
   }

@@ -321,7 +321,9 @@ TEST(SimCommand, IbcsTablePrintsWhenTheScenarioEnablesIt) {
   std::ostringstream out, err;
   EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
   const std::string text = out.str();
-  const auto table = text.find("IBCS, CSIG signal nqd (0..31 at receivers):");
+  const auto table = text.find(
+      "IBCS, CSIG signal nqd (0..31 at receivers; hosts' congestion "
+      "control: dctcp):");
   ASSERT_NE(table, std::string::npos) << text;
   EXPECT_NE(text.find("\necmp ", table), std::string::npos) << text;
   EXPECT_NE(text.find("\nfare ", table), std::string::npos) << text;
@@ -332,6 +334,16 @@ TEST(SimCommand, IbcsTablePrintsWhenTheScenarioEnablesIt) {
       std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/tiny.yaml";
   EXPECT_EQ(run_sim(o, plain_out, plain_err), 0) << plain_err.str();
   EXPECT_EQ(plain_out.str().find("IBCS"), std::string::npos);
+  // The example whose hosts act on the signal says so.
+  std::ostringstream cc_out, cc_err;
+  o.scenario_path =
+      std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/ibcs_incast.yaml";
+  o.modes = {"ecmp"};
+  EXPECT_EQ(run_sim(o, cc_out, cc_err), 0) << cc_err.str();
+  EXPECT_NE(cc_out.str().find("nqd (0..31 at receivers; hosts' congestion "
+                              "control: ibcs):"),
+            std::string::npos)
+      << cc_out.str();
 }
 
 // The summary table gives notifications' bytes next to their count (the

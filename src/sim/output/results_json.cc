@@ -28,6 +28,8 @@ Json scenario_json(const Scenario& s) {
   j["description"] = s.description;
   j["summary"] = s.topology.summary();
   j["seed"] = s.seed;
+  j["congestion_control"] =
+      host_congestion_control_name(s.hosts.congestion_control);
   put_time(j, "stop_at", s.stop_at);
   Json events = Json::array();
   for (const EventSpec& e : s.events) {

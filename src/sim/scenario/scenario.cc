@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "wire/ibcs/csig_tag.h"
+
 namespace arfabric::sim {
 namespace {
 
@@ -50,6 +52,29 @@ std::string_view ibcs_signal_name(IbcsSignal s) {
       return "nqd";
   }
   return "unknown";
+}
+
+bool ibcs_signal_is_max(IbcsSignal s) {
+  // IbcsSignal values are the CSIG type codes (sim/ibcs.cc writes them).
+  const auto type = wire::ibcs::csig_signal_type(static_cast<std::uint8_t>(s));
+  return type && type->op == wire::ibcs::ExtremumOp::max;
+}
+
+std::uint32_t ibcs_default_target(IbcsSignal s) {
+  switch (s) {
+    case IbcsSignal::abw:
+    case IbcsSignal::abw_c:
+      return 3;
+    case IbcsSignal::delay:
+      return 1;
+    case IbcsSignal::nqd:
+      return 2;
+  }
+  return 0;
+}
+
+std::string_view host_congestion_control_name(HostCongestionControl c) {
+  return c == HostCongestionControl::ibcs ? "ibcs" : "dctcp";
 }
 
 }  // namespace arfabric::sim

@@ -107,6 +107,15 @@ enum class IbcsEstimator : std::uint8_t {
   window_max
 };
 std::string_view ibcs_signal_name(IbcsSignal s);
+// Whether the signal is a MAX one (delay, nqd: more is worse) rather than
+// a MIN one (abw, abw_c: less is worse), as the CSIG type table says.
+bool ibcs_signal_is_max(IbcsSignal s);
+// The hosts' default ibcs_target for the signal, in its buckets: nqd 2
+// (congested from 3/31 of the buffer), delay 1 (from 2 us at the default
+// 1 us step), abw_c and abw 3 (under 3/31 of the capacity left, i.e.
+// ~90 % busy). Chosen by a sweep that kept drops near DCTCP's
+// (docs/TRANSPORT.md, "Tests and figures").
+std::uint32_t ibcs_default_target(IbcsSignal s);
 struct IbcsParams {
   IbcsSignal signal = IbcsSignal::abw_c;
   // A port records an L_Metric sample when a packet leaves and the last
@@ -157,6 +166,13 @@ struct SwitchParams {
   std::optional<IbcsParams> ibcs;
 };
 
+// How hosts control their congestion windows (docs/TRANSPORT.md).
+enum class HostCongestionControl : std::uint8_t {
+  dctcp,  // RFC 8257: ECN marks
+  ibcs,   // the echoed IBCS signal against ibcs_target
+};
+std::string_view host_congestion_control_name(HostCongestionControl c);
+
 struct HostParams {
   std::uint32_t mss_bytes = 4096;   // payload per data packet
   std::uint32_t header_bytes = 64;  // added on the wire per packet
@@ -165,6 +181,13 @@ struct HostParams {
   Time min_rto = us(100);
   double dctcp_g = 1.0 / 16;
   std::uint32_t dupack_threshold = 3;  // raised by the transport for spraying
+  HostCongestionControl congestion_control = HostCongestionControl::dctcp;
+  // congestion_control ibcs (needs switches.ibcs): the signal's target in
+  // its buckets (the parser sets ibcs_default_target unless given), the
+  // cut per unit of relative excess and the largest cut.
+  std::uint32_t ibcs_target = 0;
+  double ibcs_beta = 0.8;
+  double ibcs_max_decrease = 0.5;
 };
 
 struct Scenario {

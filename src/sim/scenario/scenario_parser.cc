@@ -560,14 +560,65 @@ Result<SwitchParams> read_switches(const Map& top) {
   return p;
 }
 
-Result<HostParams> read_hosts(const Map& top) {
+// hosts.congestion_control and its ibcs_* keys; `switches` is read first
+// (the ibcs controller needs switches.ibcs, whose signal sets the
+// target's range and default).
+Result<void> read_congestion_control(const Map& m, const SwitchParams& switches,
+                                     HostParams& p) {
+  ARF_TRY(read_choice(
+      m, "congestion_control", "congestion control",
+      std::array<std::pair<std::string_view, HostCongestionControl>, 2>{
+          {{"dctcp", HostCongestionControl::dctcp},
+           {"ibcs", HostCongestionControl::ibcs}}},
+      p.congestion_control));
+  if (p.congestion_control != HostCongestionControl::ibcs) {
+    for (const std::string_view key :
+         {"ibcs_target", "ibcs_beta", "ibcs_max_decrease"}) {
+      if (m.has(key))
+        return std::unexpected(
+            m.error(key, "only with congestion_control: ibcs"));
+    }
+    return {};
+  }
+  if (!switches.ibcs)
+    return std::unexpected(
+        m.error("congestion_control",
+                "ibcs needs switches.ibcs (the signal it reacts to)"));
+  const IbcsSignal signal = switches.ibcs->signal;
+  const bool max_signal = ibcs_signal_is_max(signal);
+  p.ibcs_target = ibcs_default_target(signal);
+  ARF_TRY(m.read_uint("ibcs_target", p.ibcs_target, 0, 31));
+  // A target at the end the signal cannot pass would never be congested.
+  if (max_signal && p.ibcs_target == 31)
+    return std::unexpected(m.error(
+        "ibcs_target",
+        strformat("31 is the top of the MAX signal {}: nothing is above it "
+                  "(use 0..30)",
+                  ibcs_signal_name(signal))));
+  if (!max_signal && p.ibcs_target == 0)
+    return std::unexpected(m.error(
+        "ibcs_target",
+        strformat("0 is the bottom of the MIN signal {}: nothing is below it "
+                  "(use 1..31)",
+                  ibcs_signal_name(signal))));
+  ARF_TRY(m.read_fraction("ibcs_beta", p.ibcs_beta));
+  if (p.ibcs_beta <= 0)
+    return std::unexpected(m.error("ibcs_beta", "must be in (0, 1]"));
+  ARF_TRY(m.read_fraction("ibcs_max_decrease", p.ibcs_max_decrease));
+  if (p.ibcs_max_decrease <= 0 || p.ibcs_max_decrease >= 1)
+    return std::unexpected(m.error("ibcs_max_decrease", "must be in (0, 1)"));
+  return {};
+}
+
+Result<HostParams> read_hosts(const Map& top, const SwitchParams& switches) {
   HostParams p;
   const auto node = top.get("hosts");
   if (!node) return p;
-  const Map m =
-      ARF_TRY(Map::open(top.file(), *node, "hosts",
-                        {"mss", "header_bytes", "ack_bytes", "initial_window",
-                         "min_rto", "dctcp_g", "dupack_threshold"}));
+  const Map m = ARF_TRY(
+      Map::open(top.file(), *node, "hosts",
+                {"mss", "header_bytes", "ack_bytes", "initial_window",
+                 "min_rto", "dctcp_g", "dupack_threshold", "congestion_control",
+                 "ibcs_target", "ibcs_beta", "ibcs_max_decrease"}));
   std::uint64_t v = p.mss_bytes;
   ARF_TRY(m.read_size("mss", v));
   if (v < 64 || v > 65'536)
@@ -592,6 +643,7 @@ Result<HostParams> read_hosts(const Map& top) {
   if (p.dctcp_g <= 0)
     return std::unexpected(m.error("dctcp_g", "must be in (0, 1]"));
   ARF_TRY(m.read_uint("dupack_threshold", p.dupack_threshold, 1, 1'000'000));
+  ARF_TRY(read_congestion_control(m, switches, p));
   return p;
 }
 
@@ -1027,7 +1079,7 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
                   edge, kMaxLsnNodes)));
   }
   s.switches = ARF_TRY(read_switches(top));
-  s.hosts = ARF_TRY(read_hosts(top));
+  s.hosts = ARF_TRY(read_hosts(top, s.switches));
   if (s.hosts.mss_bytes + s.hosts.header_bytes >
       s.switches.buffer_bytes_per_port)
     return std::unexpected(

@@ -190,6 +190,36 @@ TEST(ParseScenario, IbcsIsOffUnlessGivenAndTakesEveryKey) {
   EXPECT_EQ(defaults->switches.ibcs->signal, IbcsSignal::abw_c);
 }
 
+TEST(ParseScenario, HostsCongestionControlAndItsIbcsTargetDefaults) {
+  auto dctcp = parse_scenario(kTiny, "t.yaml");
+  ASSERT_TRUE(dctcp) << dctcp.error().to_string();
+  EXPECT_EQ(dctcp->hosts.congestion_control, HostCongestionControl::dctcp);
+  // The target defaults to the signal's own (ibcs_default_target).
+  const std::pair<std::string_view, std::uint32_t> defaults[] = {
+      {"abw", 3}, {"abw_c", 3}, {"delay", 1}, {"nqd", 2}};
+  for (const auto& [signal, target] : defaults) {
+    auto s = parse_scenario(
+        tiny_with(strformat("switches:\n  ibcs: {signal: {}}\nhosts:\n"
+                            "  congestion_control: ibcs\n",
+                            signal)),
+        "t.yaml");
+    ASSERT_TRUE(s) << s.error().to_string();
+    EXPECT_EQ(s->hosts.congestion_control, HostCongestionControl::ibcs);
+    EXPECT_EQ(s->hosts.ibcs_target, target) << signal;
+    EXPECT_EQ(s->hosts.ibcs_beta, 0.8);
+    EXPECT_EQ(s->hosts.ibcs_max_decrease, 0.5);
+  }
+  auto given =
+      parse_scenario(tiny_with("switches:\n  ibcs: {signal: delay}\nhosts:\n"
+                               "  congestion_control: ibcs\n  ibcs_target: 0\n"
+                               "  ibcs_beta: 0.5\n  ibcs_max_decrease: 0.25\n"),
+                     "t.yaml");
+  ASSERT_TRUE(given) << given.error().to_string();
+  EXPECT_EQ(given->hosts.ibcs_target, 0U);  // any queueing delay at all
+  EXPECT_EQ(given->hosts.ibcs_beta, 0.5);
+  EXPECT_EQ(given->hosts.ibcs_max_decrease, 0.25);
+}
+
 TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
   const BadCase cases[] = {
       {"yaml syntax", "stop_at: 10ms\ntopology: [a, b\n", 3, "", "YAML"},
@@ -345,6 +375,35 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        tiny_with("switches:\n  ibcs:\n    sample_interval: 10us\n"
                  "    max_age: 5us\n"),
        10, "switches.ibcs.max_age", "must be at least sample_interval"},
+      {"unknown congestion control",
+       tiny_with("hosts:\n  congestion_control: hpcc\n"), 8,
+       "hosts.congestion_control",
+       "unknown congestion control 'hpcc' (dctcp, ibcs)"},
+      {"IBCS congestion control without IBCS",
+       tiny_with("hosts:\n  congestion_control: ibcs\n"), 8,
+       "hosts.congestion_control", "ibcs needs switches.ibcs"},
+      {"an IBCS key with DCTCP", tiny_with("hosts:\n  ibcs_target: 3\n"), 8,
+       "hosts.ibcs_target", "only with congestion_control: ibcs"},
+      {"MAX signal's target at its top",
+       tiny_with("switches:\n  ibcs: {signal: nqd}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_target: 31\n"),
+       11, "hosts.ibcs_target", "31 is the top of the MAX signal nqd"},
+      {"MIN signal's target at its bottom",
+       tiny_with("switches:\n  ibcs: {signal: abw}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_target: 0\n"),
+       11, "hosts.ibcs_target", "0 is the bottom of the MIN signal abw"},
+      {"IBCS target beyond the field",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_target: 32\n"),
+       11, "hosts.ibcs_target", "32 is above the maximum 31"},
+      {"IBCS beta zero",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_beta: 0\n"),
+       11, "hosts.ibcs_beta", "must be in (0, 1]"},
+      {"IBCS cut to nothing",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_max_decrease: 1\n"),
+       11, "hosts.ibcs_max_decrease", "must be in (0, 1)"},
       {"not a map", "- a\n- b\n", 1, "<top>", "expected a map"},
       // Found by fuzz/scenario_fuzz: keys without a name gave an empty key.
       {"null top-level key", ":\n", 1, "<top>", "a key must be a plain word"},
