@@ -110,6 +110,11 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
          "use this random seed instead of the scenario's (its `seed`); "
          "results.json records the one used")
       ->type_name("N");
+  sim->add_option("--congestion-control", options.congestion_control,
+                  "dctcp or ibcs: the hosts' congestion control instead of "
+                  "the scenario's (hosts.congestion_control); ibcs needs "
+                  "switches.ibcs and takes the signal's default target")
+      ->type_name("CC");
   sim->add_option_function<std::string>(
          "--memory-limit",
          [&options](const std::string& text) {
@@ -148,6 +153,19 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     return 1;
   }
   if (options.seed) scenario->seed = *options.seed;
+  if (!options.congestion_control.empty()) {
+    const auto cc =
+        sim::parse_host_congestion_control(options.congestion_control);
+    if (!cc) {
+      err << "arfabric sim: --congestion-control: unknown '"
+          << options.congestion_control << "' (dctcp, ibcs)\n";
+      return 1;
+    }
+    if (auto ok = sim::set_congestion_control(*scenario, *cc); !ok) {
+      err << "arfabric sim: --congestion-control: " << ok.error() << "\n";
+      return 1;
+    }
+  }
   std::vector<sim::Mode> modes = scenario->modes;
   if (!options.modes.empty()) {
     modes.clear();

@@ -33,6 +33,9 @@ struct SimOptions {
   // --seed: replaces the scenario's seed (e.g. to repeat a run over
   // several seeds without editing the file).
   std::optional<std::uint64_t> seed;
+  // --congestion-control: replaces the hosts' (hosts.congestion_control),
+  // e.g. to compare DCTCP with the IBCS-driven window on one scenario.
+  std::string congestion_control;  // empty: the scenario's
   // --memory-limit, in bytes of the process's resident memory: past it,
   // the modes still running stop and the rest do not start, each row
   // saying so (cli/memory_guard.h). Unset: 90% of the memory free when

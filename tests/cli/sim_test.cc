@@ -346,6 +346,47 @@ TEST(SimCommand, IbcsTablePrintsWhenTheScenarioEnablesIt) {
       << cc_out.str();
 }
 
+// --congestion-control runs a scenario's hosts with the other controller:
+// the same incast, with DCTCP, ends differently.
+TEST(SimCommand, CongestionControlOptionReplacesTheScenarios) {
+  SimOptions o = tiny("");
+  o.scenario_path =
+      std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/ibcs_incast.yaml";
+  std::ostringstream ibcs_out, ibcs_err, dctcp_out, dctcp_err;
+  EXPECT_EQ(run_sim(o, ibcs_out, ibcs_err), 0) << ibcs_err.str();
+  o.congestion_control = "dctcp";
+  EXPECT_EQ(run_sim(o, dctcp_out, dctcp_err), 0) << dctcp_err.str();
+  EXPECT_NE(dctcp_out.str().find("hosts' congestion control: dctcp):"),
+            std::string::npos)
+      << dctcp_out.str();
+  // The ecmp row less its wall time: completion and drops differ.
+  const auto row = [](const std::string& text) {
+    const auto at = text.find("\necmp ");
+    const std::string line = text.substr(at, text.find('\n', at + 1) - at);
+    return std::regex_replace(line, std::regex(" +[0-9.]+ s$"), "");
+  };
+  EXPECT_NE(row(ibcs_out.str()), row(dctcp_out.str()));
+  EXPECT_NE(row(ibcs_out.str()).find("500.5 us"), std::string::npos);
+
+  // Bad values: named, and nothing runs.
+  o.congestion_control = "hpcc";
+  std::ostringstream bad_out, bad_err;
+  EXPECT_EQ(run_sim(o, bad_out, bad_err), 1);
+  EXPECT_NE(bad_err.str().find("--congestion-control: unknown 'hpcc' "
+                               "(dctcp, ibcs)"),
+            std::string::npos)
+      << bad_err.str();
+  EXPECT_EQ(bad_out.str(), "");
+  o = tiny("");  // tiny.yaml has no switches.ibcs
+  o.congestion_control = "ibcs";
+  std::ostringstream none_out, none_err;
+  EXPECT_EQ(run_sim(o, none_out, none_err), 1);
+  EXPECT_NE(none_err.str().find("--congestion-control: ibcs needs "
+                                "switches.ibcs"),
+            std::string::npos)
+      << none_err.str();
+}
+
 // The summary table gives notifications' bytes next to their count (the
 // issue's "notification overhead (frames, bytes)"), and a line for drops
 // without a column: here random link errors.

@@ -77,4 +77,30 @@ std::string_view host_congestion_control_name(HostCongestionControl c) {
   return c == HostCongestionControl::ibcs ? "ibcs" : "dctcp";
 }
 
+std::optional<HostCongestionControl> parse_host_congestion_control(
+    std::string_view name) {
+  if (name == "dctcp") return HostCongestionControl::dctcp;
+  if (name == "ibcs") return HostCongestionControl::ibcs;
+  return std::nullopt;
+}
+
+std::expected<void, std::string> set_congestion_control(
+    Scenario& scenario, HostCongestionControl c) {
+  HostParams& hosts = scenario.hosts;
+  if (c == hosts.congestion_control) return {};
+  if (c == HostCongestionControl::ibcs) {
+    if (!scenario.switches.ibcs) {
+      return std::unexpected(
+          "ibcs needs switches.ibcs (the signal it reacts to), which " +
+          scenario.file + " does not enable");
+    }
+    const HostParams defaults;
+    hosts.ibcs_target = ibcs_default_target(scenario.switches.ibcs->signal);
+    hosts.ibcs_beta = defaults.ibcs_beta;
+    hosts.ibcs_max_decrease = defaults.ibcs_max_decrease;
+  }
+  hosts.congestion_control = c;
+  return {};
+}
+
 }  // namespace arfabric::sim

@@ -172,6 +172,8 @@ enum class HostCongestionControl : std::uint8_t {
   ibcs,   // the echoed IBCS signal against ibcs_target
 };
 std::string_view host_congestion_control_name(HostCongestionControl c);
+std::optional<HostCongestionControl> parse_host_congestion_control(
+    std::string_view name);
 
 struct HostParams {
   std::uint32_t mss_bytes = 4096;   // payload per data packet
@@ -203,6 +205,14 @@ struct Scenario {
   Time stop_at{};
   std::string file;  // the scenario's file name, "<default>" if embedded
 };
+
+// Makes the scenario's hosts run `c` (the sim command's
+// --congestion-control), as if its file said so: switching to ibcs sets
+// the signal's default target and beta / max decrease unless the file
+// already chose ibcs. Error: ibcs without switches.ibcs ("ibcs needs
+// switches.ibcs ..."); the scenario is then unchanged.
+std::expected<void, std::string> set_congestion_control(
+    Scenario& scenario, HostCongestionControl c);
 
 struct ScenarioError {
   std::string file;

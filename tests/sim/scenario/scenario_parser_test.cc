@@ -220,6 +220,39 @@ TEST(ParseScenario, HostsCongestionControlAndItsIbcsTargetDefaults) {
   EXPECT_EQ(given->hosts.ibcs_max_decrease, 0.25);
 }
 
+TEST(ParseScenario, SetCongestionControlIsWhatTheFileWouldSay) {
+  auto s = parse_scenario(tiny_with("switches:\n  ibcs: {signal: delay}\n"),
+                          "t.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  ASSERT_TRUE(set_congestion_control(*s, HostCongestionControl::ibcs));
+  EXPECT_EQ(s->hosts.congestion_control, HostCongestionControl::ibcs);
+  EXPECT_EQ(s->hosts.ibcs_target, ibcs_default_target(IbcsSignal::delay));
+  // A file that chose ibcs keeps its own settings.
+  auto own = parse_scenario(
+      tiny_with("switches:\n  ibcs: {signal: nqd}\nhosts:\n"
+                "  congestion_control: ibcs\n  ibcs_target: 9\n"),
+      "t.yaml");
+  ASSERT_TRUE(own) << own.error().to_string();
+  ASSERT_TRUE(set_congestion_control(*own, HostCongestionControl::ibcs));
+  EXPECT_EQ(own->hosts.ibcs_target, 9U);
+  ASSERT_TRUE(set_congestion_control(*own, HostCongestionControl::dctcp));
+  EXPECT_EQ(own->hosts.congestion_control, HostCongestionControl::dctcp);
+  // No signal to react to: refused, the scenario unchanged.
+  auto plain = parse_scenario(kTiny, "plain.yaml");
+  ASSERT_TRUE(plain) << plain.error().to_string();
+  const auto refused =
+      set_congestion_control(*plain, HostCongestionControl::ibcs);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(),
+            "ibcs needs switches.ibcs (the signal it reacts to), which "
+            "plain.yaml does not enable");
+  EXPECT_EQ(plain->hosts.congestion_control, HostCongestionControl::dctcp);
+  EXPECT_EQ(parse_host_congestion_control("ibcs"), HostCongestionControl::ibcs);
+  EXPECT_EQ(parse_host_congestion_control("dctcp"),
+            HostCongestionControl::dctcp);
+  EXPECT_FALSE(parse_host_congestion_control("IBCS"));
+}
+
 TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
   const BadCase cases[] = {
       {"yaml syntax", "stop_at: 10ms\ntopology: [a, b\n", 3, "", "YAML"},
