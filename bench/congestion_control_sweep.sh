@@ -38,6 +38,12 @@ run() {  # LABEL SIGNAL [TARGET]
   local label=$1
   shift
   scenario "$@" >"$tmp/s.yaml"
+  # Each edit must have taken (poisson128.yaml may have changed).
+  for want in "ibcs: {signal: $1}" 'modes: \[ecmp\]' 'duration: 2ms' \
+      'load: 0.7'; do
+    grep -q "$want" "$tmp/s.yaml" ||
+      { echo "$0: $base no longer gives '$want'" >&2; exit 1; }
+  done
   "$binary" sim -s "$tmp/s.yaml" --out "$tmp/out" >/dev/null
   python3 - "$label" "$tmp/out/results.json" <<'PY'
 import json, sys

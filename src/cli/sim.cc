@@ -113,7 +113,8 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
   sim->add_option("--congestion-control", options.congestion_control,
                   "dctcp or ibcs: the hosts' congestion control instead of "
                   "the scenario's (hosts.congestion_control); ibcs needs "
-                  "switches.ibcs and takes the signal's default target")
+                  "switches.ibcs and, unless the scenario chose ibcs "
+                  "itself, takes the signal's default target")
       ->type_name("CC");
   sim->add_option_function<std::string>(
          "--memory-limit",

@@ -378,6 +378,27 @@ hosts:
   EXPECT_EQ(dropped(low), 0u);
   EXPECT_GT(high.dropped[static_cast<std::size_t>(DropReason::queue_overflow)],
             0u);
+
+  // A MIN signal works the other way round: with the available fraction
+  // (abw_c), target 31 is congested at any load and target 1 only on a
+  // saturated link. Measured: no drop against 90 queue overflows.
+  std::string min_text = text;
+  min_text.replace(min_text.find("signal: nqd"), 11, "signal: abw_c");
+  const auto run_min = [&](int target) {
+    auto s = parse_scenario(
+        min_text + "  ibcs_target: " + std::to_string(target) + "\n", "t.yaml");
+    EXPECT_TRUE(s) << s.error().to_string();
+    auto r = run_mode(*s, Mode::ecmp);
+    EXPECT_TRUE(r) << r.error();
+    return *r;
+  };
+  const ModeResult cautious = run_min(31);
+  const ModeResult saturated = run_min(1);
+  EXPECT_EQ(cautious.in_flight, 0u);
+  EXPECT_EQ(dropped(cautious), 0u);
+  EXPECT_GT(
+      saturated.dropped[static_cast<std::size_t>(DropReason::queue_overflow)],
+      0u);
 }
 
 // Runs an example in ecmp and in fare, which must both finish the same

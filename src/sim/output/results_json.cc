@@ -30,6 +30,11 @@ Json scenario_json(const Scenario& s) {
   j["seed"] = s.seed;
   j["congestion_control"] =
       host_congestion_control_name(s.hosts.congestion_control);
+  if (s.hosts.congestion_control == HostCongestionControl::ibcs) {
+    j["ibcs_controller"] = {{"target", s.hosts.ibcs_target},
+                            {"beta", s.hosts.ibcs_beta},
+                            {"max_decrease", s.hosts.ibcs_max_decrease}};
+  }
   put_time(j, "stop_at", s.stop_at);
   Json events = Json::array();
   for (const EventSpec& e : s.events) {

@@ -74,13 +74,15 @@ std::uint32_t ibcs_default_target(IbcsSignal s) {
 }
 
 std::string_view host_congestion_control_name(HostCongestionControl c) {
-  return c == HostCongestionControl::ibcs ? "ibcs" : "dctcp";
+  for (const auto& [name, value] : kHostCongestionControls)
+    if (value == c) return name;
+  return "unknown";
 }
 
 std::optional<HostCongestionControl> parse_host_congestion_control(
     std::string_view name) {
-  if (name == "dctcp") return HostCongestionControl::dctcp;
-  if (name == "ibcs") return HostCongestionControl::ibcs;
+  for (const auto& [n, value] : kHostCongestionControls)
+    if (n == name) return value;
   return std::nullopt;
 }
 
@@ -94,10 +96,9 @@ std::expected<void, std::string> set_congestion_control(
           "ibcs needs switches.ibcs (the signal it reacts to), which " +
           scenario.file + " does not enable");
     }
-    const HostParams defaults;
+    // A file without ibcs cannot set ibcs_beta or ibcs_max_decrease (the
+    // parser refuses them): they are the defaults already.
     hosts.ibcs_target = ibcs_default_target(scenario.switches.ibcs->signal);
-    hosts.ibcs_beta = defaults.ibcs_beta;
-    hosts.ibcs_max_decrease = defaults.ibcs_max_decrease;
   }
   hosts.congestion_control = c;
   return {};

@@ -9,11 +9,13 @@
 // fare+arn adds ARN (ARN §3); fare+lsn+arn both.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <expected>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/units.h"
@@ -112,9 +114,10 @@ std::string_view ibcs_signal_name(IbcsSignal s);
 bool ibcs_signal_is_max(IbcsSignal s);
 // The hosts' default ibcs_target for the signal, in its buckets: nqd 2
 // (congested from 3/31 of the buffer), delay 1 (from 2 us at the default
-// 1 us step), abw_c and abw 3 (under 3/31 of the capacity left, i.e.
-// ~90 % busy). Chosen by a sweep that kept drops near DCTCP's
-// (docs/TRANSPORT.md, "Tests and figures").
+// 1 us step), abw_c 3 (under 3/31 of the capacity left, i.e. ~90 % busy)
+// and abw 3 (under 3 bandwidth_steps left: ~90 % busy on the fastest
+// links, more idle on slower ones). Chosen by a sweep that kept drops
+// near DCTCP's (docs/TRANSPORT.md, "Tests and figures").
 std::uint32_t ibcs_default_target(IbcsSignal s);
 struct IbcsParams {
   IbcsSignal signal = IbcsSignal::abw_c;
@@ -171,6 +174,11 @@ enum class HostCongestionControl : std::uint8_t {
   dctcp,  // RFC 8257: ECN marks
   ibcs,   // the echoed IBCS signal against ibcs_target
 };
+// Each controller with its name in scenarios, results and the CLI.
+inline constexpr std::array<std::pair<std::string_view, HostCongestionControl>,
+                            2>
+    kHostCongestionControls = {{{"dctcp", HostCongestionControl::dctcp},
+                                {"ibcs", HostCongestionControl::ibcs}}};
 std::string_view host_congestion_control_name(HostCongestionControl c);
 std::optional<HostCongestionControl> parse_host_congestion_control(
     std::string_view name);
@@ -208,9 +216,9 @@ struct Scenario {
 
 // Makes the scenario's hosts run `c` (the sim command's
 // --congestion-control), as if its file said so: switching to ibcs sets
-// the signal's default target and beta / max decrease unless the file
-// already chose ibcs. Error: ibcs without switches.ibcs ("ibcs needs
-// switches.ibcs ..."); the scenario is then unchanged.
+// the signal's default target unless the file already chose ibcs. Error: ibcs
+// without switches.ibcs ("ibcs needs switches.ibcs ..."); the scenario is then
+// unchanged.
 std::expected<void, std::string> set_congestion_control(
     Scenario& scenario, HostCongestionControl c);
 

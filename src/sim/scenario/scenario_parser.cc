@@ -565,12 +565,8 @@ Result<SwitchParams> read_switches(const Map& top) {
 // target's range and default).
 Result<void> read_congestion_control(const Map& m, const SwitchParams& switches,
                                      HostParams& p) {
-  ARF_TRY(read_choice(
-      m, "congestion_control", "congestion control",
-      std::array<std::pair<std::string_view, HostCongestionControl>, 2>{
-          {{"dctcp", HostCongestionControl::dctcp},
-           {"ibcs", HostCongestionControl::ibcs}}},
-      p.congestion_control));
+  ARF_TRY(read_choice(m, "congestion_control", "congestion control",
+                      kHostCongestionControls, p.congestion_control));
   if (p.congestion_control != HostCongestionControl::ibcs) {
     for (const std::string_view key :
          {"ibcs_target", "ibcs_beta", "ibcs_max_decrease"}) {

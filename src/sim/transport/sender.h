@@ -134,7 +134,7 @@ class alignas(64) Sender {
                     Time now);
   void ibcs_on_ack(std::uint32_t newly_acked, bool own_new,
                    const TransportHeader& ack, Time now);
-  // How far `signal` is past the target, relative to the worse of the
+  // How far `signal` is past the target, relative to the larger of the
   // two: 0 (not congested) up to 1.
   double ibcs_excess(std::uint32_t signal) const;
   // RFC 5681 section 3.1 growth by `newly_acked` packets.

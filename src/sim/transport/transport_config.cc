@@ -40,15 +40,17 @@ std::expected<void, ConfigError> validate(const TransportConfig& c) {
   if (!(c.dctcp_initial_alpha >= 0.0 && c.dctcp_initial_alpha <= 1.0)) {
     return bad("dctcp_initial_alpha", "must be in [0, 1]");
   }
-  if (!(c.ibcs_beta > 0.0 && c.ibcs_beta <= 1.0)) {
-    return bad("ibcs_beta", "must be in (0, 1]");
-  }
-  if (!(c.ibcs_max_decrease > 0.0 && c.ibcs_max_decrease < 1.0)) {
-    return bad("ibcs_max_decrease", "must be in (0, 1)");
-  }
-  if (!c.ibcs_max_signal && c.ibcs_target == 0) {
-    return bad("ibcs_target",
-               "must be positive for a MIN signal (nothing is below 0)");
+  if (c.cc == CongestionControl::ibcs) {
+    if (!(c.ibcs_beta > 0.0 && c.ibcs_beta <= 1.0)) {
+      return bad("ibcs_beta", "must be in (0, 1]");
+    }
+    if (!(c.ibcs_max_decrease > 0.0 && c.ibcs_max_decrease < 1.0)) {
+      return bad("ibcs_max_decrease", "must be in (0, 1)");
+    }
+    if (!c.ibcs_max_signal && c.ibcs_target == 0) {
+      return bad("ibcs_target",
+                 "must be positive for a MIN signal (nothing is below 0)");
+    }
   }
   if (c.cc != CongestionControl::none && c.cc != CongestionControl::dctcp &&
       c.cc != CongestionControl::ibcs) {

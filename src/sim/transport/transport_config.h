@@ -2,9 +2,8 @@
 // sizes, window limits, retransmission timer (RFC 6298 with a datacenter
 // minimum), RACK-style reordering tolerance (RFC 8985) and the congestion
 // controller (DCTCP, RFC 8257, a controller driven by the echoed IBCS
-// signal, or a fixed window). The transport is
-// arfabric's own, not a draft's: docs/protocols/transport.md lists every
-// rule and the RFC it follows.
+// signal, or a fixed window). The transport is arfabric's own, not a
+// draft's: docs/TRANSPORT.md lists every rule and the RFC it follows.
 #pragma once
 
 #include <cstdint>
@@ -62,9 +61,10 @@ struct ConfigError {
 
 // Error: the first bad field, with why (zero MSS, windows out of order or
 // above 2^20 packets, RTOs not positive or out of order, g or alpha
-// outside (0, 1] / [0, 1], dupack_threshold 0, ibcs_beta outside (0, 1],
-// ibcs_max_decrease outside (0, 1), a MIN signal's ibcs_target 0 (never
-// congested), an unknown cc).
+// outside (0, 1] / [0, 1], dupack_threshold 0, an unknown cc; with cc ==
+// ibcs: ibcs_beta outside (0, 1], ibcs_max_decrease outside (0, 1), a MIN
+// signal's ibcs_target 0, never congested). The transport does not know
+// the signal's range: the scenario checks a MAX target against its top.
 std::expected<void, ConfigError> validate(const TransportConfig& config);
 
 // Packets a flow of `bytes` needs (0 for an empty flow).

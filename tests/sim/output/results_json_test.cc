@@ -181,6 +181,26 @@ TEST(ResultsJson, IbcsBlockOnlyWhenEnabledAndMatchesTheSchema) {
   ASSERT_EQ(ibcs["histogram"].size(), 32u);
   EXPECT_GT(ibcs["mean_delivered"].get<double>(), 0);
   EXPECT_LE(ibcs["mean_delivered"].get<double>(), 31);
+  EXPECT_EQ(j["scenario"]["congestion_control"], "dctcp");
+  EXPECT_FALSE(j["scenario"].contains("ibcs_controller"));
+}
+
+TEST(ResultsJson, TheIbcsControllersSettingsAreRecorded) {
+  Scenario s = load("tiny.yaml");
+  s.switches.ibcs = IbcsParams{};
+  ASSERT_TRUE(set_congestion_control(s, HostCongestionControl::ibcs));
+  s.hosts.ibcs_beta = 0.5;
+  auto r = run_mode(s, Mode::fare);
+  ASSERT_TRUE(r) << r.error();
+  const json j = json::parse(results_json(s, {*r}, {}));
+  std::vector<std::string> errors;
+  check(schema(), j, "$", errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  EXPECT_EQ(j["scenario"]["congestion_control"], "ibcs");
+  const json& c = j["scenario"]["ibcs_controller"];
+  EXPECT_EQ(c["target"], ibcs_default_target(IbcsSignal::abw_c));
+  EXPECT_EQ(c["beta"], 0.5);
+  EXPECT_EQ(c["max_decrease"], 0.5);
 }
 
 TEST(ResultsJson, SameScenarioAndSeedGiveTheSameBytes) {

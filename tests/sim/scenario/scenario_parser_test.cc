@@ -220,6 +220,13 @@ TEST(ParseScenario, HostsCongestionControlAndItsIbcsTargetDefaults) {
   EXPECT_EQ(given->hosts.ibcs_max_decrease, 0.25);
 }
 
+TEST(ParseScenario, IbcsSignalOrderIsTheCsigTables) {
+  EXPECT_FALSE(ibcs_signal_is_max(IbcsSignal::abw));
+  EXPECT_FALSE(ibcs_signal_is_max(IbcsSignal::abw_c));
+  EXPECT_TRUE(ibcs_signal_is_max(IbcsSignal::delay));
+  EXPECT_TRUE(ibcs_signal_is_max(IbcsSignal::nqd));
+}
+
 TEST(ParseScenario, SetCongestionControlIsWhatTheFileWouldSay) {
   auto s = parse_scenario(tiny_with("switches:\n  ibcs: {signal: delay}\n"),
                           "t.yaml");
@@ -429,6 +436,29 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        tiny_with("switches:\n  ibcs: {}\nhosts:\n"
                  "  congestion_control: ibcs\n  ibcs_target: 32\n"),
        11, "hosts.ibcs_target", "32 is above the maximum 31"},
+      {"an IBCS key with DCTCP named",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: dctcp\n  ibcs_max_decrease: 0.3\n"),
+       11, "hosts.ibcs_max_decrease", "only with congestion_control: ibcs"},
+      {"congestion control not a name",
+       tiny_with("hosts:\n  congestion_control: [ibcs]\n"), 8,
+       "hosts.congestion_control", "expected a string, found a list"},
+      {"IBCS target negative",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_target: -1\n"),
+       11, "hosts.ibcs_target", "not a non-negative integer"},
+      {"IBCS target not an integer",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_target: 2.5\n"),
+       11, "hosts.ibcs_target", "not a non-negative integer"},
+      {"IBCS beta above 1",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_beta: 1.5\n"),
+       11, "hosts.ibcs_beta", "above 1"},
+      {"IBCS no cut at all",
+       tiny_with("switches:\n  ibcs: {}\nhosts:\n"
+                 "  congestion_control: ibcs\n  ibcs_max_decrease: 0\n"),
+       11, "hosts.ibcs_max_decrease", "must be in (0, 1)"},
       {"IBCS beta zero",
        tiny_with("switches:\n  ibcs: {}\nhosts:\n"
                  "  congestion_control: ibcs\n  ibcs_beta: 0\n"),

@@ -165,8 +165,8 @@ TEST(Sender, IbcsMaxSignalCutsInProportionOncePerWindow) {
   EXPECT_DOUBLE_EQ(s.cwnd(), 18.0 * 0.68);
   EXPECT_DOUBLE_EQ(s.ssthresh(), 18.0 * 0.68);
   EXPECT_EQ(s.counters().window_reductions, 1u);
-  // The rest of the window: no second cut, and no growth while congested;
-  // an uncongested ACK grows it again (congestion avoidance).
+  // The rest of the window: no second cut, and no growth, congested or
+  // not (as after DCTCP's cut, until a packet sent after it is acked).
   s.on_ack(ack_with_signal(w1[3], 4, 31), us(11));
   EXPECT_DOUBLE_EQ(s.cwnd(), 18.0 * 0.68);
   s.on_ack(ack_with_signal(w1[4], 5, 1), us(11));
@@ -209,29 +209,52 @@ TEST(Sender, IbcsMinSignalIsCongestedBelowTheTarget) {
   EXPECT_DOUBLE_EQ(s.cwnd(), 1.0);
 }
 
-TEST(Sender, IbcsWithoutAnEchoGrowsAndHalvesOnLoss) {
+TEST(Sender, IbcsUninitializedOrNoEchoGrowsAndLossHalves) {
   TransportConfig c;
   c.cc = CongestionControl::ibcs;
   c.reorder_window = us(5);
   Sender s(c, 0, 1000 * 4096, Time());
   auto w1 = drain(s, Time());
-  // No signal on the ACK (fail-open all the way): nothing to react to.
+  // No signal on the ACK (hosts that do not originate one): nothing to
+  // react to.
   s.on_ack(ack_for(w1[0], 1), us(10));
   EXPECT_DOUBLE_EQ(s.cwnd(), 17.0);
+  // Every switch failed open: the echo is UNINITIALIZED, 0 for a MAX
+  // signal, below any target.
+  s.on_ack(ack_with_signal(w1[1], 2, 0), us(10));
+  EXPECT_DOUBLE_EQ(s.cwnd(), 18.0);
   // A duplicate ACK that echoes congestion acks nothing new: no cut.
   s.on_ack(ack_with_signal(w1[0], 1, 31), us(10));
   EXPECT_EQ(s.counters().window_reductions, 0u);
-  // Seq 16 and 17 leave at 6 us and are acked; seq 1..15 (sent at 0) are
-  // not. The first ACK grows cwnd to 18 (slow start), then the RACK rule
-  // declares seq 1..13 lost (sent >= 5 us and >= 3 transmissions before
-  // seq 16) and the window halves to 9, once.
+  // Seq 16..19 leave at 6 us and 16, 17 are acked; seq 2..15 (sent at 0)
+  // are not. The first ACK grows cwnd to 19 (slow start), then the RACK
+  // rule declares seq 2..13 lost (sent >= 5 us and >= 3 transmissions
+  // before seq 16) and the window halves to 9.5, once.
   auto w2 = drain(s, us(6));
-  ASSERT_EQ(w2.size(), 2u);
-  for (const TransportHeader& d : w2) s.on_ack(ack_for(d, 1), us(12));
-  EXPECT_EQ(s.counters().losses_detected, 14u);  // 1..13, then 14
+  ASSERT_EQ(w2.size(), 4u);
+  s.on_ack(ack_for(w2[0], 2), us(12));
+  s.on_ack(ack_for(w2[1], 2), us(12));
+  EXPECT_EQ(s.counters().losses_detected, 13u);  // 2..13, then 14
   EXPECT_EQ(s.counters().window_reductions, 1u);
-  EXPECT_DOUBLE_EQ(s.cwnd(), 9.0);
-  EXPECT_DOUBLE_EQ(s.ssthresh(), 9.0);
+  EXPECT_DOUBLE_EQ(s.cwnd(), 9.5);
+  EXPECT_DOUBLE_EQ(s.ssthresh(), 9.5);
+}
+
+TEST(Sender, IbcsRtoFallsBackToOnePacket) {
+  TransportConfig c;
+  c.cc = CongestionControl::ibcs;
+  Sender s(c, 0, 1000 * 4096, Time());
+  auto w1 = drain(s, Time());
+  ASSERT_EQ(w1.size(), 16u);
+  const Time expiry = s.next_deadline();
+  s.on_timer(expiry);  // RFC 5681 section 3.1, as for DCTCP
+  EXPECT_EQ(s.counters().timeouts, 1u);
+  EXPECT_DOUBLE_EQ(s.ssthresh(), 8.0);
+  EXPECT_DOUBLE_EQ(s.cwnd(), 1.0);
+  auto again = drain(s, expiry);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_TRUE(again[0].retransmission);
+  EXPECT_EQ(again[0].seq, 0u);
 }
 
 TEST(Sender, RackDetectsLossOnlyAfterReorderWindow) {
@@ -428,7 +451,8 @@ RC_GTEST_PROP(SenderNetwork, EveryByteDeliveredExactlyOnce, ()) {
   n.jitter = us(*rc::gen::inRange(0, 20));
   n.ecn_threshold_bytes = 20 * 4160;
   n.buffer_bytes = *rc::gen::inRange(8, 200) * 4160;
-  if (*rc::gen::arbitrary<bool>()) c.cc = CongestionControl::none;
+  c.cc = *rc::gen::element(CongestionControl::none, CongestionControl::dctcp,
+                           CongestionControl::ibcs);
   Network net(c, n, {{bytes, Time()}, {bytes / 2 + 1, us(3)}});
   RC_ASSERT(net.run(sec(5)));
   RC_ASSERT(net.receiver(0).bytes_delivered() == bytes);

@@ -53,25 +53,28 @@ TEST(TransportConfig, NamesTheBadField) {
   c = {};
   c.dctcp_initial_alpha = -0.1;
   expect_bad(c, "dctcp_initial_alpha");
-  c = {};
+  TransportConfig ibcs;
+  ibcs.cc = CongestionControl::ibcs;
+  EXPECT_TRUE(validate(ibcs));
+  c = ibcs;
   c.ibcs_beta = 0.0;
   expect_bad(c, "ibcs_beta");
   c.ibcs_beta = 1.01;
   expect_bad(c, "ibcs_beta");
-  c = {};
+  c.cc = CongestionControl::dctcp;  // ibcs_* mean nothing to DCTCP
+  EXPECT_TRUE(validate(c));
+  c = ibcs;
   c.ibcs_max_decrease = 0.0;
   expect_bad(c, "ibcs_max_decrease");
   c.ibcs_max_decrease = 1.0;  // a cut to nothing
   expect_bad(c, "ibcs_max_decrease");
-  c = {};
+  c = ibcs;
   c.ibcs_max_signal = false;  // a MIN signal is never below 0
   c.ibcs_target = 0;
   expect_bad(c, "ibcs_target");
   c.ibcs_max_signal = true;  // a MAX signal above 0 is
   EXPECT_TRUE(validate(c));
   c = {};
-  c.cc = CongestionControl::ibcs;
-  EXPECT_TRUE(validate(c));
   c.cc = static_cast<CongestionControl>(7);
   expect_bad(c, "cc");
 }
