@@ -216,9 +216,9 @@ struct Scenario {
 
 // Makes the scenario's hosts run `c` (the sim command's
 // --congestion-control), as if its file said so: switching to ibcs sets
-// the signal's default target unless the file already chose ibcs. Error: ibcs
-// without switches.ibcs ("ibcs needs switches.ibcs ..."); the scenario is then
-// unchanged.
+// the signal's default target unless the file already chose ibcs.
+// Error: ibcs without switches.ibcs ("ibcs needs switches.ibcs ..."); the
+// scenario is then unchanged.
 std::expected<void, std::string> set_congestion_control(
     Scenario& scenario, HostCongestionControl c);
 

@@ -243,9 +243,9 @@ double Sender::ibcs_excess(std::uint32_t signal) const {
 void Sender::ibcs_on_ack(std::uint32_t newly_acked, bool own_new,
                          const TransportHeader& ack, Time now) {
   // The echo is the bottleneck value the acked packet met on its way
-  // (IBCS section 6.1, compare-and-replace). Past the target: cut in proportion
-  // to the excess (as Swift does with delay), once per window like DCTCP's ECN
-  // cut.
+  // (IBCS section 6.1, compare-and-replace). Past the target: cut in
+  // proportion to the excess (as Swift does with delay), once per window
+  // like DCTCP's ECN cut.
   if (own_new && ack.signal_echo_valid) {
     const double excess = ibcs_excess(ack.signal_echo);
     if (excess > 0.0) {
