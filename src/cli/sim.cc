@@ -158,8 +158,11 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     const auto cc =
         sim::parse_host_congestion_control(options.congestion_control);
     if (!cc) {
+      std::string names;
+      for (const auto& [name, value] : sim::kHostCongestionControls)
+        names += (names.empty() ? "" : ", ") + std::string(name);
       err << "arfabric sim: --congestion-control: unknown '"
-          << options.congestion_control << "' (dctcp, ibcs)\n";
+          << options.congestion_control << "' (" << names << ")\n";
       return 1;
     }
     if (auto ok = sim::set_congestion_control(*scenario, *cc); !ok) {

@@ -353,16 +353,19 @@ hosts:
   initial_window: 4
   congestion_control: ibcs
 )";
-  const auto run = [&](int target) {
+  // The scenario with another signal and the target given.
+  const auto run = [&](std::string_view signal, int target) {
+    std::string yaml = text;
+    yaml.replace(yaml.find("nqd"), 3, signal);
     auto s = parse_scenario(
-        text + "  ibcs_target: " + std::to_string(target) + "\n", "t.yaml");
+        yaml + "  ibcs_target: " + std::to_string(target) + "\n", "t.yaml");
     EXPECT_TRUE(s) << s.error().to_string();
     auto r = run_mode(*s, Mode::ecmp);
     EXPECT_TRUE(r) << r.error();
     return *r;
   };
-  const ModeResult low = run(1);
-  const ModeResult high = run(30);  // congested only with a full buffer
+  const ModeResult low = run("nqd", 1);
+  const ModeResult high = run("nqd", 30);  // congested only when full
   for (const ModeResult* r : {&low, &high}) {
     EXPECT_EQ(r->injected, r->delivered + dropped(*r) + r->in_flight);
     EXPECT_EQ(r->in_flight, 0u);  // every incast flow completed
@@ -382,18 +385,8 @@ hosts:
   // A MIN signal works the other way round: with the available fraction
   // (abw_c), target 31 is congested at any load and target 1 only on a
   // saturated link. Measured: no drop against 90 queue overflows.
-  std::string min_text = text;
-  min_text.replace(min_text.find("signal: nqd"), 11, "signal: abw_c");
-  const auto run_min = [&](int target) {
-    auto s = parse_scenario(
-        min_text + "  ibcs_target: " + std::to_string(target) + "\n", "t.yaml");
-    EXPECT_TRUE(s) << s.error().to_string();
-    auto r = run_mode(*s, Mode::ecmp);
-    EXPECT_TRUE(r) << r.error();
-    return *r;
-  };
-  const ModeResult cautious = run_min(31);
-  const ModeResult saturated = run_min(1);
+  const ModeResult cautious = run("abw_c", 31);
+  const ModeResult saturated = run("abw_c", 1);
   EXPECT_EQ(cautious.in_flight, 0u);
   EXPECT_EQ(dropped(cautious), 0u);
   EXPECT_GT(
