@@ -15,6 +15,7 @@
 #include "cli/memory_guard.h"
 #include "cli/progress_bar.h"
 #include "cli/sim_out.h"
+#include "cli/text_table.h"
 #include "sim/runner.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
@@ -333,12 +334,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<sim::output::ModeNotRun> not_run;
   out << "scenario " << scenario->name << " (seed " << scenario->seed
       << "): " << scenario->topology.summary() << "\n";
-  out << fmt::format(
-      "{:<14}{:>12}{:>10}{:>11}{:>11}{:>11}{:>11}{:>11}{:>10}{:>9}{:>9}"
-      "{:>11}{:>8}\n",
-      "mode", "completion", "goodput", "drop:dead", "drop:full", "drop:route",
-      "hw conv.", "bgp conv.", "imbalance", "bgp msgs", "hw msgs", "hw bytes",
-      "wall");
+  const std::vector<TextColumn> summary = {
+      {"mode", 14},      {"completion", 12}, {"goodput", 10},
+      {"drop:dead", 11}, {"drop:full", 11},  {"drop:route", 11},
+      {"hw conv.", 11},  {"bgp conv.", 11},  {"imbalance", 10},
+      {"bgp msgs", 9},   {"hw msgs", 9},     {"hw bytes", 11},
+      {"wall", 8}};
+  out << text_table_header(summary);
   out.flush();
   int code = 0;
   std::optional<std::string> output_error;
@@ -366,17 +368,21 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     auto dropped = [&](DropReason d) {
       return r->dropped[static_cast<std::size_t>(d)];
     };
-    out << fmt::format(
-        "{:<14}{:>12}{:>8.1f} G{:>11}{:>11}{:>11}{:>11}{:>11}{:>10.2f}{:>9}"
-        "{:>9}{:>11}{:>6.1f} s\n",
-        sim::mode_name(mode),
+    const std::string cells[] = {
+        std::string(sim::mode_name(mode)),
         r->finished ? sim::format_time_rounded(r->completion) : "unfinished",
-        r->goodput_gbps, dropped(DropReason::link_down),
-        dropped(DropReason::queue_overflow), dropped(DropReason::no_route),
+        format_gbps(r->goodput_gbps),
+        std::to_string(dropped(DropReason::link_down)),
+        std::to_string(dropped(DropReason::queue_overflow)),
+        std::to_string(dropped(DropReason::no_route)),
         sim::format_time_rounded(r->hw_convergence),
-        sim::format_time_rounded(r->bgp_convergence), r->utilisation_imbalance,
-        r->control_messages, r->lsn_frames + r->arn_messages,
-        r->lsn_bytes + r->arn_bytes, o.wall);
+        sim::format_time_rounded(r->bgp_convergence),
+        fmt::format("{:.2f}", r->utilisation_imbalance),
+        std::to_string(r->control_messages),
+        std::to_string(r->lsn_frames + r->arn_messages),
+        std::to_string(r->lsn_bytes + r->arn_bytes),
+        fmt::format("{:.1f} s", o.wall)};
+    out << text_table_line(summary, cells);
     out.flush();
     results.push_back(std::move(*r));
     timings.push_back(o.timing);
@@ -409,39 +415,56 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     }
   }
   if (scenario->switches.ibcs && !results.empty()) {
+    const std::vector<TextColumn> ibcs = {{"mode", 14},      {"rewritten", 12},
+                                          {"unchanged", 12}, {"fail-open", 11},
+                                          {"scrubbed", 11},  {"delivered", 12},
+                                          {"mean", 8}};
     out << fmt::format(
         "IBCS, CSIG signal {} (0..31 at receivers; hosts' congestion "
-        "control: {}):\n{:<14}{:>12}{:>12}{:>11}{:>11}{:>12}{:>8}\n",
+        "control: {}):\n",
         sim::ibcs_signal_name(scenario->switches.ibcs->signal),
-        sim::host_congestion_control_name(scenario->hosts.congestion_control),
-        "mode", "rewritten", "unchanged", "fail-open", "scrubbed", "delivered",
-        "mean");
+        sim::host_congestion_control_name(scenario->hosts.congestion_control));
+    out << text_table_header(ibcs);
     for (const sim::ModeResult& r : results) {
       const auto& c = r.ibcs.switches;
       const auto& d = r.ibcs.delivered;
-      out << fmt::format(
-          "{:<14}{:>12}{:>12}{:>11}{:>11}{:>12}{:>8.2f}\n",
-          sim::mode_name(r.mode), c.rewritten, c.unchanged, c.fail_open,
-          c.scrubbed, d.delivered,
-          d.delivered ? static_cast<double>(d.sum) / d.delivered : 0.0);
+      const std::string cells[] = {
+          std::string(sim::mode_name(r.mode)),
+          std::to_string(c.rewritten),
+          std::to_string(c.unchanged),
+          std::to_string(c.fail_open),
+          std::to_string(c.scrubbed),
+          std::to_string(d.delivered),
+          fmt::format("{:.2f}", d.delivered
+                                    ? static_cast<double>(d.sum) / d.delivered
+                                    : 0.0)};
+      out << text_table_line(ibcs, cells);
     }
   }
   if (options.timing && !results.empty()) {
-    out << fmt::format(
-        "wall time (s):\n{:<14}{:>8}{:>9}{:>8}{:>12}{:>14}{:>14}{:>12}\n",
-        "mode", "set-up", "warm-up", "start", "event loop", "packet-hops",
-        "hops/s", "events/hop");
+    const std::vector<TextColumn> timing = {
+        {"mode", 14},   {"set-up", 8},      {"warm-up", 9},
+        {"start", 8},   {"event loop", 12}, {"packet-hops", 14},
+        {"hops/s", 14}, {"events/hop", 12}};
+    out << "wall time (s):\n" << text_table_header(timing);
     for (std::size_t i = 0; i < results.size(); ++i) {
       const sim::RunTiming& t = timings[i];
-      out << fmt::format(
-          "{:<14}{:>8.2f}{:>9.2f}{:>8.2f}{:>12.2f}{:>14}{:>12.2f} M{:>12.2f}\n",
-          sim::mode_name(results[i].mode), t.setup, t.warm_up, t.start,
-          t.events, t.packet_hops,
-          t.events > 0 ? static_cast<double>(t.packet_hops) / t.events / 1e6
-                       : 0.0,
-          t.packet_hops > 0 ? static_cast<double>(t.queue_events) /
-                                  static_cast<double>(t.packet_hops)
-                            : 0.0);
+      const std::string cells[] = {
+          std::string(sim::mode_name(results[i].mode)),
+          fmt::format("{:.2f}", t.setup),
+          fmt::format("{:.2f}", t.warm_up),
+          fmt::format("{:.2f}", t.start),
+          fmt::format("{:.2f}", t.events),
+          std::to_string(t.packet_hops),
+          fmt::format("{:.2f} M",
+                      t.events > 0
+                          ? static_cast<double>(t.packet_hops) / t.events / 1e6
+                          : 0.0),
+          fmt::format("{:.2f}", t.packet_hops > 0
+                                    ? static_cast<double>(t.queue_events) /
+                                          static_cast<double>(t.packet_hops)
+                                    : 0.0)};
+      out << text_table_line(timing, cells);
     }
     out << "peak memory: " << format_bytes(sysdep::peak_resident_bytes())
         << " (resident, the whole process)\n";
