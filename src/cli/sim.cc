@@ -371,7 +371,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     const std::string cells[] = {
         std::string(sim::mode_name(mode)),
         r->finished ? sim::format_time_rounded(r->completion) : "unfinished",
-        format_gbps(r->goodput_gbps),
+        fmt::format("{:.1f} G", r->goodput_gbps),
         std::to_string(dropped(DropReason::link_down)),
         std::to_string(dropped(DropReason::queue_overflow)),
         std::to_string(dropped(DropReason::no_route)),

@@ -29,10 +29,4 @@ std::string text_table_header(std::span<const TextColumn> columns) {
   return text_table_line(columns, headers);
 }
 
-std::string format_gbps(double gbps) {
-  if (gbps < 1e4) return fmt::format("{:.1f} G", gbps);
-  if (gbps < 1e7) return fmt::format("{:.1f} T", gbps / 1e3);
-  return fmt::format("{:.1f} P", gbps / 1e6);
-}
-
 }  // namespace arfabric::cli

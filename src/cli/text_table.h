@@ -25,8 +25,4 @@ std::string text_table_line(std::span<const TextColumn> columns,
 // The header line: each column's header as its cell.
 std::string text_table_header(std::span<const TextColumn> columns);
 
-// A rate given in Gb/s, in the unit that keeps it short: "400.0 G" below
-// 10,000 Gb/s, then "147.6 T", then "12.3 P".
-std::string format_gbps(double gbps);
-
 }  // namespace arfabric::cli
