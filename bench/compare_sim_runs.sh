@@ -3,8 +3,9 @@
 # a copy of the previous commit's and the current one) on one scenario:
 # runs `BINARY sim -s SCENARIO -j 1 --timing` alternately ROUNDS times,
 # so machine load affects each alike, and prints per binary the median
-# and range of each mode's event-loop packet-hops per second and its
-# events per hop, then of the process's wall time and peak RSS.
+# and range of each mode's event-loop packet-hops per second, its set-up
+# seconds and its events per hop, then of the process's wall time and
+# peak RSS.
 #   bench/compare_sim_runs.sh ROUNDS SCENARIO BINARY...
 # e.g. bench/compare_sim_runs.sh 3 examples/scenarios/poisson1024.yaml \
 #        /tmp/old_arfabric build/release/arfabric
@@ -40,6 +41,7 @@ for ((r = 0; r < rounds; ++r)); do
       table && /^mode / { next }
       table && NF >= 8 && $8 == "M" {
         print $1 "/loop_Mhops_per_s", i, $7
+        print $1 "/setup_s", i, $2
         if (NF >= 9) print $1 "/events_per_hop", i, $9
       }' "$tmp/out"
     read -r wall rss <"$tmp/time"

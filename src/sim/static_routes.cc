@@ -2,58 +2,179 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <span>
 
 namespace arfabric::sim {
+namespace {
 
+constexpr std::uint32_t kUnreached = 0xffffffff;
+
+// The switches' ports toward other switches, in port order: routes never
+// lead through hosts, which do not forward. Node n's entries are
+// [first[n], first[n + 1]).
+struct SwitchGraph {
+  std::vector<std::uint32_t> first;
+  std::vector<NodeIndex> peer;
+  std::vector<proto::PortId> port;  // n's port toward peer[i]
+
+  explicit SwitchGraph(const Network& network) {
+    const std::size_t nodes = network.node_count();
+    first.reserve(nodes + 1);
+    for (NodeIndex n = 0; n < nodes; ++n) {
+      first.push_back(static_cast<std::uint32_t>(peer.size()));
+      if (network.is_host(n)) continue;
+      const auto& neighbours = network.neighbours(n);
+      for (std::size_t p = 0; p < neighbours.size(); ++p) {
+        if (network.is_host(neighbours[p])) continue;
+        peer.push_back(neighbours[p]);
+        port.push_back(static_cast<proto::PortId>(p + 1));
+      }
+    }
+    first.push_back(static_cast<std::uint32_t>(peer.size()));
+  }
+  std::span<const NodeIndex> peers(NodeIndex n) const {
+    return {peer.data() + first[n], peer.data() + first[n + 1]};
+  }
+  std::span<const proto::PortId> ports(NodeIndex n) const {
+    return {port.data() + first[n], port.data() + first[n + 1]};
+  }
+};
+
+// Leaves with the same set of switch neighbours ("twins": every leaf of a
+// 3-stage CLOS, those of a pod in a 5-stage one), in node order; classes
+// in the order of their first leaf.
+std::vector<std::vector<NodeIndex>> twin_classes(
+    const SwitchGraph& graph, const std::vector<proto::NodeId>& leaf_id) {
+  std::vector<std::vector<NodeIndex>> classes;
+  std::map<std::vector<NodeIndex>, std::size_t> by_neighbours;
+  for (NodeIndex leaf = 0; leaf < leaf_id.size(); ++leaf) {
+    if (leaf_id[leaf] == kNotLeaf) continue;
+    std::vector<NodeIndex> key(graph.peers(leaf).begin(),
+                               graph.peers(leaf).end());
+    std::ranges::sort(key);
+    key.erase(std::unique(key.begin(), key.end()), key.end());
+    auto [at, added] =
+        by_neighbours.try_emplace(std::move(key), classes.size());
+    if (added) classes.emplace_back();
+    classes[at->second].push_back(leaf);
+  }
+  return classes;
+}
+
+}  // namespace
+
+// Why twins share one search: let leaves d1 and d2 have the same switch
+// neighbours N. They are not neighbours of each other (d2 would be in
+// N(d2)), so every other node's distance to d2 equals its distance to d1,
+// and so do its members (the ports toward neighbours one hop closer),
+// except for
+//   - the switches in N, whose members toward d2 are their ports to d2;
+//   - d1, two hops from d2 over every switch port of its own (all go
+//     into N);
+//   - d2 itself, which needs no route to itself.
+// So one breadth-first search from a class's first leaf gives every
+// switch's route to every leaf of the class, and a wide CLOS costs one
+// search instead of one per leaf.
 std::size_t program_static_routes(
     Network& network, const std::vector<proto::NodeId>& leaf_id, Time now,
     const std::atomic<bool>* stop,
     const std::function<void(std::size_t done, std::size_t leaves)>& progress) {
-  constexpr std::uint32_t kUnreached = 0xffffffff;
   const std::size_t nodes = network.node_count();
+  const SwitchGraph graph(network);
+  const std::vector<std::vector<NodeIndex>> classes =
+      twin_classes(graph, leaf_id);
+  std::vector<NodeIndex> switches;
+  for (NodeIndex n = 0; n < nodes; ++n) {
+    if (!network.is_host(n)) switches.push_back(n);
+  }
+  const std::size_t leaves = static_cast<std::size_t>(std::ranges::count_if(
+      leaf_id, [](proto::NodeId id) { return id != kNotLeaf; }));
+
   std::vector<std::uint32_t> hops(nodes);
   std::vector<NodeIndex> frontier, next;
+  // The first leaf's members at each switch: [first[n], first[n + 1]).
+  std::vector<std::uint32_t> first(nodes + 1);
   std::vector<proto::fib::WeightedMember> members;
-  std::size_t routes = 0;
-  // Read once: the per-leaf passes below walk every port of every switch,
-  // and the neighbour lists are dense where Link objects are not.
-  std::vector<std::uint8_t> host(nodes);
-  for (NodeIndex n = 0; n < nodes; ++n) host[n] = network.is_host(n);
-  const auto leaves = static_cast<std::size_t>(std::ranges::count_if(
-      leaf_id, [](proto::NodeId id) { return id != kNotLeaf; }));
-  std::size_t done = 0;
-  for (NodeIndex leaf = 0; leaf < nodes; ++leaf) {
-    if (leaf_id[leaf] == kNotLeaf) continue;
-    if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
-    // Hop counts to `leaf` over switches only (hosts do not forward).
+  // For the switch being programmed: its ports toward each neighbour
+  // that is a leaf of the class (toward_[m], empty for others).
+  std::vector<std::vector<proto::fib::WeightedMember>> toward(nodes);
+  std::vector<proto::fib::WeightedMember> uplinks;
+  std::size_t routes = 0, done = 0, reported = 0;
+  for (const std::vector<NodeIndex>& twins : classes) {
+    const NodeIndex d1 = twins.front();
+    if (graph.peers(d1).empty()) {  // reaches nothing, reached by nothing
+      done += twins.size();
+      continue;
+    }
+    // Hop counts to d1 over switches.
     hops.assign(nodes, kUnreached);
-    hops[leaf] = 0;
-    frontier.assign(1, leaf);
+    hops[d1] = 0;
+    frontier.assign(1, d1);
     while (!frontier.empty()) {
       next.clear();
       for (NodeIndex n : frontier) {
-        for (NodeIndex m : network.neighbours(n)) {
-          if (host[m] || hops[m] != kUnreached) continue;
+        for (NodeIndex m : graph.peers(n)) {
+          if (hops[m] != kUnreached) continue;
           hops[m] = hops[n] + 1;
           next.push_back(m);
         }
       }
       frontier.swap(next);
     }
+    members.clear();
     for (NodeIndex n = 0; n < nodes; ++n) {
-      if (n == leaf || host[n] || hops[n] == kUnreached) continue;
-      members.clear();
-      const auto& neighbours = network.neighbours(n);
-      for (std::size_t p = 0; p < neighbours.size(); ++p) {
-        const NodeIndex m = neighbours[p];
-        if (!host[m] && hops[m] + 1 == hops[n]) {
-          members.push_back({static_cast<proto::PortId>(p + 1), 1});
-        }
+      first[n] = static_cast<std::uint32_t>(members.size());
+      if (n == d1 || hops[n] == kUnreached) continue;
+      const auto peers = graph.peers(n);
+      const auto ports = graph.ports(n);
+      for (std::size_t i = 0; i < peers.size(); ++i) {
+        if (hops[peers[i]] + 1 == hops[n]) members.push_back({ports[i], 1});
       }
-      if (network.fib(n).set_route(leaf_id[leaf], members, now)) ++routes;
     }
-    if (progress) progress(++done, leaves);
+    first[nodes] = static_cast<std::uint32_t>(members.size());
+    uplinks.clear();
+    for (proto::PortId p : graph.ports(d1)) uplinks.push_back({p, 1});
+
+    for (std::size_t k = 0; k < switches.size(); ++k) {
+      if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+        return routes;
+      }
+      const NodeIndex x = switches[k];
+      const auto peers = graph.peers(x);
+      const auto ports = graph.ports(x);
+      for (std::size_t i = 0; i < peers.size(); ++i) {
+        if (leaf_id[peers[i]] != kNotLeaf)
+          toward[peers[i]].push_back({ports[i], 1});
+      }
+      const std::span<const proto::fib::WeightedMember> closer(
+          members.data() + first[x], members.data() + first[x + 1]);
+      for (NodeIndex d : twins) {
+        std::span<const proto::fib::WeightedMember> route;
+        if (d == x) continue;
+        if (d == d1) {
+          if (hops[x] == kUnreached) continue;
+          route = closer;
+        } else if (x == d1) {
+          route = uplinks;
+        } else if (!toward[d].empty()) {
+          route = toward[d];
+        } else {
+          if (hops[x] == kUnreached) continue;
+          route = closer;
+        }
+        if (network.fib(x).set_route(leaf_id[d], route, now)) ++routes;
+      }
+      for (NodeIndex m : peers) toward[m].clear();
+      if (progress) {
+        const std::size_t part =
+            done + twins.size() * (k + 1) / switches.size();
+        if (part != reported) progress(reported = part, leaves);
+      }
+    }
+    done += twins.size();
   }
+  if (progress && done != reported) progress(done, leaves);
   return routes;
 }
 

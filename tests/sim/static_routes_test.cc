@@ -1,7 +1,9 @@
 #include "sim/static_routes.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "sim/clos_fixture.h"
@@ -48,8 +50,8 @@ TEST(StaticRoutes, ShortestPathEcmpInAClos) {
                 *net.port_toward(clos.spine(1), clos.leaf(3))});
 }
 
-// Asked to stop, it programs no further leaf; else it reports each leaf
-// done.
+// Asked to stop, it programs no further leaf; else it reports the leaves
+// done as they grow (here one class of four twins over seven switches).
 TEST(StaticRoutes, StopsWhenAsked) {
   SmallClos c;
   auto& [clos, events, pool, net, leaf_id] = c;
@@ -82,6 +84,92 @@ TEST(StaticRoutes, AnUnreachableLeafGetsNoRoute) {
   std::vector<proto::NodeId> leaf_id = {kNotLeaf, 0, 1, kNotLeaf, kNotLeaf};
   EXPECT_EQ(program_static_routes(net, leaf_id, Time{}), 1u);  // spine -> 0
   EXPECT_TRUE(net.fib(1).routing_ports(1).empty());
+}
+
+// The routes of one breadth-first search per leaf, as the issue's
+// shortest-path ECMP reads: at each switch that reaches the leaf, the
+// ports toward switches one hop closer. Twin leaves, parallel cables,
+// leaves that forward, switches that reach nothing: whatever the graph,
+// the shared searches program exactly these.
+RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
+  const auto switches = *rc::gen::inRange<std::size_t>(2, 11);
+  const auto leaves = *rc::gen::inRange<std::size_t>(1, switches + 1);
+  std::vector<std::pair<NodeIndex, NodeIndex>> edges;
+  const auto count = *rc::gen::inRange<std::size_t>(0, 3 * switches);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto a = *rc::gen::inRange<NodeIndex>(0, switches);
+    const auto b = *rc::gen::inRange<NodeIndex>(0, switches);
+    if (a != b) edges.emplace_back(a, b);
+  }
+  // Make some leaves twins of others: leaf j takes leaf i's cables.
+  const auto twin_ops = *rc::gen::inRange(0, 4);
+  for (int k = 0; k < twin_ops && leaves > 1; ++k) {
+    const auto i = *rc::gen::inRange<NodeIndex>(0, leaves);
+    const auto j = *rc::gen::inRange<NodeIndex>(0, leaves);
+    if (i == j) continue;
+    std::erase_if(edges,
+                  [&](const auto& e) { return e.first == j || e.second == j; });
+    const auto of_i = edges;
+    for (const auto& [a, b] : of_i) {
+      if (a == i) edges.emplace_back(j, b);
+      if (b == i) edges.emplace_back(a, j);
+    }
+  }
+  NetworkSpec spec;
+  std::vector<proto::NodeId> leaf_id(switches + leaves, kNotLeaf);
+  for (std::size_t n = 0; n < switches; ++n) {
+    spec.nodes.push_back(
+        {false, n < leaves ? static_cast<proto::NodeId>(n) : 0});
+    if (n < leaves) leaf_id[n] = static_cast<proto::NodeId>(n);
+  }
+  for (std::size_t l = 0; l < leaves; ++l) {
+    spec.nodes.push_back({true, 0});
+    spec.cables.push_back({static_cast<NodeIndex>(switches + l),
+                           static_cast<NodeIndex>(l), gbps(100), ns(100)});
+  }
+  for (const auto& [a, b] : edges) {
+    spec.cables.push_back({a, b, gbps(100), ns(500)});
+  }
+  spec.fib.table_size = 256;
+  EventQueue events;
+  PacketPool pool;
+  auto created = Network::create(spec, events, pool);
+  RC_ASSERT(created.has_value());
+  Network& net = *created;
+  const std::size_t programmed = program_static_routes(net, leaf_id, Time{});
+
+  std::size_t expected_routes = 0;
+  for (NodeIndex d = 0; d < leaves; ++d) {
+    std::vector<std::uint32_t> hops(net.node_count(), 0xffffffff);
+    hops[d] = 0;
+    std::vector<NodeIndex> frontier{d};
+    while (!frontier.empty()) {
+      std::vector<NodeIndex> next;
+      for (NodeIndex n : frontier) {
+        for (NodeIndex m : net.neighbours(n)) {
+          if (net.is_host(m) || hops[m] != 0xffffffff) continue;
+          hops[m] = hops[n] + 1;
+          next.push_back(m);
+        }
+      }
+      frontier = std::move(next);
+    }
+    for (NodeIndex x = 0; x < switches; ++x) {
+      if (x == d) continue;
+      std::vector<proto::PortId> closer;
+      if (hops[x] != 0xffffffff) {
+        ++expected_routes;
+        const auto& nb = net.neighbours(x);
+        for (std::size_t p = 0; p < nb.size(); ++p) {
+          if (!net.is_host(nb[p]) && hops[nb[p]] + 1 == hops[x]) {
+            closer.push_back(static_cast<proto::PortId>(p + 1));
+          }
+        }
+      }
+      RC_ASSERT(net.fib(x).routing_ports(leaf_id[d]) == closer);
+    }
+  }
+  RC_ASSERT(programmed == expected_routes);
 }
 
 }  // namespace
