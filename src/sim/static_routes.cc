@@ -143,7 +143,9 @@ std::size_t program_static_routes(
       const NodeIndex x = switches[k];
       const auto peers = graph.peers(x);
       const auto ports = graph.ports(x);
-      for (std::size_t i = 0; i < peers.size(); ++i) {
+      // A lone leaf (say, a dragonfly's router) has its search's routes.
+      const bool twinned = twins.size() > 1;
+      for (std::size_t i = 0; twinned && i < peers.size(); ++i) {
         if (leaf_id[peers[i]] != kNotLeaf)
           toward[peers[i]].push_back({ports[i], 1});
       }
@@ -165,7 +167,9 @@ std::size_t program_static_routes(
         }
         if (network.fib(x).set_route(leaf_id[d], route, now)) ++routes;
       }
-      for (NodeIndex m : peers) toward[m].clear();
+      if (twinned) {
+        for (NodeIndex m : peers) toward[m].clear();
+      }
       if (progress) {
         const std::size_t part =
             done + twins.size() * (k + 1) / switches.size();
