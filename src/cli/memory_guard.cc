@@ -20,10 +20,11 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 MemoryGuard::MemoryGuard(std::uint64_t limit, std::string limit_source,
-                         Runaway on_runaway)
+                         Runaway on_runaway, std::atomic<bool>* also_set)
     : limit_(limit),
       limit_source_(std::move(limit_source)),
-      on_runaway_(std::move(on_runaway)) {}
+      on_runaway_(std::move(on_runaway)),
+      also_set_(also_set) {}
 
 // thread_, the last member, is destroyed first: its destructor asks the
 // watch to stop, which wakes its wait, and joins it.
@@ -31,9 +32,10 @@ MemoryGuard::~MemoryGuard() = default;
 
 std::expected<std::unique_ptr<MemoryGuard>, std::string> MemoryGuard::start(
     std::uint64_t limit, std::string limit_source,
-    std::chrono::milliseconds interval, Runaway on_runaway) {
-  std::unique_ptr<MemoryGuard> guard(
-      new MemoryGuard(limit, std::move(limit_source), std::move(on_runaway)));
+    std::chrono::milliseconds interval, Runaway on_runaway,
+    std::atomic<bool>* also_set) {
+  std::unique_ptr<MemoryGuard> guard(new MemoryGuard(
+      limit, std::move(limit_source), std::move(on_runaway), also_set));
   if (auto checked = guard->check(); !checked) {
     return std::unexpected(checked.error());
   }
@@ -50,6 +52,7 @@ std::expected<std::uint64_t, std::string> MemoryGuard::check() {
   if (*resident > limit_ && !tripped_) {
     seen_ = *resident;
     tripped_ = true;
+    if (also_set_ != nullptr) *also_set_ = true;
   }
   return *resident;
 }

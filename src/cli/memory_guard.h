@@ -38,11 +38,13 @@ class MemoryGuard {
   // starts), then every `interval` until it trips (with `on_runaway`:
   // until that is called) or is destroyed. `limit_source` says
   // where the limit came from, for the message ("--memory-limit", say).
+  // `also_set`, when given, is set too when the guard trips (a stop flag
+  // that other causes share) and must outlive the guard.
   // Errors: the process's memory cannot be read (sysdep::resident_bytes).
   static std::expected<std::unique_ptr<MemoryGuard>, std::string> start(
       std::uint64_t limit, std::string limit_source,
       std::chrono::milliseconds interval = std::chrono::milliseconds(100),
-      Runaway on_runaway = {});
+      Runaway on_runaway = {}, std::atomic<bool>* also_set = nullptr);
   ~MemoryGuard();
   MemoryGuard(const MemoryGuard&) = delete;
   MemoryGuard& operator=(const MemoryGuard&) = delete;
@@ -54,8 +56,8 @@ class MemoryGuard {
   std::string reason() const;
 
  private:
-  MemoryGuard(std::uint64_t limit, std::string limit_source,
-              Runaway on_runaway);
+  MemoryGuard(std::uint64_t limit, std::string limit_source, Runaway on_runaway,
+              std::atomic<bool>* also_set);
   // Reads resident memory and trips when it is over the limit; returns
   // it. Errors: as start().
   std::expected<std::uint64_t, std::string> check();
@@ -65,6 +67,7 @@ class MemoryGuard {
   const std::uint64_t limit_;
   const std::string limit_source_;
   const Runaway on_runaway_;
+  std::atomic<bool>* const also_set_;
   std::atomic<bool> tripped_{false};
   std::atomic<std::uint64_t> seen_{0};  // resident bytes when it tripped
   std::mutex mutex_;

@@ -19,6 +19,7 @@
 #include "sim/runner.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
+#include "sysdep/linux/interrupt.h"
 #include "sysdep/linux/memory.h"
 
 namespace arfabric::cli {
@@ -44,17 +45,19 @@ std::string memory_advice(unsigned jobs) {
 }
 
 // The guard of this run's memory limit (SimOptions::memory_limit), or
-// null with none. Should memory run away past it (a mode's set-up does
-// not stop part way), the guard calls `on_runaway`.
+// null with none; when it trips it sets `stop`. Should memory run away
+// past it (a mode's set-up does not stop part way), the guard calls
+// `on_runaway`.
 // Errors: the process's memory, or the machine's free memory for the
 // default limit, cannot be read.
 std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
-    const SimOptions& options, MemoryGuard::Runaway on_runaway) {
+    const SimOptions& options, MemoryGuard::Runaway on_runaway,
+    std::atomic<bool>& stop) {
   if (options.memory_limit == kNoMemoryLimit) return nullptr;
   const std::chrono::milliseconds interval = options.memory_check_interval;
   if (options.memory_limit) {
     return MemoryGuard::start(*options.memory_limit, "--memory-limit", interval,
-                              std::move(on_runaway));
+                              std::move(on_runaway), &stop);
   }
   const auto resident = sysdep::resident_bytes();
   if (!resident) return std::unexpected(resident.error());
@@ -66,7 +69,7 @@ std::expected<std::unique_ptr<MemoryGuard>, std::string> guard_memory(
       fmt::format("90% of the {} free at the start; --memory-limit sets "
                   "another",
                   format_bytes(room)),
-      interval, std::move(on_runaway));
+      interval, std::move(on_runaway), &stop);
 }
 
 }  // namespace
@@ -208,7 +211,16 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     err.flush();
     std::_Exit(3);
   };
-  auto guard = guard_memory(options, exit_now);
+  // Set by the memory guard or by Ctrl-C / SIGTERM: the modes running
+  // stop, the rest do not start, and what finished is still printed and
+  // written.
+  std::atomic<bool> stop_runs{false};
+  auto interrupt = sysdep::InterruptWatch::start(stop_runs);
+  if (!interrupt) {
+    err << "arfabric sim: " << interrupt.error() << "\n";
+    return 1;
+  }
+  auto guard = guard_memory(options, exit_now, stop_runs);
   if (!guard) {
     err << "arfabric sim: " << guard.error()
         << " (--memory-limit none runs without a memory limit)\n";
@@ -226,9 +238,16 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   }
   // Open every mode's pcap first: a failure shows before any mode runs.
   std::vector<sim::RunOptions> runs(modes.size());
-  for (sim::RunOptions& run : runs) {
-    if (memory) run.stop = &memory->tripped();
-  }
+  for (sim::RunOptions& run : runs) run.stop = &stop_runs;
+  // Why the runs were told to stop: "interrupted by SIGINT", the memory
+  // limit's reason, or empty.
+  const auto stop_reason = [&]() -> std::string {
+    if (std::string s = (*interrupt)->signal_name(); !s.empty()) {
+      return "interrupted by " + s;
+    }
+    if (memory && memory->tripped()) return memory->reason();
+    return "";
+  };
   for (std::size_t i = 0; i < modes.size(); ++i) {
     if (!output) continue;
     auto tap = output->begin_mode(modes[i]);
@@ -276,7 +295,8 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<std::future<Outcome>> outcomes;
   for (auto& p : promises) outcomes.push_back(p.get_future());
   std::atomic<std::size_t> next{0};
-  std::atomic<bool> limited{false};  // a mode stopped at the memory limit
+  std::atomic<bool> limited{false};      // a mode stopped at the memory limit
+  std::atomic<bool> interrupted{false};  // a mode stopped by a signal
   auto worker = [&] {
     for (std::size_t i = next++; i < modes.size(); i = next++) {
       if (options.progress) {
@@ -302,17 +322,21 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       const auto started = std::chrono::steady_clock::now();
       Outcome o;
       runs[i].timing = &o.timing;
-      if (memory && memory->tripped()) {
-        o.result = std::unexpected(memory->reason() + "; not started");
-        limited = true;
+      // Stopped by a signal or the memory limit: says which, and counts
+      // it for the message and exit code at the end.
+      const auto stopped_because = [&](const std::string& what) {
+        const std::string reason = stop_reason();
+        (reason.starts_with("interrupted") ? interrupted : limited) = true;
+        o.result = std::unexpected(reason + "; " + what);
+      };
+      if (stop_runs) {
+        stopped_because("not started");
       } else {
         o.result = sim::run_mode(*scenario, modes[i], runs[i]);
         // The run's "stopped during ...", after why it was stopped.
-        if (!o.result && memory && memory->tripped() &&
+        if (!o.result && stop_runs &&
             o.result.error().starts_with("stopped ")) {
-          o.result =
-              std::unexpected(memory->reason() + "; " + o.result.error());
-          limited = true;
+          stopped_because(o.result.error());
         }
       }
       o.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -391,6 +415,14 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   if (limited) {
     err << "arfabric sim: stopped at the memory limit: " << memory->reason()
         << ". " << memory_advice(jobs) << "\n";
+  }
+  const std::string signal = (*interrupt)->signal_name();
+  if (interrupted) {
+    err << "arfabric sim: interrupted by " << signal
+        << ": the modes that finished are above"
+        << (output ? " and in " + output->dir().string() : "")
+        << "; the others say 'not run'\n";
+    code = signal == "SIGTERM" ? 128 + 15 : 128 + 2;
   }
   // Every run is over: writing the results must not trip the runaway
   // exit, which would lose them.

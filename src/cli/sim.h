@@ -56,7 +56,11 @@ void add_sim_command(CLI::App& app, SimOptions& options);
 // Memory that goes on growing past the limit after the modes were asked
 // to stop (a set-up does not stop part way) ends the process at once
 // with exit code 3 and a message on `err`, leaving --out's files
-// unfinished (*.partial).
+// unfinished (*.partial). Ctrl-C (SIGINT) or SIGTERM stops the modes
+// running and starts no more, as the memory limit does: the rows and
+// --out's files of the modes that finished are complete, the others say
+// "not run: interrupted by SIGINT; ...", and the exit code is 130
+// (SIGTERM: 143). A second signal ends the process at once.
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace arfabric::cli

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -205,6 +206,80 @@ TEST(SimCommand, MemoryLimitIsASizeOrNone) {
 // already holds trips before the first), each row and results.json say
 // why, and the command says what would need less. Exit code 2, as for any
 // mode not run.
+// An ostream that raises a signal once it has been given `trigger`: the
+// user's Ctrl-C, at a chosen point of the output.
+class SignalAt : public std::stringbuf {
+ public:
+  SignalAt(std::string trigger, int signal)
+      : trigger_(std::move(trigger)), signal_(signal) {}
+  int sync() override {
+    if (!raised_ && str().find(trigger_) != std::string::npos) {
+      raised_ = true;
+      std::raise(signal_);
+    }
+    return 0;
+  }
+
+ private:
+  std::string trigger_;
+  int signal_;
+  bool raised_ = false;
+};
+
+// Ctrl-C once the first mode's row is printed (the second has started,
+// or is about to): the first mode's row and files are complete, the
+// second says it was interrupted, and the exit code is
+// the shell's for SIGINT. The signal's action is back to the default
+// afterwards.
+TEST(SimCommand, CtrlCStopsTheModesLeftAndKeepsThoseFinished) {
+  const fs::path dir = testing::temp_path("sim-interrupt") + "/run";
+  fs::remove_all(dir);
+  SimOptions o = tiny(dir.string());
+  o.modes = {"ecmp", "fare+lsn"};
+  o.jobs = 1;
+  SignalAt buffer("\necmp ", SIGINT);
+  std::ostream out(&buffer);
+  std::ostringstream err;
+  EXPECT_EQ(run_sim(o, out, err), 130) << err.str();
+  const std::string text = buffer.str();
+  EXPECT_TRUE(std::regex_search(text, std::regex("\necmp +7.138 ms +6.7 G ")))
+      << text;
+  EXPECT_TRUE(std::regex_search(
+      text, std::regex("\nfare\\+lsn +not run: interrupted by SIGINT; "
+                       "(not started|stopped during the (set-up|BGP "
+                       "warm-up|workload))")))
+      << text;
+  EXPECT_EQ(err.str(),
+            "arfabric sim: interrupted by SIGINT: the modes that "
+            "finished are above and in " +
+                dir.string() + "; the others say 'not run'\n");
+  std::ifstream f(dir / "results.json");
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["modes"].size(), 1u);
+  EXPECT_EQ(j["modes"][0]["mode"], "ecmp");
+  ASSERT_EQ(j["not_run"].size(), 1u);
+  EXPECT_EQ(j["not_run"][0]["mode"], "fare+lsn");
+  EXPECT_GT(fs::file_size(dir / "control-ecmp.pcap"), 0u);
+  EXPECT_FALSE(fs::exists(dir / "control-fare+lsn.pcap"));
+  struct sigaction now {};
+  sigaction(SIGINT, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);
+
+  // SIGTERM before any mode finished: none ran, exit code 143.
+  o.out_dir.clear();
+  SignalAt early("\nmode ", SIGTERM);
+  std::ostream early_out(&early);
+  std::ostringstream early_err;
+  EXPECT_EQ(run_sim(o, early_out, early_err), 143) << early_err.str();
+  EXPECT_NE(early.str().find("ecmp          not run: interrupted by SIGTERM"),
+            std::string::npos)
+      << early.str();
+  EXPECT_NE(early.str().find("fare+lsn      not run: interrupted by SIGTERM; "
+                             "not started"),
+            std::string::npos)
+      << early.str();
+}
+
 TEST(SimCommand, AMemoryLimitPassedStopsTheModesSayingWhy) {
   const fs::path dir = testing::temp_path("sim-memory") + "/run";
   fs::remove_all(dir);
