@@ -35,6 +35,20 @@ TEST(MemoryGuard, ALimitAlreadyPassedTripsAtOnce) {
       << (*guard)->reason();
 }
 
+// A stop flag shared with other causes (arfabric sim's Ctrl-C) is set
+// when the guard trips, and only then.
+TEST(MemoryGuard, SetsASharedStopFlagWhenItTrips) {
+  std::atomic<bool> stop{false};
+  auto roomy =
+      MemoryGuard::start(UINT64_MAX, "test", milliseconds(5), {}, &stop);
+  ASSERT_TRUE(roomy) << roomy.error();
+  EXPECT_FALSE(stop);
+  roomy->reset();
+  auto tight = MemoryGuard::start(1 << 20, "test", milliseconds(5), {}, &stop);
+  ASSERT_TRUE(tight) << tight.error();
+  EXPECT_TRUE(stop);
+}
+
 // The watch sees the process grow past the limit within a few intervals,
 // and the flag stays set when the memory is given back.
 TEST(MemoryGuard, TripsWhenTheProcessGrowsPastTheLimit) {
