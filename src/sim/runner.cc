@@ -258,13 +258,6 @@ std::expected<void, std::string> ModeRun::State::build() {
   if (!created) return std::unexpected(named_error(topo, created.error()));
   net.emplace(std::move(*created));
   if (stop_requested()) return std::unexpected("stopped during the set-up");
-  // Static routes reach leaves only.
-  if (!net->multihomed().empty() && sp.routing != Routing::bgp) {
-    return std::unexpected(
-        "host '" + topo.nodes[net->multihomed()[0].host].name +
-        "' is multi-homed: multi-homed hosts need switches.routing: bgp "
-        "(static routes reach leaves only)");
-  }
 
   leaf_id.assign(topo.nodes.size(), kNotLeaf);
   for (NodeIndex i = 0; i < topo.nodes.size(); ++i) {

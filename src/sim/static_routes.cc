@@ -179,6 +179,48 @@ std::size_t program_static_routes(
     done += twins.size();
   }
   if (progress && done != reported) progress(done, leaves);
+
+  // Multi-homed hosts, FIB destinations of their own: their leaves have
+  // the connected routes the network gave them, and every other switch
+  // the ports toward the nearest of those leaves. Hosts on the same
+  // leaves have the same routes: one search (from all those leaves at
+  // once) per set of leaves.
+  std::map<std::vector<NodeIndex>, std::vector<proto::NodeId>> by_leaves;
+  for (const Network::MultiHomedHost& m : network.multihomed()) {
+    std::vector<NodeIndex> key = m.leaves;
+    std::ranges::sort(key);
+    key.erase(std::unique(key.begin(), key.end()), key.end());
+    by_leaves[std::move(key)].push_back(m.destination);
+  }
+  for (const auto& [sources, destinations] : by_leaves) {
+    if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
+    hops.assign(nodes, kUnreached);
+    for (NodeIndex leaf : sources) hops[leaf] = 0;
+    frontier = sources;
+    while (!frontier.empty()) {
+      next.clear();
+      for (NodeIndex n : frontier) {
+        for (NodeIndex m : graph.peers(n)) {
+          if (hops[m] != kUnreached) continue;
+          hops[m] = hops[n] + 1;
+          next.push_back(m);
+        }
+      }
+      frontier.swap(next);
+    }
+    for (NodeIndex x : switches) {
+      if (hops[x] == 0 || hops[x] == kUnreached) continue;
+      members.clear();
+      const auto peers = graph.peers(x);
+      const auto ports = graph.ports(x);
+      for (std::size_t i = 0; i < peers.size(); ++i) {
+        if (hops[peers[i]] + 1 == hops[x]) members.push_back({ports[i], 1});
+      }
+      for (proto::NodeId d : destinations) {
+        if (network.fib(x).set_route(d, members, now)) ++routes;
+      }
+    }
+  }
   return routes;
 }
 

@@ -14,10 +14,14 @@ namespace arfabric::sim {
 
 // Programs, in every switch's FIB and for every leaf (FIB destination =
 // `leaf_id[leaf node]`), the ports toward the neighbours one hop closer to
-// that leaf, each with weight 1. A switch that cannot reach a leaf gets no
-// route for it (its packets are counted as no_route). Returns the number of
-// routes programmed. `leaf_id[n]` is kNotLeaf for nodes that are not
-// leaves. Leaves with the same switch neighbours share one search (see
+// that leaf, each with weight 1; and for every multi-homed host
+// (Network::multihomed(), a destination of its own), at every switch but
+// its leaves (which have their connected routes), the ports one hop
+// closer to the nearest of its leaves. A switch that cannot reach a
+// destination gets no route for it (its packets are counted as
+// no_route); nothing re-routes around a failure later. Returns the
+// number of routes programmed. `leaf_id[n]` is kNotLeaf for nodes that
+// are not leaves. Leaves with the same switch neighbours share one search (see
 // the .cc), so a 3-stage CLOS of any width costs one. When `stop` is set
 // (read before each switch's routes) it returns early, the rest
 // unprogrammed; `progress`, when set, is called with the leaves whose

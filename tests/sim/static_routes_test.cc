@@ -88,7 +88,8 @@ TEST(StaticRoutes, AnUnreachableLeafGetsNoRoute) {
 
 // The routes of one breadth-first search per leaf, as the issue's
 // shortest-path ECMP reads: at each switch that reaches the leaf, the
-// ports toward switches one hop closer. Twin leaves, parallel cables,
+// ports toward switches one hop closer; and for a multi-homed host, of
+// one search from all its leaves. Twin leaves, parallel cables,
 // leaves that forward, switches that reach nothing: whatever the graph,
 // the shared searches program exactly these.
 RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
@@ -126,6 +127,21 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
     spec.nodes.push_back({true, 0});
     spec.cables.push_back({static_cast<NodeIndex>(switches + l),
                            static_cast<NodeIndex>(l), gbps(100), ns(100)});
+  }
+  // Multi-homed hosts, each on two or more leaves.
+  const auto multihomed = leaves > 1 ? *rc::gen::inRange(0, 3) : 0;
+  for (int h = 0; h < multihomed; ++h) {
+    const auto host = static_cast<NodeIndex>(spec.nodes.size());
+    spec.nodes.push_back({true, 0});
+    leaf_id.push_back(kNotLeaf);
+    const auto first = *rc::gen::inRange<NodeIndex>(0, leaves);
+    const auto second =
+        *rc::gen::distinctFrom(rc::gen::inRange<NodeIndex>(0, leaves), first);
+    for (NodeIndex l = 0; l < leaves; ++l) {
+      if (l == first || l == second || *rc::gen::arbitrary<bool>()) {
+        spec.cables.push_back({host, l, gbps(100), ns(100)});
+      }
+    }
   }
   for (const auto& [a, b] : edges) {
     spec.cables.push_back({a, b, gbps(100), ns(500)});
@@ -169,6 +185,40 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
       RC_ASSERT(net.fib(x).routing_ports(leaf_id[d]) == closer);
     }
   }
+  // A multi-homed host: its leaves keep their connected routes, every
+  // other switch has the ports toward the nearest of them.
+  for (const Network::MultiHomedHost& m : net.multihomed()) {
+    std::vector<std::uint32_t> hops(net.node_count(), 0xffffffff);
+    std::vector<NodeIndex> frontier = m.leaves;
+    for (NodeIndex l : m.leaves) hops[l] = 0;
+    while (!frontier.empty()) {
+      std::vector<NodeIndex> next;
+      for (NodeIndex n : frontier) {
+        for (NodeIndex x : net.neighbours(n)) {
+          if (net.is_host(x) || hops[x] != 0xffffffff) continue;
+          hops[x] = hops[n] + 1;
+          next.push_back(x);
+        }
+      }
+      frontier = std::move(next);
+    }
+    for (NodeIndex x = 0; x < switches; ++x) {
+      std::vector<proto::PortId> expected;
+      if (hops[x] == 0) {
+        expected.push_back(*net.port_toward(x, m.host));
+      } else if (hops[x] != 0xffffffff) {
+        ++expected_routes;
+        const auto& nb = net.neighbours(x);
+        for (std::size_t p = 0; p < nb.size(); ++p) {
+          if (!net.is_host(nb[p]) && hops[nb[p]] + 1 == hops[x]) {
+            expected.push_back(static_cast<proto::PortId>(p + 1));
+          }
+        }
+      }
+      RC_ASSERT(net.fib(x).routing_ports(m.destination) == expected);
+    }
+  }
+  RC_ASSERT(net.multihomed().size() == static_cast<std::size_t>(multihomed));
   RC_ASSERT(programmed == expected_routes);
 }
 
