@@ -41,6 +41,49 @@ struct SwitchGraph {
   }
 };
 
+// Hop counts over the switch graph from a set of switches (one leaf, or
+// a multi-homed host's leaves), and each switch's ports one hop closer.
+class Search {
+ public:
+  explicit Search(const SwitchGraph& graph)
+      : graph_(graph), hops_(graph.first.size() - 1) {}
+
+  void from(std::span<const NodeIndex> sources) {
+    hops_.assign(hops_.size(), kUnreached);
+    frontier_.assign(sources.begin(), sources.end());
+    for (NodeIndex n : sources) hops_[n] = 0;
+    while (!frontier_.empty()) {
+      next_.clear();
+      for (NodeIndex n : frontier_) {
+        for (NodeIndex m : graph_.peers(n)) {
+          if (hops_[m] != kUnreached) continue;
+          hops_[m] = hops_[n] + 1;
+          next_.push_back(m);
+        }
+      }
+      frontier_.swap(next_);
+    }
+  }
+  std::uint32_t hops(NodeIndex n) const { return hops_[n]; }
+  bool reached(NodeIndex n) const { return hops_[n] != kUnreached; }
+  // Appends x's ports toward switches one hop closer (none for a source
+  // or a switch not reached), in port order, each of weight 1.
+  void append_closer(NodeIndex x,
+                     std::vector<proto::fib::WeightedMember>& members) const {
+    if (hops_[x] == 0 || hops_[x] == kUnreached) return;
+    const auto peers = graph_.peers(x);
+    const auto ports = graph_.ports(x);
+    for (std::size_t i = 0; i < peers.size(); ++i) {
+      if (hops_[peers[i]] + 1 == hops_[x]) members.push_back({ports[i], 1});
+    }
+  }
+
+ private:
+  const SwitchGraph& graph_;
+  std::vector<std::uint32_t> hops_;
+  std::vector<NodeIndex> frontier_, next_;
+};
+
 // Leaves with the same set of switch neighbours ("twins": every leaf of a
 // 3-stage CLOS, those of a pod in a 5-stage one), in node order; classes
 // in the order of their first leaf.
@@ -91,13 +134,12 @@ std::size_t program_static_routes(
   const std::size_t leaves = static_cast<std::size_t>(std::ranges::count_if(
       leaf_id, [](proto::NodeId id) { return id != kNotLeaf; }));
 
-  std::vector<std::uint32_t> hops(nodes);
-  std::vector<NodeIndex> frontier, next;
+  Search search(graph);
   // The first leaf's members at each switch: [first[n], first[n + 1]).
   std::vector<std::uint32_t> first(nodes + 1);
   std::vector<proto::fib::WeightedMember> members;
   // For the switch being programmed: its ports toward each neighbour
-  // that is a leaf of the class (toward_[m], empty for others).
+  // that is a leaf (toward[m], empty for others).
   std::vector<std::vector<proto::fib::WeightedMember>> toward(nodes);
   std::vector<proto::fib::WeightedMember> uplinks;
   std::size_t routes = 0, done = 0, reported = 0;
@@ -107,34 +149,17 @@ std::size_t program_static_routes(
       done += twins.size();
       continue;
     }
-    // Hop counts to d1 over switches.
-    hops.assign(nodes, kUnreached);
-    hops[d1] = 0;
-    frontier.assign(1, d1);
-    while (!frontier.empty()) {
-      next.clear();
-      for (NodeIndex n : frontier) {
-        for (NodeIndex m : graph.peers(n)) {
-          if (hops[m] != kUnreached) continue;
-          hops[m] = hops[n] + 1;
-          next.push_back(m);
-        }
-      }
-      frontier.swap(next);
-    }
+    search.from({&d1, 1});
     members.clear();
     for (NodeIndex n = 0; n < nodes; ++n) {
       first[n] = static_cast<std::uint32_t>(members.size());
-      if (n == d1 || hops[n] == kUnreached) continue;
-      const auto peers = graph.peers(n);
-      const auto ports = graph.ports(n);
-      for (std::size_t i = 0; i < peers.size(); ++i) {
-        if (hops[peers[i]] + 1 == hops[n]) members.push_back({ports[i], 1});
-      }
+      search.append_closer(n, members);
     }
     first[nodes] = static_cast<std::uint32_t>(members.size());
     uplinks.clear();
     for (proto::PortId p : graph.ports(d1)) uplinks.push_back({p, 1});
+    // A lone leaf (say, a dragonfly's router) has its search's routes.
+    const bool twinned = twins.size() > 1;
 
     for (std::size_t k = 0; k < switches.size(); ++k) {
       if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
@@ -143,8 +168,6 @@ std::size_t program_static_routes(
       const NodeIndex x = switches[k];
       const auto peers = graph.peers(x);
       const auto ports = graph.ports(x);
-      // A lone leaf (say, a dragonfly's router) has its search's routes.
-      const bool twinned = twins.size() > 1;
       for (std::size_t i = 0; twinned && i < peers.size(); ++i) {
         if (leaf_id[peers[i]] != kNotLeaf)
           toward[peers[i]].push_back({ports[i], 1});
@@ -152,18 +175,16 @@ std::size_t program_static_routes(
       const std::span<const proto::fib::WeightedMember> closer(
           members.data() + first[x], members.data() + first[x + 1]);
       for (NodeIndex d : twins) {
-        std::span<const proto::fib::WeightedMember> route;
         if (d == x) continue;
-        if (d == d1) {
-          if (hops[x] == kUnreached) continue;
-          route = closer;
-        } else if (x == d1) {
+        std::span<const proto::fib::WeightedMember> route;
+        if (x == d1) {
           route = uplinks;
-        } else if (!toward[d].empty()) {
+        } else if (d != d1 && !toward[d].empty()) {
           route = toward[d];
-        } else {
-          if (hops[x] == kUnreached) continue;
+        } else if (search.reached(x)) {
           route = closer;
+        } else {
+          continue;
         }
         if (network.fib(x).set_route(leaf_id[d], route, now)) ++routes;
       }
@@ -194,28 +215,11 @@ std::size_t program_static_routes(
   }
   for (const auto& [sources, destinations] : by_leaves) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
-    hops.assign(nodes, kUnreached);
-    for (NodeIndex leaf : sources) hops[leaf] = 0;
-    frontier = sources;
-    while (!frontier.empty()) {
-      next.clear();
-      for (NodeIndex n : frontier) {
-        for (NodeIndex m : graph.peers(n)) {
-          if (hops[m] != kUnreached) continue;
-          hops[m] = hops[n] + 1;
-          next.push_back(m);
-        }
-      }
-      frontier.swap(next);
-    }
+    search.from(sources);
     for (NodeIndex x : switches) {
-      if (hops[x] == 0 || hops[x] == kUnreached) continue;
+      if (search.hops(x) == 0 || !search.reached(x)) continue;
       members.clear();
-      const auto peers = graph.peers(x);
-      const auto ports = graph.ports(x);
-      for (std::size_t i = 0; i < peers.size(); ++i) {
-        if (hops[peers[i]] + 1 == hops[x]) members.push_back({ports[i], 1});
-      }
+      search.append_closer(x, members);
       for (proto::NodeId d : destinations) {
         if (network.fib(x).set_route(d, members, now)) ++routes;
       }
