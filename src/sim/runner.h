@@ -119,9 +119,9 @@ struct RunOptions {
   // `warm_up_limit`): a large fabric's warm-up can take minutes of wall
   // time before `progress` is first called.
   std::function<void(const WarmUpProgress&)> warm_up_progress;
-  // Called while static routes are programmed in the set-up, after each
-  // leaf, with the leaves done and the leaves in all: a wide fabric's
-  // routes take minutes.
+  // Called while static routes are programmed in the set-up, whenever
+  // more leaves' routes are done, with the leaves done and the leaves in
+  // all (program_static_routes): a wide fabric's routes take seconds.
   std::function<void(std::size_t done, std::size_t leaves)> routes_progress;
   // Simulated time BGP has to converge in before the workload (every
   // session up, nothing in flight); a warm-up that reaches it fails the
