@@ -147,6 +147,7 @@ std::size_t program_static_routes(
     const NodeIndex d1 = twins.front();
     if (graph.peers(d1).empty()) {  // reaches nothing, reached by nothing
       done += twins.size();
+      if (progress) progress(reported = done, leaves);
       continue;
     }
     search.from({&d1, 1});
@@ -214,9 +215,11 @@ std::size_t program_static_routes(
     by_leaves[std::move(key)].push_back(m.destination);
   }
   for (const auto& [sources, destinations] : by_leaves) {
-    if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
     search.from(sources);
     for (NodeIndex x : switches) {
+      if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+        return routes;
+      }
       if (search.hops(x) == 0 || !search.reached(x)) continue;
       members.clear();
       search.append_closer(x, members);

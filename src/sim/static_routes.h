@@ -21,12 +21,14 @@ namespace arfabric::sim {
 // destination gets no route for it (its packets are counted as
 // no_route); nothing re-routes around a failure later. Returns the
 // number of routes programmed. `leaf_id[n]` is kNotLeaf for nodes that
-// are not leaves. Leaves with the same switch neighbours share one search (see
-// the .cc), so a 3-stage CLOS of any width costs one. When `stop` is set
-// (read before each switch's routes) it returns early, the rest
-// unprogrammed; `progress`, when set, is called with the leaves whose
+// are not leaves. Leaves with the same switch neighbours share one
+// search (see the .cc), so a 3-stage CLOS of any width costs one. When
+// `stop` is set (read before each switch's routes to a class of leaves
+// or to a set of multi-homed hosts) it returns early, the rest
+// unprogrammed. `progress`, when set, is called with the leaves whose
 // routes are done (a class of twins counts part-way as its switches are
-// programmed) and the leaves in all, whenever the first number grows.
+// programmed) and the leaves in all, whenever the first number grows;
+// the multi-homed hosts, programmed last, are not counted.
 std::size_t program_static_routes(
     Network& network, const std::vector<proto::NodeId>& leaf_id, Time now,
     const std::atomic<bool>* stop = nullptr,

@@ -69,6 +69,22 @@ TEST(StaticRoutes, StopsWhenAsked) {
   EXPECT_EQ(done, (std::vector<std::size_t>{1, 2, 3, 4}));
 }
 
+// Stopped part-way (here when half the leaves are done, after the three
+// spines and leaf 0 are programmed), the switches after that get none.
+TEST(StaticRoutes, StopsPartWay) {
+  SmallClos c;
+  auto& [clos, events, pool, net, leaf_id] = c;
+  std::atomic<bool> stop{false};
+  EXPECT_EQ(program_static_routes(net, leaf_id, Time{}, &stop,
+                                  [&](std::size_t d, std::size_t) {
+                                    if (d == 2) stop = true;
+                                  }),
+            3u * 4u + 3u);
+  EXPECT_FALSE(net.fib(clos.leaf(0)).routing_ports(3).empty());
+  EXPECT_TRUE(net.fib(clos.leaf(1)).routing_ports(0).empty());
+  EXPECT_TRUE(net.fib(clos.leaf(3)).routing_ports(0).empty());
+}
+
 TEST(StaticRoutes, AnUnreachableLeafGetsNoRoute) {
   // Two leaves, one spine, and leaf 1's only uplink is missing: a lone
   // leaf with its host.
@@ -142,6 +158,9 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
         spec.cables.push_back({host, l, gbps(100), ns(100)});
       }
     }
+    if (*rc::gen::arbitrary<bool>()) {  // two cables to one of its leaves
+      spec.cables.push_back({host, first, gbps(100), ns(100)});
+    }
   }
   for (const auto& [a, b] : edges) {
     spec.cables.push_back({a, b, gbps(100), ns(500)});
@@ -152,7 +171,17 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
   auto created = Network::create(spec, events, pool);
   RC_ASSERT(created.has_value());
   Network& net = *created;
-  const std::size_t programmed = program_static_routes(net, leaf_id, Time{});
+  std::vector<std::size_t> done;
+  const std::size_t programmed = program_static_routes(
+      net, leaf_id, Time{}, nullptr, [&](std::size_t d, std::size_t all) {
+        RC_ASSERT(all == leaves);
+        done.push_back(d);
+      });
+  // Progress grows at each call and ends with every leaf.
+  RC_ASSERT(!done.empty());
+  RC_ASSERT(std::ranges::adjacent_find(done, std::greater_equal<>()) ==
+            done.end());
+  RC_ASSERT(done.back() == leaves);
 
   std::size_t expected_routes = 0;
   for (NodeIndex d = 0; d < leaves; ++d) {
