@@ -416,13 +416,11 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     err << "arfabric sim: stopped at the memory limit: " << memory->reason()
         << ". " << memory_advice(jobs) << "\n";
   }
-  const std::string signal = (*interrupt)->signal_name();
   if (interrupted) {
-    err << "arfabric sim: interrupted by " << signal
+    err << "arfabric sim: interrupted by " << (*interrupt)->signal_name()
         << ": the modes that finished are above"
         << (output ? " and in " + output->dir().string() : "")
         << "; the others say 'not run'\n";
-    code = signal == "SIGTERM" ? 128 + 15 : 128 + 2;
   }
   // Every run is over: writing the results must not trip the runaway
   // exit, which would lose them.
@@ -514,6 +512,15 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     for (const std::string& f : output->written()) out << " " << f;
     out << "\n";
   }
+  // A signal that came after the last mode's last check (or while the
+  // files were written) stopped nothing, but was still a request to
+  // stop: the results are whole, and the exit code says it came.
+  const std::string signal = (*interrupt)->signal_name();
+  if (!signal.empty() && !interrupted) {
+    err << "arfabric sim: interrupted by " << signal
+        << " after every mode had finished; the results are whole\n";
+  }
+  if (!signal.empty()) code = signal == "SIGTERM" ? 128 + 15 : 128 + 2;
   return code;
 }
 

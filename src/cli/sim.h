@@ -60,7 +60,10 @@ void add_sim_command(CLI::App& app, SimOptions& options);
 // running and starts no more, as the memory limit does: the rows and
 // --out's files of the modes that finished are complete, the others say
 // "not run: interrupted by SIGINT; ...", and the exit code is 130
-// (SIGTERM: 143). A second signal ends the process at once.
+// (SIGTERM: 143), as it is for a signal that came after every mode had
+// finished (the results are then whole). A second signal ends the
+// process at once. One run_sim at a time in a process: a second, while
+// one runs, returns 1 (its signal watch is refused).
 int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace arfabric::cli

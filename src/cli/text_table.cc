@@ -8,9 +8,10 @@ namespace arfabric::cli {
 
 std::string text_table_line(std::span<const TextColumn> columns,
                             std::span<const std::string> cells) {
+  static const std::string kBlank;
   std::string line;
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    const std::string& cell = i < cells.size() ? cells[i] : std::string();
+    const std::string& cell = i < cells.size() ? cells[i] : kBlank;
     const std::size_t width = columns[i].width;
     if (i == 0) {
       line += fmt::format("{:<{}}", cell, width);

@@ -202,10 +202,6 @@ TEST(SimCommand, MemoryLimitIsASizeOrNone) {
   }
 }
 
-// Past the memory limit, no mode starts (a limit below what the process
-// already holds trips before the first), each row and results.json say
-// why, and the command says what would need less. Exit code 2, as for any
-// mode not run.
 // An ostream that raises a signal once it has been given `trigger`: the
 // user's Ctrl-C, at a chosen point of the output.
 class SignalAt : public std::stringbuf {
@@ -226,16 +222,16 @@ class SignalAt : public std::stringbuf {
   bool raised_ = false;
 };
 
-// Ctrl-C once the first mode's row is printed (the second has started,
-// or is about to): the first mode's row and files are complete, the
-// second says it was interrupted, and the exit code is
-// the shell's for SIGINT. The signal's action is back to the default
-// afterwards.
+// Ctrl-C once the first mode's row is printed, with -j 1: the first
+// mode's row and files are complete, the last (four modes' run times
+// later) and any others not finished say they were interrupted, and the
+// exit code is the shell's for SIGINT. The signal's action is back to
+// the default afterwards.
 TEST(SimCommand, CtrlCStopsTheModesLeftAndKeepsThoseFinished) {
   const fs::path dir = testing::temp_path("sim-interrupt") + "/run";
   fs::remove_all(dir);
   SimOptions o = tiny(dir.string());
-  o.modes = {"ecmp", "fare+lsn"};
+  o.modes = {"ecmp", "fare", "fare+lsn", "fare+arn", "fare+lsn+arn"};
   o.jobs = 1;
   SignalAt buffer("\necmp ", SIGINT);
   std::ostream out(&buffer);
@@ -245,22 +241,29 @@ TEST(SimCommand, CtrlCStopsTheModesLeftAndKeepsThoseFinished) {
   EXPECT_TRUE(std::regex_search(text, std::regex("\necmp +7.138 ms +6.7 G ")))
       << text;
   EXPECT_TRUE(std::regex_search(
-      text, std::regex("\nfare\\+lsn +not run: interrupted by SIGINT; "
+      text, std::regex("\nfare\\+lsn\\+arn +not run: interrupted by SIGINT; "
                        "(not started|stopped during the (set-up|BGP "
                        "warm-up|workload))")))
       << text;
+  const std::regex not_run("not run: (.*)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), not_run);
+       it != std::sregex_iterator(); ++it) {
+    EXPECT_TRUE((*it)[1].str().starts_with("interrupted by SIGINT; "))
+        << (*it)[0];
+  }
   EXPECT_EQ(err.str(),
             "arfabric sim: interrupted by SIGINT: the modes that "
             "finished are above and in " +
                 dir.string() + "; the others say 'not run'\n");
   std::ifstream f(dir / "results.json");
   const auto j = nlohmann::json::parse(f);
-  ASSERT_EQ(j["modes"].size(), 1u);
+  ASSERT_GE(j["modes"].size(), 1u);
   EXPECT_EQ(j["modes"][0]["mode"], "ecmp");
-  ASSERT_EQ(j["not_run"].size(), 1u);
-  EXPECT_EQ(j["not_run"][0]["mode"], "fare+lsn");
+  ASSERT_GE(j["not_run"].size(), 1u);
+  EXPECT_EQ(j["not_run"].back()["mode"], "fare+lsn+arn");
+  EXPECT_EQ(j["modes"].size() + j["not_run"].size(), 5u);
   EXPECT_GT(fs::file_size(dir / "control-ecmp.pcap"), 0u);
-  EXPECT_FALSE(fs::exists(dir / "control-fare+lsn.pcap"));
+  EXPECT_FALSE(fs::exists(dir / "control-fare+lsn+arn.pcap"));
   struct sigaction now {};
   sigaction(SIGINT, nullptr, &now);
   EXPECT_EQ(now.sa_handler, SIG_DFL);
@@ -278,8 +281,24 @@ TEST(SimCommand, CtrlCStopsTheModesLeftAndKeepsThoseFinished) {
                              "not started"),
             std::string::npos)
       << early.str();
+
+  // Ctrl-C once the only mode has finished: nothing is lost, but the exit
+  // code still says the command was interrupted.
+  o.modes = {"ecmp"};
+  SignalAt late("\necmp ", SIGINT);
+  std::ostream late_out(&late);
+  std::ostringstream late_err;
+  EXPECT_EQ(run_sim(o, late_out, late_err), 130) << late_err.str();
+  EXPECT_EQ(late.str().find("not run"), std::string::npos) << late.str();
+  EXPECT_EQ(late_err.str(),
+            "arfabric sim: interrupted by SIGINT after every mode had "
+            "finished; the results are whole\n");
 }
 
+// Past the memory limit, no mode starts (a limit below what the process
+// already holds trips before the first), each row and results.json say
+// why, and the command says what would need less. Exit code 2, as for any
+// mode not run.
 TEST(SimCommand, AMemoryLimitPassedStopsTheModesSayingWhy) {
   const fs::path dir = testing::temp_path("sim-memory") + "/run";
   fs::remove_all(dir);

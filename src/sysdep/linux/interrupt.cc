@@ -24,6 +24,13 @@ extern "C" void on_interrupt(int signal) {
   int none = 0;
   caught_signal.compare_exchange_strong(none, signal);
   if (std::atomic<bool>* flag = watched_flag.load()) flag->store(true);
+  // SA_RESETHAND reset the signal delivered; the other is reset too, so
+  // that any second signal ends the process (sigaction is
+  // async-signal-safe).
+  struct sigaction fallback {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  for (int s : kSignals) sigaction(s, &fallback, nullptr);
 }
 
 void restore(std::size_t count) {

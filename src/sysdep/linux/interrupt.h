@@ -1,9 +1,9 @@
 // Ctrl-C (SIGINT) and SIGTERM as a flag, for a long computation that
 // checks a stop flag now and then (`arfabric sim`'s runs): while an
 // InterruptWatch lives, the first such signal sets the flag and records
-// which signal it was; the default action is back at once, so a second
-// Ctrl-C ends the process as usual. Destroying the watch restores the
-// actions it replaced.
+// which signal it was; the default actions are back at once, so a second
+// Ctrl-C (or SIGTERM) ends the process as usual. Destroying the watch restores
+// the actions it replaced.
 #pragma once
 
 #include <atomic>
