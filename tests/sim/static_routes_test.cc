@@ -102,6 +102,43 @@ TEST(StaticRoutes, AnUnreachableLeafGetsNoRoute) {
   EXPECT_TRUE(net.fib(1).routing_ports(1).empty());
 }
 
+constexpr std::uint32_t kFar = 0xffffffff;  // not reached
+
+// Hop counts from `sources` over switches (hosts do not forward).
+std::vector<std::uint32_t> hop_counts(const Network& net,
+                                      std::vector<NodeIndex> frontier) {
+  std::vector<std::uint32_t> hops(net.node_count(), kFar);
+  for (NodeIndex n : frontier) hops[n] = 0;
+  while (!frontier.empty()) {
+    std::vector<NodeIndex> next;
+    for (NodeIndex n : frontier) {
+      for (NodeIndex m : net.neighbours(n)) {
+        if (net.is_host(m) || hops[m] != kFar) continue;
+        hops[m] = hops[n] + 1;
+        next.push_back(m);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return hops;
+}
+
+// Switch x's ports toward switches one hop closer (none if x is not
+// reached or is a source).
+std::vector<proto::PortId> closer(const Network& net,
+                                  const std::vector<std::uint32_t>& hops,
+                                  NodeIndex x) {
+  std::vector<proto::PortId> ports;
+  if (hops[x] == 0 || hops[x] == kFar) return ports;
+  const auto& nb = net.neighbours(x);
+  for (std::size_t p = 0; p < nb.size(); ++p) {
+    if (!net.is_host(nb[p]) && hops[nb[p]] + 1 == hops[x]) {
+      ports.push_back(static_cast<proto::PortId>(p + 1));
+    }
+  }
+  return ports;
+}
+
 // The routes of one breadth-first search per leaf, as the issue's
 // shortest-path ECMP reads: at each switch that reaches the leaf, the
 // ports toward switches one hop closer; and for a multi-homed host, of
@@ -185,64 +222,24 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
 
   std::size_t expected_routes = 0;
   for (NodeIndex d = 0; d < leaves; ++d) {
-    std::vector<std::uint32_t> hops(net.node_count(), 0xffffffff);
-    hops[d] = 0;
-    std::vector<NodeIndex> frontier{d};
-    while (!frontier.empty()) {
-      std::vector<NodeIndex> next;
-      for (NodeIndex n : frontier) {
-        for (NodeIndex m : net.neighbours(n)) {
-          if (net.is_host(m) || hops[m] != 0xffffffff) continue;
-          hops[m] = hops[n] + 1;
-          next.push_back(m);
-        }
-      }
-      frontier = std::move(next);
-    }
+    const std::vector<std::uint32_t> hops = hop_counts(net, {d});
     for (NodeIndex x = 0; x < switches; ++x) {
       if (x == d) continue;
-      std::vector<proto::PortId> closer;
-      if (hops[x] != 0xffffffff) {
-        ++expected_routes;
-        const auto& nb = net.neighbours(x);
-        for (std::size_t p = 0; p < nb.size(); ++p) {
-          if (!net.is_host(nb[p]) && hops[nb[p]] + 1 == hops[x]) {
-            closer.push_back(static_cast<proto::PortId>(p + 1));
-          }
-        }
-      }
-      RC_ASSERT(net.fib(x).routing_ports(leaf_id[d]) == closer);
+      if (hops[x] != kFar) ++expected_routes;
+      RC_ASSERT(net.fib(x).routing_ports(leaf_id[d]) == closer(net, hops, x));
     }
   }
   // A multi-homed host: its leaves keep their connected routes, every
   // other switch has the ports toward the nearest of them.
   for (const Network::MultiHomedHost& m : net.multihomed()) {
-    std::vector<std::uint32_t> hops(net.node_count(), 0xffffffff);
-    std::vector<NodeIndex> frontier = m.leaves;
-    for (NodeIndex l : m.leaves) hops[l] = 0;
-    while (!frontier.empty()) {
-      std::vector<NodeIndex> next;
-      for (NodeIndex n : frontier) {
-        for (NodeIndex x : net.neighbours(n)) {
-          if (net.is_host(x) || hops[x] != 0xffffffff) continue;
-          hops[x] = hops[n] + 1;
-          next.push_back(x);
-        }
-      }
-      frontier = std::move(next);
-    }
+    const std::vector<std::uint32_t> hops = hop_counts(net, m.leaves);
     for (NodeIndex x = 0; x < switches; ++x) {
       std::vector<proto::PortId> expected;
       if (hops[x] == 0) {
         expected.push_back(*net.port_toward(x, m.host));
-      } else if (hops[x] != 0xffffffff) {
+      } else if (hops[x] != kFar) {
         ++expected_routes;
-        const auto& nb = net.neighbours(x);
-        for (std::size_t p = 0; p < nb.size(); ++p) {
-          if (!net.is_host(nb[p]) && hops[nb[p]] + 1 == hops[x]) {
-            expected.push_back(static_cast<proto::PortId>(p + 1));
-          }
-        }
+        expected = closer(net, hops, x);
       }
       RC_ASSERT(net.fib(x).routing_ports(m.destination) == expected);
     }
