@@ -64,10 +64,9 @@ class Search {
       frontier_.swap(next_);
     }
   }
-  std::uint32_t hops(NodeIndex n) const { return hops_[n]; }
-  bool reached(NodeIndex n) const { return hops_[n] != kUnreached; }
-  // Appends x's ports toward switches one hop closer (none for a source
-  // or a switch not reached), in port order, each of weight 1.
+  // Appends x's ports toward switches one hop closer, in port order, each
+  // of weight 1: none for a source or a switch not reached, at least one
+  // (toward the switch that reached it) for any other.
   void append_closer(NodeIndex x,
                      std::vector<proto::fib::WeightedMember>& members) const {
     if (hops_[x] == 0 || hops_[x] == kUnreached) return;
@@ -84,6 +83,13 @@ class Search {
   std::vector<NodeIndex> frontier_, next_;
 };
 
+// The nodes, sorted, each once.
+std::vector<NodeIndex> sorted_set(std::vector<NodeIndex> nodes) {
+  std::ranges::sort(nodes);
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
 // Leaves with the same set of switch neighbours ("twins": every leaf of a
 // 3-stage CLOS, those of a pod in a 5-stage one), in node order; classes
 // in the order of their first leaf.
@@ -93,12 +99,9 @@ std::vector<std::vector<NodeIndex>> twin_classes(
   std::map<std::vector<NodeIndex>, std::size_t> by_neighbours;
   for (NodeIndex leaf = 0; leaf < leaf_id.size(); ++leaf) {
     if (leaf_id[leaf] == kNotLeaf) continue;
-    std::vector<NodeIndex> key(graph.peers(leaf).begin(),
-                               graph.peers(leaf).end());
-    std::ranges::sort(key);
-    key.erase(std::unique(key.begin(), key.end()), key.end());
-    auto [at, added] =
-        by_neighbours.try_emplace(std::move(key), classes.size());
+    auto [at, added] = by_neighbours.try_emplace(
+        sorted_set({graph.peers(leaf).begin(), graph.peers(leaf).end()}),
+        classes.size());
     if (added) classes.emplace_back();
     classes[at->second].push_back(leaf);
   }
@@ -133,6 +136,9 @@ std::size_t program_static_routes(
   }
   const std::size_t leaves = static_cast<std::size_t>(std::ranges::count_if(
       leaf_id, [](proto::NodeId id) { return id != kNotLeaf; }));
+  const auto stopped = [stop] {
+    return stop != nullptr && stop->load(std::memory_order_relaxed);
+  };
 
   Search search(graph);
   // The first leaf's members at each switch: [first[n], first[n + 1]).
@@ -163,9 +169,7 @@ std::size_t program_static_routes(
     const bool twinned = twins.size() > 1;
 
     for (std::size_t k = 0; k < switches.size(); ++k) {
-      if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
-        return routes;
-      }
+      if (stopped()) return routes;
       const NodeIndex x = switches[k];
       const auto peers = graph.peers(x);
       const auto ports = graph.ports(x);
@@ -182,7 +186,7 @@ std::size_t program_static_routes(
           route = uplinks;
         } else if (d != d1 && !toward[d].empty()) {
           route = toward[d];
-        } else if (search.reached(x)) {
+        } else if (!closer.empty()) {  // empty: x does not reach d1
           route = closer;
         } else {
           continue;
@@ -209,20 +213,15 @@ std::size_t program_static_routes(
   // once) per set of leaves.
   std::map<std::vector<NodeIndex>, std::vector<proto::NodeId>> by_leaves;
   for (const Network::MultiHomedHost& m : network.multihomed()) {
-    std::vector<NodeIndex> key = m.leaves;
-    std::ranges::sort(key);
-    key.erase(std::unique(key.begin(), key.end()), key.end());
-    by_leaves[std::move(key)].push_back(m.destination);
+    by_leaves[sorted_set(m.leaves)].push_back(m.destination);
   }
   for (const auto& [sources, destinations] : by_leaves) {
     search.from(sources);
     for (NodeIndex x : switches) {
-      if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
-        return routes;
-      }
-      if (search.hops(x) == 0 || !search.reached(x)) continue;
+      if (stopped()) return routes;
       members.clear();
       search.append_closer(x, members);
+      if (members.empty()) continue;  // a source, or not reached
       for (proto::NodeId d : destinations) {
         if (network.fib(x).set_route(d, members, now)) ++routes;
       }
