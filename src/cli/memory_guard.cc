@@ -51,8 +51,8 @@ std::expected<std::uint64_t, std::string> MemoryGuard::check() {
   if (!resident) return std::unexpected(resident.error());
   if (*resident > limit_ && !tripped_) {
     seen_ = *resident;
+    set_the_flag_first_ = also_set_ == nullptr || !also_set_->exchange(true);
     tripped_ = true;
-    if (also_set_ != nullptr) *also_set_ = true;
   }
   return *resident;
 }

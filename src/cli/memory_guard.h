@@ -39,7 +39,8 @@ class MemoryGuard {
   // until that is called) or is destroyed. `limit_source` says
   // where the limit came from, for the message ("--memory-limit", say).
   // `also_set`, when given, is set too when the guard trips (a stop flag
-  // that other causes share) and must outlive the guard.
+  // that other causes share) and must outlive the guard; see
+  // set_the_flag_first().
   // Errors: the process's memory cannot be read (sysdep::resident_bytes).
   static std::expected<std::unique_ptr<MemoryGuard>, std::string> start(
       std::uint64_t limit, std::string limit_source,
@@ -54,6 +55,10 @@ class MemoryGuard {
   // Once tripped: "memory use reached 21.6 GiB, over the limit of
   // 21.5 GiB (<limit_source>)".
   std::string reason() const;
+  // Once tripped: whether the guard set `also_set` (or had none), rather
+  // than finding it set by another cause already: which cause stopped the
+  // runs first, when several did.
+  bool set_the_flag_first() const { return set_the_flag_first_; }
 
  private:
   MemoryGuard(std::uint64_t limit, std::string limit_source, Runaway on_runaway,
@@ -69,6 +74,7 @@ class MemoryGuard {
   const Runaway on_runaway_;
   std::atomic<bool>* const also_set_;
   std::atomic<bool> tripped_{false};
+  std::atomic<bool> set_the_flag_first_{false};  // stored before tripped_
   std::atomic<std::uint64_t> seen_{0};  // resident bytes when it tripped
   std::mutex mutex_;
   std::condition_variable_any wake_;

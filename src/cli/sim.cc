@@ -239,10 +239,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   // Open every mode's pcap first: a failure shows before any mode runs.
   std::vector<sim::RunOptions> runs(modes.size());
   for (sim::RunOptions& run : runs) run.stop = &stop_runs;
-  // Why the runs were told to stop: "interrupted by SIGINT", the memory
-  // limit's reason, or empty.
+  // Why the runs were told to stop: "interrupted by SIGINT" or the memory
+  // limit's reason, whichever set the flag first; or empty.
   const auto stop_reason = [&]() -> std::string {
-    if (std::string s = (*interrupt)->signal_name(); !s.empty()) {
+    const bool memory_first =
+        memory && memory->tripped() && memory->set_the_flag_first();
+    if (std::string s = (*interrupt)->signal_name();
+        !s.empty() && !memory_first) {
       return "interrupted by " + s;
     }
     if (memory && memory->tripped()) return memory->reason();

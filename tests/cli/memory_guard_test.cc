@@ -47,6 +47,21 @@ TEST(MemoryGuard, SetsASharedStopFlagWhenItTrips) {
   auto tight = MemoryGuard::start(1 << 20, "test", milliseconds(5), {}, &stop);
   ASSERT_TRUE(tight) << tight.error();
   EXPECT_TRUE(stop);
+  EXPECT_TRUE((*tight)->set_the_flag_first());
+}
+
+// A flag another cause set already is not the guard's doing: arfabric sim
+// then reports that cause, not the memory limit.
+TEST(MemoryGuard, KnowsWhetherAnotherCauseSetTheSharedFlagFirst) {
+  std::atomic<bool> stop{true};
+  auto tight = MemoryGuard::start(1 << 20, "test", milliseconds(5), {}, &stop);
+  ASSERT_TRUE(tight) << tight.error();
+  EXPECT_TRUE((*tight)->tripped());
+  EXPECT_FALSE((*tight)->set_the_flag_first());
+  EXPECT_TRUE(stop);
+  auto alone = MemoryGuard::start(1 << 20, "test");
+  ASSERT_TRUE(alone) << alone.error();
+  EXPECT_TRUE((*alone)->set_the_flag_first());
 }
 
 // The watch sees the process grow past the limit within a few intervals,
