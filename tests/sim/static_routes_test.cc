@@ -181,16 +181,17 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
     spec.cables.push_back({static_cast<NodeIndex>(switches + l),
                            static_cast<NodeIndex>(l), gbps(100), ns(100)});
   }
-  // Multi-homed hosts, each on two or more leaves.
-  const auto multihomed = leaves > 1 ? *rc::gen::inRange(0, 3) : 0;
+  // Multi-homed hosts, each on two or more switches: leaves, or switches
+  // with no host of their own.
+  const auto multihomed = *rc::gen::inRange(0, 3);
   for (int h = 0; h < multihomed; ++h) {
     const auto host = static_cast<NodeIndex>(spec.nodes.size());
     spec.nodes.push_back({true, 0});
     leaf_id.push_back(kNotLeaf);
-    const auto first = *rc::gen::inRange<NodeIndex>(0, leaves);
-    const auto second =
-        *rc::gen::distinctFrom(rc::gen::inRange<NodeIndex>(0, leaves), first);
-    for (NodeIndex l = 0; l < leaves; ++l) {
+    const auto first = *rc::gen::inRange<NodeIndex>(0, switches);
+    const auto second = *rc::gen::distinctFrom(
+        rc::gen::inRange<NodeIndex>(0, switches), first);
+    for (NodeIndex l = 0; l < switches; ++l) {
       if (l == first || l == second || *rc::gen::arbitrary<bool>()) {
         spec.cables.push_back({host, l, gbps(100), ns(100)});
       }
