@@ -12,9 +12,11 @@ namespace {
 // Ethernet header, FCS, preamble and inter-frame gap around the IPv4 packet.
 constexpr std::uint32_t kPacketOverheadBytes = 14 + 4 + 20;
 
-wire::Ipv4Address leaf_address(proto::NodeId leaf) {
-  return {10, static_cast<std::uint8_t>(leaf >> 8),
-          static_cast<std::uint8_t>(leaf), 1};
+// Destination d's address: leaf d's hosts, or multi-homed host d
+// (10.(d/256).(d%256).0/24, as BgpControl originates them).
+wire::Ipv4Address leaf_address(proto::NodeId d) {
+  return {10, static_cast<std::uint8_t>(d >> 8), static_cast<std::uint8_t>(d),
+          1};
 }
 
 wire::Ipv4Address router_address(NodeIndex node) {
@@ -36,16 +38,25 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     Network& network, EventQueue& events, PacketPool& pool,
     const std::vector<proto::NodeId>& leaf_id, const ArnControlConfig& config,
     Time now) {
-  std::vector<proto::NodeId> leaves;
+  // Every FIB destination routes lead to, with the switches where it is
+  // local (not routed): the leaves, and the multi-homed hosts.
+  struct Destination {
+    proto::NodeId id = 0;
+    std::vector<NodeIndex> local;
+  };
+  std::vector<Destination> destinations;
   std::size_t switch_count = 0;
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
     if (network.is_host(n)) continue;
     ++switch_count;
-    if (leaf_id[n] != kNotLeaf) leaves.push_back(leaf_id[n]);
+    if (leaf_id[n] != kNotLeaf) destinations.push_back({leaf_id[n], {n}});
   }
-  if (switch_count > 0xffff || leaves.size() > 0xffff) {
-    return std::unexpected(
-        NetworkError{"arn", "more than 65535 switches or leaves"});
+  for (const Network::MultiHomedHost& m : network.multihomed()) {
+    destinations.push_back({m.destination, m.leaves});
+  }
+  if (switch_count > 0xffff || destinations.size() > 0xffff) {
+    return std::unexpected(NetworkError{
+        "arn", "more than 65535 switches or leaves and multi-homed hosts"});
   }
   std::unique_ptr<ArnControl> c(new ArnControl(network, events, pool, config));
   for (NodeIndex n = 0; n < network.node_count(); ++n) {
@@ -57,21 +68,24 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     ac.router_address = router_address(n);
     ac.repeat_interval = config.repeat_interval;
     ac.hold_time = config.hold_time;
-    // The routed ports toward each leaf (read once), the leaves routed
-    // through each port, and whether each such leaf has another port.
-    std::vector<std::vector<proto::PortId>> routes(leaves.size());
+    // The routed ports toward each destination (read once), the
+    // destinations routed through each port, and whether each such
+    // destination has another port.
+    std::vector<std::vector<proto::PortId>> routes(destinations.size());
     std::vector<std::vector<proto::NodeId>> behind(out.size() + 1);
     std::vector<bool> alternatives(out.size() + 1, true);
-    for (std::size_t i = 0; i < leaves.size(); ++i) {
-      const proto::NodeId leaf = leaves[i];
-      routes[i] = network.fib(n).routing_ports(leaf);
+    for (std::size_t i = 0; i < destinations.size(); ++i) {
+      const Destination& d = destinations[i];
+      routes[i] = network.fib(n).routing_ports(d.id);
       // A leaf's own hosts are not a destination it routes (notifications
       // about them are ignored as unknown).
-      if (leaf == leaf_id[n]) continue;
-      ac.destinations.push_back({leaf_address(leaf), 24, leaf});
+      if (std::find(d.local.begin(), d.local.end(), n) != d.local.end()) {
+        continue;
+      }
+      ac.destinations.push_back({leaf_address(d.id), 24, d.id});
       const std::vector<proto::PortId>& ports = routes[i];
       for (proto::PortId port : ports) {
-        behind[port].push_back(leaf);
+        behind[port].push_back(d.id);
         if (ports.size() < 2) alternatives[port] = false;
       }
     }
@@ -85,8 +99,8 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
       if (behind[port].empty()) continue;
       arn::MonitoredPort m;
       m.port = port;
-      for (proto::NodeId leaf : behind[port]) {
-        m.affected.push_back(leaf_address(leaf));
+      for (proto::NodeId d : behind[port]) {
+        m.affected.push_back(leaf_address(d));
       }
       m.queue_high_bytes = config.queue_high_bytes;
       m.queue_low_bytes = config.queue_low_bytes;
@@ -110,8 +124,8 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
         sw.engine->link_state(port, false, now);
       }
     }
-    for (std::size_t i = 0; i < leaves.size(); ++i) {
-      sw.engine->set_next_hops(leaves[i], routes[i]);
+    for (std::size_t i = 0; i < destinations.size(); ++i) {
+      sw.engine->set_next_hops(destinations[i].id, routes[i]);
     }
     const std::uint32_t index = c->plane_.add_switch(n);
     c->switches_.push_back(std::move(sw));

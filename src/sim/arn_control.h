@@ -5,11 +5,13 @@
 // - Built when the workload starts (after BGP's warm-up), from the routes
 //   installed in the FIBs then: a switch monitors each switch-to-switch port
 //   that some route uses; the affected destinations of a port are the leaves
-//   routed through it (leaf i stands for 10.(i/256).(i%256).0/24, as in
-//   BgpControl, and is named by 10.(i/256).(i%256).1); a port has local
-//   alternatives when every one of those leaves has another port in its
-//   route (then a detection is absorbed locally, §3 step 2). The same
-//   routes tell each engine where it can reroute (propagation, §3.2).
+//   and multi-homed hosts routed through it (FIB destination i stands for
+//   10.(i/256).(i%256).0/24, as in BgpControl, and is named by
+//   10.(i/256).(i%256).1; a destination is not routed at its own leaves); a
+//   port has local alternatives when every one of those destinations has
+//   another port in its route (then a detection is absorbed locally, §3
+//   step 2). The same routes tell each engine where it can reroute
+//   (propagation, §3.2).
 //   Later BGP changes do not rebuild this (the ARN reaction is over by
 //   then).
 // - Targets: every switch neighbour, unicast UDP to its router address
@@ -61,8 +63,9 @@ class ArnControl : public ControlHandler, public PortObserver {
  public:
   // `leaf_id` per node: the leaf's id (FIB destination), or kNotLeaf.
   // Builds every engine from the routes in the switches' FIBs and starts
-  // sampling at `now`. Errors: more than 65,535 switches or 65,535 leaves, or
-  // an engine configuration the engine refuses (field named).
+  // sampling at `now`. Errors: more than 65,535 switches or 65,535 leaves
+  // and multi-homed hosts, or an engine configuration the engine refuses
+  // (field named).
   static std::expected<std::unique_ptr<ArnControl>, NetworkError> create(
       Network& network, EventQueue& events, PacketPool& pool,
       const std::vector<proto::NodeId>& leaf_id, const ArnControlConfig& config,

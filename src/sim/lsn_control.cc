@@ -57,6 +57,7 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
     lc.congestion = config.congestion;
     Switch sw;
     sw.node = n;
+    sw.leaf_id = leaf_id[n];
     const auto& out = network.out_links(n);
     sw.port_down.assign(out.size() + 1, false);
     for (std::size_t p = 0; p < out.size(); ++p) {
@@ -94,6 +95,30 @@ std::expected<std::unique_ptr<LsnControl>, NetworkError> LsnControl::create(
     sw.engine = std::make_unique<lsn::Engine>(std::move(*engine));
     c->plane_.add_switch(n);
     c->switches_.push_back(std::move(sw));
+  }
+  // Multi-homed hosts, and by leaf the hosts on it.
+  std::vector<std::uint32_t> hosts_on(leaves + 1, 0);
+  for (const Network::MultiHomedHost& m : network.multihomed()) {
+    HomedHost h{m.destination, {}};
+    for (NodeIndex leaf : m.leaves) {
+      // Cannot be kNotLeaf: hosts attach to leaves.
+      if (leaf_id[leaf] != kNotLeaf) h.leaves.push_back(leaf_id[leaf]);
+    }
+    std::ranges::sort(h.leaves);
+    h.leaves.erase(std::unique(h.leaves.begin(), h.leaves.end()),
+                   h.leaves.end());
+    for (proto::NodeId leaf : h.leaves) ++hosts_on[leaf + 1];
+    c->homed_.push_back(std::move(h));
+  }
+  if (!c->homed_.empty()) {
+    for (std::uint32_t l = 0; l < leaves; ++l) hosts_on[l + 1] += hosts_on[l];
+    c->homed_first_ = hosts_on;
+    c->homed_of_leaf_.resize(hosts_on[leaves]);
+    for (std::uint32_t h = 0; h < c->homed_.size(); ++h) {
+      for (proto::NodeId leaf : c->homed_[h].leaves) {
+        c->homed_of_leaf_[hosts_on[leaf]++] = h;
+      }
+    }
   }
   return c;
 }
@@ -135,30 +160,88 @@ void LsnControl::arm(std::uint32_t index) {
   plane_.arm(index, sw.timer, sw.engine->next_deadline());
 }
 
+void LsnControl::count_vetoes(const proto::fib::Fib& fib,
+                              std::span<const proto::VetoChange> vetoes,
+                              Time now) {
+  for (const proto::VetoChange& v : vetoes) {
+    if (!v.vetoed) continue;
+    ++counters_.vetoes;
+    // Convergence is the last ingress that stops using a path: a veto
+    // of a path routing does not use (a super-spine hearing from a
+    // spine about a leaf it reaches another way) changes no forwarding.
+    if (fib.routes_through(v.destination, v.port)) counters_.last_veto = now;
+  }
+}
+
 void LsnControl::apply(std::uint32_t index, Time now) {
   Switch& sw = switches_[index];
   proto::fib::Fib& fib = network_->fib(sw.node);
   changed_.clear();
-  for (const proto::VetoChange& v : sw.engine->veto_changes()) {
-    if (v.vetoed) {
-      ++counters_.vetoes;
-      // Convergence is the last ingress that stops using a path: a veto
-      // of a path routing does not use (a super-spine hearing from a
-      // spine about a leaf it reaches another way) changes no forwarding.
-      if (fib.routes_through(v.destination, v.port)) {
-        counters_.last_veto = now;
-      }
+  touched_.clear();
+  // The multi-homed hosts on `leaf`, whose path through `port` to derive.
+  const auto touch = [&](proto::PortId port, proto::NodeId leaf) {
+    if (std::size_t{leaf} + 1 >= homed_first_.size()) return;
+    for (std::uint32_t k = homed_first_[leaf]; k < homed_first_[leaf + 1];
+         ++k) {
+      touched_.emplace_back(port, homed_of_leaf_[k]);
     }
+  };
+  for (const proto::VetoChange& v : sw.engine->veto_changes()) {
     if (!sw.transit.empty()) changed_.push_back(v.destination);
+    touch(v.port, v.destination);
   }
+  for (const proto::CongestionChange& c : sw.engine->congestion_changes()) {
+    touch(c.port, c.destination);
+  }
+  count_vetoes(fib, sw.engine->veto_changes(), now);
   counters_.congestion += sw.engine->congestion_changes().size();
   const lsn::FibApplyResult r = lsn::apply_to_fib(fib, *sw.engine, now);
   counters_.fib_rejected += r.rejected;
+  if (!touched_.empty()) apply_homed(index, now);
   if (!changed_.empty()) {
     refresh_transit(index, changed_, now);
     flush(index, now);
     arm(index);
   }
+}
+
+void LsnControl::apply_homed(std::uint32_t index, Time now) {
+  Switch& sw = switches_[index];
+  const lsn::Receiver& received = sw.engine->receiver();
+  const std::size_t ports = network_->out_links(sw.node).size() + 1;
+  if (sw.homed_state.empty()) sw.homed_state.assign(homed_.size() * ports, 0);
+  std::ranges::sort(touched_);
+  touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+  homed_vetoes_.clear();
+  homed_congestion_.clear();
+  for (const auto& [port, h] : touched_) {
+    const HomedHost& host = homed_[h];
+    const auto path =
+        lsn::multihomed_path(received, port, host.leaves, sw.leaf_id);
+    if (!path) continue;
+    std::uint8_t& state = sw.homed_state[h * ports + port];
+    const bool was_vetoed = (state & kHomedVetoed) != 0;
+    const std::uint8_t applied_level = state & ~kHomedVetoed;
+    if (path->reachable == was_vetoed) {
+      homed_vetoes_.push_back(
+          {port, host.destination, proto::VetoSource::lsn, !path->reachable});
+    }
+    if (!path->reachable) {
+      state = kHomedVetoed | applied_level;
+      continue;
+    }
+    if (path->level != applied_level) {
+      homed_congestion_.push_back(
+          {port, host.destination, proto::VetoSource::lsn, path->level});
+    }
+    state = path->level;
+  }
+  proto::fib::Fib& fib = network_->fib(sw.node);
+  count_vetoes(fib, homed_vetoes_, now);
+  counters_.congestion += homed_congestion_.size();
+  const lsn::FibApplyResult r =
+      lsn::apply_to_fib(fib, homed_vetoes_, homed_congestion_, now);
+  counters_.fib_rejected += r.rejected;
 }
 
 void LsnControl::refresh_transit(std::uint32_t index,

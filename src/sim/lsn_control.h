@@ -30,6 +30,15 @@
 //   CongestionChange records go to the switch's Fib at once
 //   (proto::lsn::apply_to_fib); recovery waits for BGP's re-install (the
 //   Fib's latch).
+// - A multi-homed host (Network::multihomed()) is a FIB destination of
+//   its own, which no LSN bit names. A switch derives its vetoes and
+//   congestion from its leaves' bits: the path through a port is vetoed
+//   when the neighbour reports none of the host's leaves reachable (other
+//   than the switch itself, when it is one of them: its own bit says
+//   nothing about the host), and its congestion level is the lowest among
+//   the leaves reachable through the port. Records are derived when a
+//   frame changes a leaf's bits and go to the Fib like the leaves' own
+//   (docs/PROTOCOLS.md, LSN).
 // - Engines start with the workload (start()): the warm-up stands for a
 //   fabric that has been running, and is the same in every mode.
 #pragma once
@@ -96,14 +105,26 @@ class LsnControl : public ControlHandler, public PortObserver {
  private:
   struct Switch {
     NodeIndex node = 0;
+    proto::NodeId leaf_id = kNotLeaf;
     std::unique_ptr<proto::lsn::Engine> engine;
     std::vector<std::pair<proto::PortId, LinkIndex>> sampled;  // originating
     std::vector<bool> port_down;  // by port: as the switch detected it
     // Leaves neither attached nor the switch itself, in id order, when the
     // switch originates for transit devices.
     std::vector<proto::NodeId> transit;
+    // By (multi-homed host, port): the veto (kHomedVetoed) and congestion
+    // level last derived; empty until a frame changes a bit of one of
+    // their leaves.
+    std::vector<std::uint8_t> homed_state;
     PendingTimer timer;
   };
+  // A multi-homed host: its FIB destination and its leaves' LSN ids
+  // (sorted, distinct).
+  struct HomedHost {
+    proto::NodeId destination = 0;
+    std::vector<proto::NodeId> leaves;
+  };
+  static constexpr std::uint8_t kHomedVetoed = 0x80;
 
   LsnControl(Network& network, EventQueue& events, PacketPool& pool,
              const LsnControlConfig& config);
@@ -114,6 +135,13 @@ class LsnControl : public ControlHandler, public PortObserver {
   void refresh_transit(std::uint32_t sw, std::span<const proto::NodeId> leaves,
                        Time now);
   void arm(std::uint32_t sw);
+  // The records of the multi-homed hosts on the leaves of `touched_`,
+  // derived from switch `sw`'s received bits, applied to its Fib.
+  void apply_homed(std::uint32_t sw, Time now);
+  // Counts applied veto records as vetoes, and when one vetoes a path
+  // routing uses, the time (LsnControlCounters::last_veto).
+  void count_vetoes(const proto::fib::Fib& fib,
+                    std::span<const proto::VetoChange> vetoes, Time now);
 
   Network* network_;
   LsnControlConfig config_;
@@ -121,7 +149,17 @@ class LsnControl : public ControlHandler, public PortObserver {
   bool started_ = false;
   std::vector<Switch> switches_;  // by plane_'s switch number
   LsnControlCounters counters_;
-  std::vector<proto::NodeId> changed_;  // apply()'s scratch
+  std::vector<HomedHost> homed_;
+  // By leaf id: the homed_ indices of the hosts on that leaf,
+  // homed_of_leaf_[homed_first_[leaf] .. homed_first_[leaf + 1]).
+  std::vector<std::uint32_t> homed_first_;
+  std::vector<std::uint32_t> homed_of_leaf_;
+  // apply()'s scratch: leaves whose bits changed, (port, homed_ index)
+  // pairs whose records to derive, and the derived records.
+  std::vector<proto::NodeId> changed_;
+  std::vector<std::pair<proto::PortId, std::uint32_t>> touched_;
+  std::vector<proto::VetoChange> homed_vetoes_;
+  std::vector<proto::CongestionChange> homed_congestion_;
 };
 
 }  // namespace arfabric::sim

@@ -30,4 +30,19 @@ FibApplyResult apply_to_fib(fib::Fib& fib, Engine& engine, Time now) {
   return r;
 }
 
+std::optional<MultiHomedPath> multihomed_path(const Receiver& received,
+                                              PortId port,
+                                              std::span<const NodeId> devices,
+                                              NodeId except) {
+  std::optional<MultiHomedPath> path;
+  for (NodeId device : devices) {
+    if (device == except) continue;
+    if (!path) path = MultiHomedPath{false, 0};
+    if (!received.reachable(port, device)) continue;
+    const std::uint8_t level = received.congestion_level(port, device);
+    if (!path->reachable || level < path->level) path = {true, level};
+  }
+  return path;
+}
+
 }  // namespace arfabric::proto::lsn

@@ -46,4 +46,25 @@ FibApplyResult apply_to_fib(fib::Fib& fib, std::span<const VetoChange> vetoes,
 // applied as above, then cleared from the engine.
 FibApplyResult apply_to_fib(fib::Fib& fib, Engine& engine, Time now);
 
+// The path through a neighbour's port toward a destination no LSN bit
+// names: a host multi-homed to several devices (draft-xu-idr-fare §4.1,
+// server multi-homing), which the neighbour reaches through any of them.
+// Reachable when the neighbour reports any of them reachable, at the
+// lowest congestion level among those it reports reachable
+// (docs/PROTOCOLS.md, LSN). `level` is 0 when not reachable.
+struct MultiHomedPath {
+  bool reachable = true;
+  std::uint8_t level = 0;
+  bool operator==(const MultiHomedPath&) const = default;
+};
+
+// The path through `port` toward a host on `devices`, as `received`
+// reports them, leaving out `except` (the receiving switch, when it is one
+// of them: a neighbour's bit for it says nothing about the host); nullopt
+// when no device but `except` is given.
+std::optional<MultiHomedPath> multihomed_path(const Receiver& received,
+                                              PortId port,
+                                              std::span<const NodeId> devices,
+                                              NodeId except);
+
 }  // namespace arfabric::proto::lsn

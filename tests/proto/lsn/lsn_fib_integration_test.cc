@@ -21,6 +21,7 @@
 #include "proto/lsn/fib_glue.h"
 #include "proto/lsn/lsn_engine.h"
 #include "proto/lsn/lsn_test_support.h"
+#include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::proto::lsn {
 namespace {
@@ -242,6 +243,54 @@ TEST(LsnFibGlue, RefusedRecordsAreCountedNotFatal) {
   EXPECT_TRUE(f->vetoed(1, 1));
   EXPECT_EQ(f->table(1)->count_of(1), 0u);
   EXPECT_EQ(f->table(1)->count_of(2), 64u);
+}
+
+// A frame from a spine whose bitmap for range 0 has every bit set except
+// `cleared`.
+Bytes spine_frame(wire::lsn::MsgType type,
+                  std::initializer_list<std::size_t> cleared) {
+  wire::lsn::LsnFrame f;
+  f.source = {0x02, 0, 0, 0, 0x0a, 0x01};
+  f.msg_type = type;
+  f.bitmap.fill(true);
+  for (std::size_t bit : cleared) f.bitmap.set(bit, false);
+  ByteWriter w;
+  EXPECT_TRUE(wire::lsn::serialize(f, w, {}));
+  return w.take();
+}
+
+// A host on leaves 3 and 4 (no bit of its own): the path through a spine
+// is vetoed only when the spine reaches neither, and is as congested as
+// the less congested of the two. At leaf 3 itself, only leaf 4 counts.
+TEST(LsnMultiHomedPath, ReachableThroughAnyLeafAtTheLeastCongestedOne) {
+  using wire::lsn::MsgType;
+  auto created = Receiver::create(testing::leaf_config(2, 8));
+  ASSERT_TRUE(created) << created.error().to_string();
+  Receiver& r = *created;
+  const std::array<NodeId, 2> leaves = {3, 4};
+  const NodeId kNone = 0xffff;
+  EXPECT_EQ(multihomed_path(r, 1, leaves, kNone), (MultiHomedPath{true, 0}));
+
+  r.on_frame(1, spine_frame(MsgType::reachable, {3}), us(1));
+  EXPECT_EQ(multihomed_path(r, 1, leaves, kNone), (MultiHomedPath{true, 0}));
+  EXPECT_EQ(multihomed_path(r, 1, leaves, 4), (MultiHomedPath{false, 0}));
+  EXPECT_EQ(multihomed_path(r, 1, leaves, 3), (MultiHomedPath{true, 0}));
+  r.on_frame(1, spine_frame(MsgType::reachable, {3, 4}), us(2));
+  EXPECT_EQ(multihomed_path(r, 1, leaves, kNone), (MultiHomedPath{false, 0}));
+  EXPECT_EQ(multihomed_path(r, 2, leaves, kNone), (MultiHomedPath{true, 0}));
+
+  // Leaf 3 at level 2 and leaf 4 at level 1 through port 2: level 1; a
+  // leaf that is not reachable does not count, however uncongested.
+  r.on_frame(2, spine_frame(MsgType::congestion_level_1, {3, 4}), us(3));
+  r.on_frame(2, spine_frame(MsgType::congestion_level_2, {3}), us(3));
+  EXPECT_EQ(multihomed_path(r, 2, leaves, kNone), (MultiHomedPath{true, 1}));
+  EXPECT_EQ(multihomed_path(r, 2, leaves, 4), (MultiHomedPath{true, 2}));
+  r.on_frame(2, spine_frame(MsgType::reachable, {4}), us(4));
+  EXPECT_EQ(multihomed_path(r, 2, leaves, kNone), (MultiHomedPath{true, 2}));
+
+  // A host whose only device is the switch itself has no path to report.
+  const std::array<NodeId, 1> one = {3};
+  EXPECT_EQ(multihomed_path(r, 1, one, 3), std::nullopt);
 }
 
 }  // namespace
