@@ -138,8 +138,8 @@ class LsnControl : public ControlHandler, public PortObserver {
   // The records of the multi-homed hosts on the leaves of `touched_`,
   // derived from switch `sw`'s received bits, applied to its Fib.
   void apply_homed(std::uint32_t sw, Time now);
-  // Counts applied veto records as vetoes, and when one vetoes a path
-  // routing uses, the time (LsnControlCounters::last_veto).
+  // Counts the records that set a veto, and the time of one that vetoes a
+  // path routing uses (LsnControlCounters::last_veto).
   void count_vetoes(const proto::fib::Fib& fib,
                     std::span<const proto::VetoChange> vetoes, Time now);
 
