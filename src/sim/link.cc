@@ -195,6 +195,9 @@ void Link::set_down(std::vector<PacketIndex>& lost) {
 }
 
 void Link::set_up() {
+  // Already up: nothing changes (a new epoch would orphan the pending
+  // arrival event of a busy link, and nothing would send it again).
+  if (up_ != 0) return;
   up_ = 1;
   ++epoch_;
 }

@@ -156,6 +156,7 @@ class alignas(64) Link {
   // Link down: every packet in flight is lost (returned for counting and
   // release) and the epoch changes so the pending event is ignored.
   void set_down(std::vector<PacketIndex>& lost);
+  // Up again (nothing changes when it is up).
   void set_up();
   // The rate (> 0) from `now` on (see the top). Returns whether the head's
   // arrival moved (it was still being sent): the epoch has then changed,

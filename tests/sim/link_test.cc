@@ -303,5 +303,17 @@ TEST(Link, APacketStartsWhenTheLinkIsFreeAfterDrainingOrGoingDown) {
   EXPECT_EQ(r.link.counters(), want);
 }
 
+// Up while up (a link_up of a cable that never went down) changes
+// nothing: a new epoch would orphan the busy link's pending arrival event.
+TEST(Link, UpWhileUpKeepsThePendingArrival) {
+  LinkRig r;
+  r.put(PacketKind::transport, 1250, Time{});
+  const std::uint32_t epoch = r.link.epoch();
+  r.link.set_up();
+  EXPECT_EQ(r.link.epoch(), epoch);
+  EXPECT_EQ(r.link.in_flight(), 1u);
+  EXPECT_EQ(r.drain().size(), 1u);
+}
+
 }  // namespace
 }  // namespace arfabric::sim

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -920,6 +921,7 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
   if (!node->IsSequence())
     return std::unexpected(
         error_at(file, *node, "events", "expected a list of events"));
+  std::vector<YAML::Node> link_nodes;  // by event in `out`: its `link`
   for (std::size_t i = 0; i < node->size(); ++i) {
     const YAML::Node item = (*node)[i];
     const std::string key = indexed("events", i);
@@ -985,17 +987,19 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
             file, item, key, "degrade needs exactly one of fraction or rate"));
       if (has_fraction) {
         ARF_TRY(m.read_fraction("fraction", e.fraction));
-        if (e.fraction <= 0 || e.fraction >= 1)
+        if (e.fraction <= 0 || e.fraction > 1)
           return std::unexpected(
-              m.error("fraction", "must be in (0, 1): use link_down for 0"));
+              m.error("fraction",
+                      "must be in (0, 1] (1 restores the link's rate; "
+                      "link_down takes it to 0)"));
         e.new_rate = static_cast<BitsPerSecond>(
             static_cast<long double>(original) * e.fraction);
       } else {
         ARF_TRY(m.read_rate("rate", e.new_rate));
-        if (e.new_rate >= original)
+        if (e.new_rate > original)
           return std::unexpected(m.error(
               "rate",
-              strformat("{} is not below the link's rate {}",
+              strformat("{} is above the link's rate {}",
                         format_rate(e.new_rate), format_rate(original))));
         e.fraction =
             static_cast<double>(e.new_rate) / static_cast<double>(original);
@@ -1030,11 +1034,43 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
       if (e.bytes == 0) return std::unexpected(m.error("bytes", "must be > 0"));
     }
     out.push_back(std::move(e));
+    link_nodes.push_back(link_node);
   }
-  std::stable_sort(
-      out.begin(), out.end(),
-      [](const EventSpec& x, const EventSpec& y) { return x.at < y.at; });
-  return out;
+  std::vector<std::size_t> order(out.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::ranges::stable_sort(order, [&](std::size_t x, std::size_t y) {
+    return out[x].at < out[y].at;
+  });
+  // In time order, a cable goes down only while up and comes up only
+  // while down (a link_up of a cable that is up would have nothing to
+  // bring back; degrade with fraction 1 restores a degraded rate).
+  std::vector<bool> down(t.links.size(), false);
+  for (std::size_t i : order) {
+    const EventSpec& e = out[i];
+    if (e.kind != EventKind::link_down && e.kind != EventKind::link_up) {
+      continue;
+    }
+    const bool going_down = e.kind == EventKind::link_down;
+    if (down[e.link] == going_down) {
+      const std::string& a = t.nodes[e.a].name;
+      const std::string& b = t.nodes[e.b].name;
+      return std::unexpected(error_at(
+          file, link_nodes[i], indexed("events", i) + ".link",
+          going_down
+              ? strformat("link_down at {} of {}-{}, which is down already "
+                          "(no link_up since the last link_down)",
+                          format_time(e.at), a, b)
+              : strformat("link_up at {} of {}-{}, which is not down (a "
+                          "link_up needs an earlier link_down; degrade with "
+                          "fraction 1 restores a degraded rate)",
+                          format_time(e.at), a, b)));
+    }
+    down[e.link] = going_down;
+  }
+  std::vector<EventSpec> sorted;
+  sorted.reserve(out.size());
+  for (std::size_t i : order) sorted.push_back(std::move(out[i]));
+  return sorted;
 }
 
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {

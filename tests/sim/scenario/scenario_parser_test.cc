@@ -128,6 +128,27 @@ events:
   EXPECT_EQ(incast.bytes, 1'000'000U);
 }
 
+// A degrade with fraction 1 (or the link's rate) restores a degraded
+// link; a link_up only brings back a cable that is down.
+TEST(ScenarioParser, ADegradeOfTheWholeRateRestoresIt) {
+  const auto s = parse_scenario(R"(
+stop_at: 10ms
+topology: {kind: clos3, spines: 1, leaves: 2, hosts_per_leaf: 1}
+events:
+  - {at: 1ms, kind: degrade, link: [spine0, leaf0], fraction: 0.5}
+  - {at: 2ms, kind: degrade, link: [spine0, leaf0], fraction: 1}
+  - {at: 3ms, kind: degrade, link: [spine0, leaf0], rate: 400G}
+  - {at: 4ms, kind: link_down, link: [spine0, leaf0]}
+  - {at: 5ms, kind: link_up, link: [spine0, leaf0]}
+)",
+                                "restore.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  ASSERT_EQ(s->events.size(), 5U);
+  EXPECT_EQ(s->events[0].new_rate, gbps(200));
+  EXPECT_EQ(s->events[1].new_rate, gbps(400));
+  EXPECT_EQ(s->events[2].new_rate, gbps(400));
+}
+
 TEST(ParseScenario, ErrorToString) {
   const ScenarioError e{"default.yaml", 12, 5, "topology.spines",
                         "must be at least 1"};
@@ -363,7 +384,22 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
       {"degrade above the rate",
        tiny_with("events:\n  - {at: 1ms, kind: degrade, "
                  "link: [spine0, leaf0], rate: 800G}\n"),
-       8, "events[0].rate", "not below the link's rate 400G"},
+       8, "events[0].rate", "800G is above the link's rate 400G"},
+      {"degrade to nothing",
+       tiny_with("events:\n  - {at: 1ms, kind: degrade, "
+                 "link: [spine0, leaf0], fraction: 0}\n"),
+       8, "events[0].fraction", "must be in (0, 1] (1 restores"},
+      {"link_up of a cable that is up",
+       tiny_with("events:\n  - {at: 1ms, kind: degrade, "
+                 "link: [spine0, leaf0], fraction: 0.5}\n"
+                 "  - {at: 2ms, kind: link_up, link: [leaf0, spine0]}\n"),
+       9, "events[1].link",
+       "link_up at 2ms of leaf0-spine0, which is not down"},
+      {"link_down of a cable that is down, in time order",
+       tiny_with("events:\n  - {at: 3ms, kind: link_down, "
+                 "link: [spine0, leaf0]}\n"
+                 "  - {at: 1ms, kind: link_down, link: [spine0, leaf0]}\n"),
+       8, "events[0].link", "link_down at 3ms of spine0-leaf0, which is down"},
       {"unknown event kind",
        tiny_with("events:\n  - {at: 1ms, kind: explode, "
                  "link: [spine0, leaf0]}\n"),
