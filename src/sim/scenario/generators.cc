@@ -1,5 +1,10 @@
 #include "sim/scenario/generators.h"
 
+#include <optional>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/strformat.h"
 
@@ -55,6 +60,60 @@ void add_hosts(Topology& t, const std::vector<NodeIndex>& leaves,
       add_link(t, h, leaves[i], c);
     }
   }
+}
+
+// A dragonfly's global cables, as pairs of indices into its group-major
+// router list: `per_pair` rounds over all group pairs; each cable takes,
+// among the routers of its two groups with a global port free, the first
+// pair (lowest router of the first group, then of the second) not joined
+// already, so a group's ports go out router by router (ARN §3's figure)
+// and no two cables join the same routers (events name a cable by its
+// ends). Error: two groups that only routers joined already could link.
+struct GlobalCables {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> cables;
+  std::optional<ParamError> error;
+};
+GlobalCables global_cables(const DragonflyParams& p) {
+  const std::uint32_t a = p.routers_per_group;
+  const std::uint64_t per_pair =
+      std::uint64_t{a} * p.global_links_per_router / (p.groups - 1);
+  GlobalCables out;
+  std::vector<std::uint32_t> used(std::size_t{p.groups} * a, 0);
+  std::unordered_set<std::uint64_t> joined;
+  const auto key = [](std::uint32_t x, std::uint32_t y) {
+    return std::uint64_t{x} << 32 | y;
+  };
+  for (std::uint64_t round = 0; round < per_pair; ++round) {
+    for (std::uint32_t g = 0; g < p.groups; ++g) {
+      for (std::uint32_t h = g + 1; h < p.groups; ++h) {
+        std::optional<std::pair<std::uint32_t, std::uint32_t>> pick;
+        for (std::uint32_t x = g * a; x < (g + 1) * a && !pick; ++x) {
+          if (used[x] == p.global_links_per_router) continue;
+          for (std::uint32_t y = h * a; y < (h + 1) * a && !pick; ++y) {
+            if (used[y] < p.global_links_per_router &&
+                !joined.contains(key(x, y))) {
+              pick.emplace(x, y);
+            }
+          }
+        }
+        if (!pick) {
+          out.error = ParamError{
+              "global_links_per_router",
+              strformat("{} routers x {} global links give groups {} and {} "
+                        "{} cables, more than distinct router pairs with "
+                        "free global ports can carry (parallel cables are "
+                        "not modelled: events name a cable by its ends)",
+                        a, p.global_links_per_router, g, h, per_pair)};
+          return out;
+        }
+        ++used[pick->first];
+        ++used[pick->second];
+        joined.insert(key(pick->first, pick->second));
+        out.cables.push_back(*pick);
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -126,7 +185,8 @@ std::optional<ParamError> check(const DragonflyParams& p) {
                               (p.routers_per_group - 1) / 2;
   const std::uint64_t global =
       std::uint64_t{p.groups} * (p.groups - 1) / 2 * (ports / (p.groups - 1));
-  return check_size(hosts + routers, hosts + local + global);
+  ARF_CHECK(check_size(hosts + routers, hosts + local + global));
+  return global_cables(p).error;
 }
 
 Topology make_clos3(const Clos3Params& p) {
@@ -231,19 +291,8 @@ Topology make_dragonfly(const DragonflyParams& p) {
     for (std::uint32_t r = 0; r < a; ++r)
       for (std::uint32_t s = r + 1; s < a; ++s)
         add_link(t, routers[g * a + r], routers[g * a + s], p.local_link);
-  // Global cables: `per_pair` rounds over all group pairs; each group hands
-  // out its global ports in order, filling router 0's ports first, so a
-  // router has at most global_links_per_router global cables.
-  const std::uint32_t per_pair = a * p.global_links_per_router / (p.groups - 1);
-  std::vector<std::uint32_t> next_port(p.groups, 0);
-  for (std::uint32_t round = 0; round < per_pair; ++round) {
-    for (std::uint32_t g = 0; g < p.groups; ++g) {
-      for (std::uint32_t h = g + 1; h < p.groups; ++h) {
-        const std::uint32_t rg = next_port[g]++ / p.global_links_per_router;
-        const std::uint32_t rh = next_port[h]++ / p.global_links_per_router;
-        add_link(t, routers[g * a + rg], routers[h * a + rh], p.global_link);
-      }
-    }
+  for (const auto& [x, y] : global_cables(p).cables) {
+    add_link(t, routers[x], routers[y], p.global_link);
   }
   for (NodeIndex router : routers) {
     for (std::uint32_t k = 0; k < p.hosts_per_router; ++k) {

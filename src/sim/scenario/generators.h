@@ -81,8 +81,9 @@ struct ParamError {
 // Errors: any count 0 (a fabric without hosts carries no traffic), a link
 // rate of 0, drop_probability outside [0, 1), more than kMaxNodes nodes or
 // kMaxLinks cables (key ""); clos5: pods above 999,999 (the spine ASNs
-// would reach the leaf ASNs); dragonfly: groups < 2 or routers_per_group *
-// global_links_per_router < groups - 1.
+// would reach the leaf ASNs); dragonfly: groups < 2, routers_per_group *
+// global_links_per_router < groups - 1, or more cables per group pair
+// than distinct router pairs can carry (global_links_per_router).
 std::optional<ParamError> check(const Clos3Params& p);
 std::optional<ParamError> check(const Clos5Params& p);
 std::optional<ParamError> check(const RailParams& p);

@@ -240,6 +240,56 @@ TEST(Dragonfly, FullMeshGroupsAndOneGlobalLinkPerGroupPair) {
   EXPECT_TRUE(t.connected());
 }
 
+// More cables per group pair than one: they join distinct routers (two
+// cables between the same routers could not be named by an event), and
+// where the routers cannot carry that many, check() says so.
+TEST(Dragonfly, SeveralCablesPerGroupPairJoinDistinctRouters) {
+  // 2 groups x 2 routers x 2 global links: 4 cables, the 4 router pairs.
+  const DragonflyParams p = dragonfly(2, 2, 1, 2);
+  ASSERT_FALSE(check(p));
+  const Topology t = make_dragonfly(p);
+  for (const char* a : {"router0.0", "router0.1"}) {
+    for (const char* b : {"router1.0", "router1.1"}) {
+      EXPECT_TRUE(t.find_link(*t.find(a), *t.find(b))) << a << "-" << b;
+    }
+  }
+  // One router a group with 2 global links: 2 cables, 1 router pair.
+  const auto e = check(dragonfly(2, 1, 1, 2));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->key, "global_links_per_router");
+  EXPECT_NE(e->message.find("parallel cables are not modelled"),
+            std::string::npos)
+      << e->message;
+}
+
+RC_GTEST_PROP(DragonflyProperty, DistinctCablesWithinEachRoutersPorts, ()) {
+  const auto groups = *rc::gen::inRange<std::uint32_t>(2, 9);
+  const auto routers = *rc::gen::inRange<std::uint32_t>(1, 6);
+  const auto global = *rc::gen::inRange<std::uint32_t>(1, 7);
+  const DragonflyParams p = dragonfly(groups, routers, 1, global);
+  RC_PRE(!check(p));
+  const Topology t = make_dragonfly(p);
+  std::set<std::pair<NodeIndex, NodeIndex>> cables;
+  std::map<NodeIndex, std::uint32_t> global_ports;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> between;
+  for (const LinkSpec& l : t.links) {
+    RC_ASSERT(cables.insert({std::min(l.a, l.b), std::max(l.a, l.b)}).second);
+    const NodeSpec& a = t.nodes[l.a];
+    const NodeSpec& b = t.nodes[l.b];
+    if (a.role == NodeRole::host || b.role == NodeRole::host) continue;
+    if (a.group == b.group) continue;
+    ++global_ports[l.a];
+    ++global_ports[l.b];
+    ++between[{std::min(a.group, b.group), std::max(a.group, b.group)}];
+  }
+  for (const auto& [router, n] : global_ports) RC_ASSERT(n <= global);
+  RC_ASSERT(between.size() == std::size_t{groups} * (groups - 1) / 2);
+  for (const auto& [pair, n] : between) {
+    RC_ASSERT(n == routers * global / (groups - 1));
+  }
+  RC_ASSERT(t.connected());
+}
+
 TEST(Check, NamesTheBadParameter) {
   EXPECT_EQ(check(clos3(0, 1, 1))->key, "spines");
   Clos3Params zero_rate = clos3(1, 1, 1);
