@@ -113,7 +113,7 @@ int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
     return 1;
   }
   if (options.json) {
-    out << doc.dump(2) << "\n";
+    out << daemon::dump_json(doc, 2) << "\n";
   } else if (options.what == "neighbors") {
     out << daemon::render_neighbors(doc);
   } else if (options.what == "rib") {
@@ -121,7 +121,7 @@ int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
   } else if (options.what == "fib") {
     out << daemon::render_fib(doc);
   } else {
-    out << doc.dump(2) << "\n";
+    out << daemon::dump_json(doc, 2) << "\n";
   }
   return 0;
 }

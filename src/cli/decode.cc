@@ -26,7 +26,10 @@ nlohmann::json error_json(const std::string& field, const std::string& reason) {
 }
 
 void print(std::ostream& out, const nlohmann::json& j, bool pretty) {
-  out << (pretty ? j.dump(2) : j.dump()) << '\n';
+  // Bytes of the input echoed in a message need not be UTF-8.
+  out << j.dump(pretty ? 2 : -1, ' ', false,
+                nlohmann::json::error_handler_t::replace)
+      << '\n';
 }
 
 std::uint16_t opcode_of(ByteSpan payload) {

@@ -524,19 +524,18 @@ std::vector<FibRoute> Bgpd::fib_routes() const {
 
 std::string Bgpd::control_answer(const std::string& request) {
   if (request == "neighbors") {
-    return neighbors_json(*speaker_, peer_views()).dump();
+    return dump_json(neighbors_json(*speaker_, peer_views()));
   }
-  if (request == "rib") return rib_json(*speaker_, peer_views()).dump();
-  if (request == "fib") return fib_json(fib_routes()).dump();
+  if (request == "rib") return dump_json(rib_json(*speaker_, peer_views()));
+  if (request == "fib") return dump_json(fib_json(fib_routes()));
   if (request == "reload") {
     auto r = reload();
-    return nlohmann::json{{"reloaded", bool(r)},
-                          {"error", r ? std::string() : r.error()}}
-        .dump();
+    return dump_json(nlohmann::json{{"reloaded", bool(r)},
+                                    {"error", r ? std::string() : r.error()}});
   }
-  return nlohmann::json{{"error", "unknown request '" + request +
-                                      "' (neighbors, rib, fib, reload)"}}
-      .dump();
+  return dump_json(
+      nlohmann::json{{"error", "unknown request '" + request +
+                                   "' (neighbors, rib, fib, reload)"}});
 }
 
 std::expected<void, std::string> Bgpd::reload() {

@@ -1,5 +1,6 @@
 #include "daemon/status.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -40,14 +41,6 @@ std::string peer_name(const std::vector<PeerView>& peers, bgp::PeerId id) {
   if (id == bgp::kLocalPeer) return "local";
   if (id < peers.size() && peers[id].config) return peers[id].config->name;
   return "removed#" + std::to_string(id);
-}
-
-json path_bandwidth_json(const wire::fare::PathBandwidth& pb) {
-  return json{{"transitive", pb.transitive},
-              {"router_id", format_ipv4_host(pb.router_id)},
-              {"gbytes_per_second", pb.gigabytes_per_second()},
-              {"bits_per_second", pb.gigabytes_per_second() * 8e9},
-              {"valid", pb.valid()}};
 }
 
 std::string hex(const wb::ExtendedCommunity& ec) {
@@ -94,11 +87,17 @@ json path_json(const bgp::Path& path, const std::vector<PeerView>& peers,
         }
         // RFC 10005, as FRR sends it for UCMP.
         if (auto lb = wire::fare::decode_link_bandwidth(ec)) {
-          e["link_bandwidth"] = {
-              {"asn", lb->as_number},
-              {"transitive", lb->transitive},
-              {"bytes_per_second", lb->bytes_per_second()},
-              {"bits_per_second", lb->bytes_per_second() * 8.0}};
+          const double bytes = lb->bytes_per_second();
+          json& l = e["link_bandwidth"];
+          l = {{"asn", lb->as_number}, {"transitive", lb->transitive}};
+          if (std::isfinite(bytes)) {  // as path_bandwidth_json
+            l["bytes_per_second"] = bytes;
+            l["bits_per_second"] = bytes * 8.0;
+          } else {
+            l["special"] = std::isnan(bytes) ? "nan"
+                           : bytes > 0       ? "+inf"
+                                             : "-inf";
+          }
           j["link_bandwidth"] = e["link_bandwidth"];
         }
         ecs.push_back(std::move(e));
@@ -114,6 +113,10 @@ std::string pad(std::string s, std::size_t width) {
   return s + " ";
 }
 
+// The rate of a bandwidth object's bits_per_second, or its "special"
+// value ("+inf" shows as "inf"), or "?".
+std::string rate_of(const json& bandwidth);
+
 std::string rate(double bits_per_second) {
   char buf[32];
   if (bits_per_second >= 1e9) {
@@ -126,7 +129,36 @@ std::string rate(double bits_per_second) {
   return buf;
 }
 
+std::string rate_of(const json& bandwidth) {
+  const auto n = bandwidth.find("bits_per_second");
+  if (n != bandwidth.end() && n->is_number()) return rate(n->get<double>());
+  const auto special = bandwidth.find("special");
+  if (special != bandwidth.end() && special->is_string()) {
+    const std::string v = special->get<std::string>();
+    return v == "+inf" ? "inf" : v;
+  }
+  return "?";
+}
+
 }  // namespace
+
+json path_bandwidth_json(const wire::fare::PathBandwidth& pb) {
+  json j{{"transitive", pb.transitive},
+         {"router_id", format_ipv4_host(pb.router_id)},
+         {"valid", pb.valid()}};
+  const double gbytes = pb.gigabytes_per_second();
+  if (std::isfinite(gbytes)) {
+    j["gbytes_per_second"] = gbytes;
+    j["bits_per_second"] = gbytes * 8e9;
+  } else {
+    j["special"] = std::isnan(gbytes) ? "nan" : gbytes > 0 ? "+inf" : "-inf";
+  }
+  return j;
+}
+
+std::string dump_json(const json& doc, int indent) {
+  return doc.dump(indent, ' ', false, json::error_handler_t::replace);
+}
 
 json neighbors_json(const bgp::Speaker& speaker,
                     const std::vector<PeerView>& peers) {
@@ -233,7 +265,7 @@ json fib_json(const std::vector<FibRoute>& routes) {
 }
 
 std::string render_neighbors(const json& doc) {
-  if (!doc.is_array()) return doc.dump(2) + "\n";
+  if (!doc.is_array()) return dump_json(doc, 2) + "\n";
   std::ostringstream s;
   s << pad("Neighbor", 16) << pad("Address", 18) << pad("AS", 10)
     << pad("State", 12) << pad("PfxRcd", 8) << pad("PfxSnt", 8) << "LinkBW\n";
@@ -249,7 +281,7 @@ std::string render_neighbors(const json& doc) {
 }
 
 std::string render_rib(const json& doc) {
-  if (!doc.is_array()) return doc.dump(2) + "\n";
+  if (!doc.is_array()) return dump_json(doc, 2) + "\n";
   std::ostringstream s;
   for (const json& r : doc) {
     s << r.value("prefix", "");
@@ -271,12 +303,10 @@ std::string render_rib(const json& doc) {
       s << (used ? "  *> " : "     ") << pad(p.value("peer", ""), 14)
         << pad(nh, 16) << pad(p.value("as_path", ""), 20);
       if (p.contains("path_bandwidth")) {
-        s << "pathbw "
-          << rate(p["path_bandwidth"].value("bits_per_second", 0.0)) << " ";
+        s << "pathbw " << rate_of(p["path_bandwidth"]) << " ";
       }
       if (p.contains("link_bandwidth")) {
-        s << "linkbw "
-          << rate(p["link_bandwidth"].value("bits_per_second", 0.0)) << " ";
+        s << "linkbw " << rate_of(p["link_bandwidth"]) << " ";
       }
       if (used) s << "weight " << rate(static_cast<double>(weight));
       s << "\n";
@@ -286,7 +316,7 @@ std::string render_rib(const json& doc) {
 }
 
 std::string render_fib(const json& doc) {
-  if (!doc.is_array()) return doc.dump(2) + "\n";
+  if (!doc.is_array()) return dump_json(doc, 2) + "\n";
   std::ostringstream s;
   for (const json& r : doc) {
     s << r.value("prefix", "") << "  nhg " << r.value("group_id", 0u)

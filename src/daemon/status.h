@@ -12,6 +12,7 @@
 
 #include "daemon/config.h"
 #include "proto/bgp/speaker.h"
+#include "wire/fare/path_bandwidth.h"
 
 namespace arfabric::daemon {
 
@@ -41,6 +42,16 @@ nlohmann::json neighbors_json(const proto::bgp::Speaker& speaker,
 nlohmann::json rib_json(const proto::bgp::Speaker& speaker,
                         const std::vector<PeerView>& peers);
 nlohmann::json fib_json(const std::vector<FibRoute>& routes);
+// A Path Bandwidth community: transitive, router_id, valid, and its value
+// as gbytes_per_second and bits_per_second when finite; JSON has no
+// infinity or NaN, so those carry "special": "+inf", "-inf" or "nan"
+// instead (+inf means no limit, docs/PROTOCOLS.md).
+nlohmann::json path_bandwidth_json(const wire::fare::PathBandwidth& pb);
+
+// A control-socket answer or a printed document: JSON text, any byte that
+// is not UTF-8 (echoed from a request or a name) replaced by U+FFFD rather
+// than throwing. `indent` as nlohmann::json::dump.
+std::string dump_json(const nlohmann::json& doc, int indent = -1);
 
 // Human-readable tables of the documents above, for bgpctl without --json.
 // Unknown shapes print as JSON.

@@ -68,6 +68,17 @@ TEST(Decode, BadHexAndCommentsAndLineNumbers) {
   EXPECT_EQ(frames[0].at("error").at("field"), "hex");
 }
 
+// Bytes that are not UTF-8 (a pcap fed without -r, a UTF-8 'é' or BOM)
+// give an error for their line, and decoding goes on: the error message
+// used to echo the byte into JSON, which threw and aborted.
+TEST(Decode, BytesThatAreNotUtf8GiveAnErrorAndDecodingGoesOn) {
+  const auto frames = decode_lines("\xff\xfe\n\xc3\xa9\n00\n");
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[0].at("error").at("field"), "hex");
+  EXPECT_EQ(frames[1].at("error").at("field"), "hex");
+  EXPECT_EQ(frames[2].at("line"), 3);
+}
+
 TEST(Decode, ConfiguredCodePoints) {
   wire::lsn::LsnFrame f;
   ByteWriter w;

@@ -47,6 +47,45 @@ TEST(Status, NeighborsAndRibOfAFreshSpeaker) {
   EXPECT_TRUE(neighbors_json(speaker, {{nullptr, 0}}).empty());
 }
 
+// JSON has no infinity or NaN: a Path Bandwidth of +Inf (binary16
+// 0x7c00, "no limit") or NaN says so in "special", and bgpctl's table
+// shows it (it used to abort reading a null as a number).
+TEST(Status, ANonFinitePathBandwidthIsSpecialNotNull) {
+  wire::fare::PathBandwidth inf;
+  inf.router_id = 0x0a000001;
+  inf.bandwidth_bits = 0x7c00;
+  const auto j = path_bandwidth_json(inf);
+  EXPECT_EQ(j["special"], "+inf");
+  EXPECT_FALSE(j.contains("bits_per_second"));
+  EXPECT_TRUE(j["valid"].get<bool>());
+  wire::fare::PathBandwidth nan = inf;
+  nan.bandwidth_bits = 0x7e00;
+  EXPECT_EQ(path_bandwidth_json(nan)["special"], "nan");
+  EXPECT_EQ(path_bandwidth_json(
+                wire::fare::make_path_bandwidth(1, 50))["bits_per_second"],
+            400e9);
+
+  const nlohmann::json rib = {{{"prefix", "10.9.0.0/24"},
+                               {"paths",
+                                {{{"peer", "s1"},
+                                  {"next_hop", "10.0.1.2"},
+                                  {"as_path", "65100 65009"},
+                                  {"path_bandwidth", j},
+                                  {"link_bandwidth", {{"special", "nan"}}}}}},
+                               {"installed", nlohmann::json::array()}}};
+  const std::string table = render_rib(rib);
+  EXPECT_NE(table.find("pathbw inf"), std::string::npos) << table;
+  EXPECT_NE(table.find("linkbw nan"), std::string::npos) << table;
+}
+
+// Bytes that are not UTF-8 (a request echoed in an error) are replaced,
+// not thrown on: bgpd used to die on one such byte on its control socket.
+TEST(Status, DumpJsonReplacesBytesThatAreNotUtf8) {
+  const std::string text =
+      dump_json(nlohmann::json{{"error", "unknown request '\xff\xfe'"}});
+  EXPECT_EQ(text, "{\"error\":\"unknown request '\xef\xbf\xbd\xef\xbf\xbd'\"}");
+}
+
 TEST(Status, FibTableShowsKernelAndFareWeights) {
   FibRoute r;
   r.prefix = "10.2.0.0/24";
