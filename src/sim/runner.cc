@@ -701,8 +701,13 @@ void ModeRun::State::measure() {
         net->counters().packet_hops - hops_before_loop;
     options.timing->queue_events = loop_events;
   }
-  if (!result.finished) result.completion = Time::max();
-  result.simulated = events.now() - t0;
+  if (!result.finished) {
+    result.completion = Time::max();
+  } else if (result.completion == Time::max()) {
+    result.completion = Time{};  // no workload had anything to send
+  }
+  // The last event may precede the workloads' start (none sent anything).
+  result.simulated = std::max(events.now(), t0) - t0;
   take_sample(events.now());  // the last, partial interval
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();

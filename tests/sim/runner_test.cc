@@ -52,6 +52,21 @@ std::uint64_t dropped(const ModeResult& r) {
   return n;
 }
 
+// A scenario whose workloads send nothing is finished at once: completion
+// 0 (not null, which means unfinished) and no negative simulated time
+// (the last event came before the workloads' start).
+TEST(Runner, NothingToSendIsFinishedAtOnce) {
+  Scenario s = tiny();
+  s.workloads.clear();
+  s.events.clear();
+  auto r = run_mode(s, Mode::fare);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->finished);
+  EXPECT_EQ(r->completion, Time{});
+  EXPECT_GE(r->simulated, Time{});
+  EXPECT_EQ(r->payload_bytes, 0u);
+}
+
 // LSN and ARN steer traffic to a multi-homed host too (no LSN bit and
 // no leaf prefix names it): examples/scenarios/multihomed_failure.yaml,
 // s is on leaf1 and leaf2, and spine0 loses both. The hosts on leaf3 must

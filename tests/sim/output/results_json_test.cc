@@ -185,6 +185,22 @@ TEST(ResultsJson, IbcsBlockOnlyWhenEnabledAndMatchesTheSchema) {
   EXPECT_FALSE(j["scenario"].contains("ibcs_controller"));
 }
 
+// A mode with incast events has an "incast" object, in the schema too
+// (the schema lacked it, so every --out of an incast scenario failed it).
+TEST(ResultsJson, IncastCountsMatchTheSchema) {
+  const Scenario s = load("tiny.yaml");
+  auto r = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(r) << r.error();
+  r->incast_flows = 3;
+  r->incast_steered = 2;
+  const json j = json::parse(results_json(s, {*r}, {}));
+  std::vector<std::string> errors;
+  check(schema(), j, "$", errors);
+  EXPECT_TRUE(errors.empty()) << ::testing::PrintToString(errors);
+  EXPECT_EQ(j["modes"][0]["incast"]["flows"], 3);
+  EXPECT_EQ(j["modes"][0]["incast"]["steered"], 2);
+}
+
 TEST(ResultsJson, TheIbcsControllersSettingsAreRecorded) {
   Scenario s = load("tiny.yaml");
   s.switches.ibcs = IbcsParams{};
