@@ -333,6 +333,47 @@ Result<Topology> read_edges(const Map& m) {
                   t.nodes[lost].name, t.nodes[0].name)));
   }
   assign_identifiers(t);
+  // ASNs as BGP needs them (RFC 7938 §5.2): neighbouring switches differ
+  // (no iBGP), and each leaf or dragonfly router has its own, or eBGP's
+  // loop prevention drops the routes of a switch that shares it.
+  const auto asn_error = [&](NodeIndex n, std::string message) {
+    const YAML::Node at = nodes[n]["asn"] ? nodes[n]["asn"] : nodes[n];
+    const std::string key = indexed(m.key_path("nodes"), n);
+    return std::unexpected(error_at(
+        file, at, nodes[n]["asn"] ? key + ".asn" : key, std::move(message)));
+  };
+  std::unordered_map<std::uint32_t, NodeIndex> edge_asn;
+  for (NodeIndex i = 0; i < t.nodes.size(); ++i) {
+    if (!is_edge_switch(t.nodes[i].role)) continue;
+    const auto [it, fresh] = edge_asn.emplace(t.nodes[i].asn, i);
+    if (!fresh)
+      return asn_error(
+          i,
+          strformat("AS {} of '{}' is also '{}''s: each leaf and "
+                    "dragonfly router needs an AS of its own (RFC 7938)",
+                    t.nodes[i].asn, t.nodes[i].name, t.nodes[it->second].name));
+  }
+  for (NodeIndex i = 0; i < t.nodes.size(); ++i) {
+    if (t.nodes[i].role == NodeRole::host || is_edge_switch(t.nodes[i].role))
+      continue;
+    if (const auto it = edge_asn.find(t.nodes[i].asn); it != edge_asn.end())
+      return asn_error(
+          i,
+          strformat("AS {} of '{}' is also '{}''s: each leaf and "
+                    "dragonfly router needs an AS of its own (RFC 7938)",
+                    t.nodes[i].asn, t.nodes[i].name, t.nodes[it->second].name));
+  }
+  for (const LinkSpec& l : t.links) {
+    const NodeSpec& a = t.nodes[l.a];
+    const NodeSpec& b = t.nodes[l.b];
+    if (a.role == NodeRole::host || b.role == NodeRole::host) continue;
+    if (a.asn == b.asn)
+      return asn_error(
+          nodes[l.b]["asn"] ? l.b : l.a,
+          strformat("'{}' and '{}' are neighbours in the same AS {}: their "
+                    "session would be iBGP, which is not modelled",
+                    a.name, b.name, a.asn));
+  }
   return t;
 }
 

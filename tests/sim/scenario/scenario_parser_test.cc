@@ -352,6 +352,21 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
       {"duplicate link",
        kEdgesHead + "  links:\n    - [s0, l0]\n    - [l0, s0]\n", 11,
        "topology.links[1]", "duplicate link"},
+      {"two leaves in one AS",
+       "stop_at: 10ms\ntopology:\n  kind: edges\n  nodes:\n"
+       "    - {name: s0, role: spine}\n"
+       "    - {name: l0, role: leaf, asn: 65001}\n"
+       "    - {name: l1, role: leaf, asn: 65001}\n"
+       "    - {name: h0, role: host}\n    - {name: h1, role: host}\n"
+       "  links: [[s0, l0], [s0, l1], [h0, l0], [h1, l1]]\n",
+       7, "topology.nodes[2].asn", "AS 65001 of 'l1' is also 'l0''s"},
+      {"a spine in a leaf's AS",
+       "stop_at: 10ms\ntopology:\n  kind: edges\n  nodes:\n"
+       "    - {name: s0, role: spine, asn: 65001}\n"
+       "    - {name: l0, role: leaf, asn: 65001}\n"
+       "    - {name: h0, role: host}\n"
+       "  links: [[s0, l0], [h0, l0]]\n",
+       5, "topology.nodes[0].asn", "AS 65001 of 's0' is also 'l0''s"},
       {"self loop", kEdgesHead + "  links:\n    - [s0, s0]\n", 10,
        "topology.links[0]", "to itself"},
       {"host without link", kEdgesHead + "  links:\n    - [s0, l0]\n", 8,
