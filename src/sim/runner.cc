@@ -816,7 +816,8 @@ bool ModeRun::run_until(Time until) {
   const Time limit = until >= s.stop - s.t0 ? s.stop : s.t0 + until;
   over_ = s.run(limit);
   stopped_ = !over_ && s.stop_requested();
-  reached_ = over_ || stopped_ ? s.events.now() : limit;
+  // The last event handled may precede the workloads' start.
+  reached_ = over_ || stopped_ ? std::max(s.events.now(), s.t0) : limit;
   s.end_phase(&RunTiming::events);
   return over_;
 }

@@ -65,6 +65,10 @@ TEST(Runner, NothingToSendIsFinishedAtOnce) {
   EXPECT_EQ(r->completion, Time{});
   EXPECT_GE(r->simulated, Time{});
   EXPECT_EQ(r->payload_bytes, 0u);
+  auto run = ModeRun::create(s, Mode::fare);
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_TRUE((*run)->run_until(Time::max()));
+  EXPECT_GE((*run)->now(), Time{});
 }
 
 // LSN and ARN steer traffic to a multi-homed host too (no LSN bit and

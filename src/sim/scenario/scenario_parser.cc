@@ -853,6 +853,38 @@ Result<void> read_cdf(const Map& w, WorkloadSpec& spec) {
   return {};
 }
 
+// Poisson flows are generated up front: refuse a CDF without bytes, and
+// a workload of more flows than a run holds comfortably (tiny flows at a
+// high load over a long duration), before memory runs out.
+constexpr std::uint64_t kMaxPoissonFlows = 10'000'000;
+Result<void> check_poisson_size(const Map& w, const Topology& t,
+                                const WorkloadSpec& spec) {
+  const double mean = spec.flow_size_cdf.mean_bytes();
+  if (!(mean >= 1))
+    return std::unexpected(w.error(
+        "flow_size_cdf",
+        strformat("the flow sizes' mean is {} bytes: a flow needs at least "
+                  "one byte on average",
+                  mean)));
+  std::vector<BitsPerSecond> rate(t.nodes.size(), 0);
+  for (const LinkSpec& l : t.links) {
+    rate[l.a] = std::max(rate[l.a], l.rate);
+    rate[l.b] = std::max(rate[l.b], l.rate);
+  }
+  double bits = 0;
+  for (NodeIndex h : spec.participants) bits += static_cast<double>(rate[h]);
+  const double flows = spec.load * bits * spec.duration.seconds() / (8 * mean);
+  if (flows > static_cast<double>(kMaxPoissonFlows))
+    return std::unexpected(w.error(
+        "load",
+        strformat("about {} flows (load x the hosts' link rates x duration "
+                  "/ the mean flow size of {} bytes), more than the {} a "
+                  "run holds: lower the load or the duration, or use "
+                  "larger flows",
+                  flows, mean, kMaxPoissonFlows)));
+  return {};
+}
+
 Result<std::vector<WorkloadSpec>> read_workloads(const Map& top,
                                                  const Topology& t,
                                                  const NameIndex& names,
@@ -929,6 +961,7 @@ Result<std::vector<WorkloadSpec>> read_workloads(const Map& top,
       if (spec.duration == Time{})
         return std::unexpected(w.error("duration", "must be > 0"));
       ARF_TRY(read_cdf(w, spec));
+      ARF_TRY(check_poisson_size(w, t, spec));
     } else {
       spec.bytes = ARF_TRY(as_size(top.file(), ARF_TRY(w.require("bytes")),
                                    w.key_path("bytes")));

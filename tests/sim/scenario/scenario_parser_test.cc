@@ -440,6 +440,11 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
                  "    duration: 1ms\n    flow_size_cdf: nope.txt\n"),
        11, "workloads[0].flow_size_cdf", "'nope.txt' not found"},
+      {"poisson flows beyond what a run holds",
+       tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                 "    duration: 1000s\n"
+                 "    flow_size_cdf: WebSearch_distribution.txt\n"),
+       9, "workloads[0].load", "more than the 10000000 a run holds"},
       {"bad path selection", tiny_with("switches:\n  path_selection: random\n"),
        8, "switches.path_selection", "unknown path selection 'random'"},
       {"bad routing", tiny_with("switches:\n  routing: ospf\n"), 8,
