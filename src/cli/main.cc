@@ -23,7 +23,14 @@ int run(int argc, char** argv) {
   add_bgpd_command(app, bgpd);
   BgpctlOptions bgpctl;
   add_bgpctl_command(app, bgpctl);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; a bad option or value prints CLI11's
+    // message and exits 1, as a bad scenario or configuration does
+    // (CLI11's own codes, 100 and up, are not ours to document).
+    return app.exit(e) == 0 ? 0 : 1;
+  }
   sim.progress = ::isatty(STDERR_FILENO) == 1;
   if (winsize size{}; sim.progress &&
                       ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 &&
