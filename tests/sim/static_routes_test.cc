@@ -189,8 +189,8 @@ RC_GTEST_PROP(StaticRoutes, EveryRouteIsThatOfASearchFromItsLeaf, ()) {
     spec.nodes.push_back({true, 0});
     leaf_id.push_back(kNotLeaf);
     const auto first = *rc::gen::inRange<NodeIndex>(0, switches);
-    const auto second = *rc::gen::distinctFrom(
-        rc::gen::inRange<NodeIndex>(0, switches), first);
+    const auto second =
+        *rc::gen::distinctFrom(rc::gen::inRange<NodeIndex>(0, switches), first);
     for (NodeIndex l = 0; l < switches; ++l) {
       if (l == first || l == second || *rc::gen::arbitrary<bool>()) {
         spec.cables.push_back({host, l, gbps(100), ns(100)});

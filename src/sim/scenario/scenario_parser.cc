@@ -342,26 +342,20 @@ Result<Topology> read_edges(const Map& m) {
     return std::unexpected(error_at(
         file, at, nodes[n]["asn"] ? key + ".asn" : key, std::move(message)));
   };
+  // Edge switches first, so that a spine in a leaf's AS names the leaf.
   std::unordered_map<std::uint32_t, NodeIndex> edge_asn;
-  for (NodeIndex i = 0; i < t.nodes.size(); ++i) {
-    if (!is_edge_switch(t.nodes[i].role)) continue;
-    const auto [it, fresh] = edge_asn.emplace(t.nodes[i].asn, i);
-    if (!fresh)
-      return asn_error(
-          i,
-          strformat("AS {} of '{}' is also '{}''s: each leaf and "
-                    "dragonfly router needs an AS of its own (RFC 7938)",
-                    t.nodes[i].asn, t.nodes[i].name, t.nodes[it->second].name));
-  }
-  for (NodeIndex i = 0; i < t.nodes.size(); ++i) {
-    if (t.nodes[i].role == NodeRole::host || is_edge_switch(t.nodes[i].role))
-      continue;
-    if (const auto it = edge_asn.find(t.nodes[i].asn); it != edge_asn.end())
-      return asn_error(
-          i,
-          strformat("AS {} of '{}' is also '{}''s: each leaf and "
-                    "dragonfly router needs an AS of its own (RFC 7938)",
-                    t.nodes[i].asn, t.nodes[i].name, t.nodes[it->second].name));
+  for (const bool edge : {true, false}) {
+    for (NodeIndex i = 0; i < t.nodes.size(); ++i) {
+      const NodeSpec& n = t.nodes[i];
+      if (n.role == NodeRole::host || is_edge_switch(n.role) != edge) continue;
+      const auto it = edge_asn.find(n.asn);
+      if (it != edge_asn.end())
+        return asn_error(
+            i, strformat("AS {} of '{}' is also '{}''s: each leaf and "
+                         "dragonfly router needs an AS of its own (RFC 7938)",
+                         n.asn, n.name, t.nodes[it->second].name));
+      if (edge) edge_asn.emplace(n.asn, i);
+    }
   }
   for (const LinkSpec& l : t.links) {
     const NodeSpec& a = t.nodes[l.a];
