@@ -43,6 +43,19 @@ std::string peer_name(const std::vector<PeerView>& peers, bgp::PeerId id) {
   return "removed#" + std::to_string(id);
 }
 
+// Sets j[unit_key] = value and j["bits_per_second"] = value * bits_per_unit;
+// JSON has no infinity or NaN, so such a value sets j["special"] to
+// "+inf", "-inf" or "nan" instead.
+void put_bandwidth(json& j, const char* unit_key, double value,
+                   double bits_per_unit) {
+  if (std::isfinite(value)) {
+    j[unit_key] = value;
+    j["bits_per_second"] = value * bits_per_unit;
+  } else {
+    j["special"] = std::isnan(value) ? "nan" : value > 0 ? "+inf" : "-inf";
+  }
+}
+
 std::string hex(const wb::ExtendedCommunity& ec) {
   std::string s;
   char buf[3];
@@ -87,18 +100,10 @@ json path_json(const bgp::Path& path, const std::vector<PeerView>& peers,
         }
         // RFC 10005, as FRR sends it for UCMP.
         if (auto lb = wire::fare::decode_link_bandwidth(ec)) {
-          const double bytes = lb->bytes_per_second();
-          json& l = e["link_bandwidth"];
-          l = {{"asn", lb->as_number}, {"transitive", lb->transitive}};
-          if (std::isfinite(bytes)) {  // as path_bandwidth_json
-            l["bytes_per_second"] = bytes;
-            l["bits_per_second"] = bytes * 8.0;
-          } else {
-            l["special"] = std::isnan(bytes) ? "nan"
-                           : bytes > 0       ? "+inf"
-                                             : "-inf";
-          }
-          j["link_bandwidth"] = e["link_bandwidth"];
+          json l{{"asn", lb->as_number}, {"transitive", lb->transitive}};
+          put_bandwidth(l, "bytes_per_second", lb->bytes_per_second(), 8.0);
+          e["link_bandwidth"] = l;
+          j["link_bandwidth"] = std::move(l);
         }
         ecs.push_back(std::move(e));
       }
@@ -113,10 +118,6 @@ std::string pad(std::string s, std::size_t width) {
   return s + " ";
 }
 
-// The rate of a bandwidth object's bits_per_second, or its "special"
-// value ("+inf" shows as "inf"), or "?".
-std::string rate_of(const json& bandwidth);
-
 std::string rate(double bits_per_second) {
   char buf[32];
   if (bits_per_second >= 1e9) {
@@ -129,6 +130,8 @@ std::string rate(double bits_per_second) {
   return buf;
 }
 
+// The rate of a bandwidth object's bits_per_second, or its "special"
+// value ("+inf" shows as "inf"), or "?".
 std::string rate_of(const json& bandwidth) {
   const auto n = bandwidth.find("bits_per_second");
   if (n != bandwidth.end() && n->is_number()) return rate(n->get<double>());
@@ -146,13 +149,7 @@ json path_bandwidth_json(const wire::fare::PathBandwidth& pb) {
   json j{{"transitive", pb.transitive},
          {"router_id", format_ipv4_host(pb.router_id)},
          {"valid", pb.valid()}};
-  const double gbytes = pb.gigabytes_per_second();
-  if (std::isfinite(gbytes)) {
-    j["gbytes_per_second"] = gbytes;
-    j["bits_per_second"] = gbytes * 8e9;
-  } else {
-    j["special"] = std::isnan(gbytes) ? "nan" : gbytes > 0 ? "+inf" : "-inf";
-  }
+  put_bandwidth(j, "gbytes_per_second", pb.gigabytes_per_second(), 8e9);
   return j;
 }
 
