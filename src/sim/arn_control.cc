@@ -14,7 +14,7 @@ constexpr std::uint32_t kPacketOverheadBytes = 14 + 4 + 20;
 
 // Destination d's address: leaf d's hosts, or multi-homed host d
 // (10.(d/256).(d%256).0/24, as BgpControl originates them).
-wire::Ipv4Address leaf_address(proto::NodeId d) {
+wire::Ipv4Address destination_address(proto::NodeId d) {
   return {10, static_cast<std::uint8_t>(d >> 8), static_cast<std::uint8_t>(d),
           1};
 }
@@ -82,7 +82,7 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
       if (std::find(d.local.begin(), d.local.end(), n) != d.local.end()) {
         continue;
       }
-      ac.destinations.push_back({leaf_address(d.id), 24, d.id});
+      ac.destinations.push_back({destination_address(d.id), 24, d.id});
       const std::vector<proto::PortId>& ports = routes[i];
       for (proto::PortId port : ports) {
         behind[port].push_back(d.id);
@@ -100,7 +100,7 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
       arn::MonitoredPort m;
       m.port = port;
       for (proto::NodeId d : behind[port]) {
-        m.affected.push_back(leaf_address(d));
+        m.affected.push_back(destination_address(d));
       }
       m.queue_high_bytes = config.queue_high_bytes;
       m.queue_low_bytes = config.queue_low_bytes;
