@@ -177,9 +177,10 @@ struct ModeRun::State {
   // Runs to `limit` (absolute, at most `stop`), or until stop_requested();
   // true when the run is over.
   bool run(Time limit);
-  // Fills `result` from the run as it stands (once: it takes the last
-  // sample).
-  void measure();
+  // Fills `result` from the run as it stands at `end` (absolute, at or
+  // after the last event handled), once: it takes the samples up to
+  // `end`.
+  void measure(Time end);
 
   const Scenario scenario;  // a copy: the run does not depend on the caller's
   const Topology& topo;
@@ -691,7 +692,7 @@ bool ModeRun::State::run(Time limit) {
   return over;
 }
 
-void ModeRun::State::measure() {
+void ModeRun::State::measure(Time end) {
   result.finished = pending_workloads == 0;
   for (const auto& ring : rings) {
     if (ring->completion != Time::max()) completed_at(ring->completion);
@@ -706,9 +707,9 @@ void ModeRun::State::measure() {
   } else if (result.completion == Time::max()) {
     result.completion = Time{};  // no workload had anything to send
   }
-  // The last event may precede the workloads' start (none sent anything).
-  result.simulated = std::max(events.now(), t0) - t0;
-  take_sample(events.now());  // the last, partial interval
+  result.simulated = end - t0;
+  while (series->next_at() <= end) take_sample(series->next_at());
+  take_sample(end);  // the last, partial interval
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();
   result.retransmissions = flows->sender_totals().retransmissions;
@@ -816,8 +817,16 @@ bool ModeRun::run_until(Time until) {
   const Time limit = until >= s.stop - s.t0 ? s.stop : s.t0 + until;
   over_ = s.run(limit);
   stopped_ = !over_ && s.stop_requested();
-  // The last event handled may precede the workloads' start.
-  reached_ = over_ || stopped_ ? std::max(s.events.now(), s.t0) : limit;
+  if (over_ && s.pending_workloads != 0) {
+    // Unfinished: nothing happens between the last event and stop_at (or
+    // nothing was left to happen), so the run simulated up to stop_at.
+    reached_ = s.stop;
+  } else if (over_ || stopped_) {
+    // The last event handled may precede the workloads' start.
+    reached_ = std::max(s.events.now(), s.t0);
+  } else {
+    reached_ = limit;
+  }
   s.end_phase(&RunTiming::events);
   return over_;
 }
@@ -826,7 +835,7 @@ Time ModeRun::now() const { return reached_ - state_->t0; }
 
 ModeResult ModeRun::finish() {
   if (!finished_) {
-    state_->measure();
+    state_->measure(reached_);
     finished_ = true;
   }
   return state_->result;

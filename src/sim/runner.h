@@ -76,8 +76,10 @@ struct ModeResult {
   // injected was delivered (to a host or a switch CPU), dropped with a
   // reason, or is still in flight.
   std::uint64_t injected = 0, delivered = 0, in_flight = 0;
-  Time warm_up{};    // simulated BGP convergence before the workload
-  Time simulated{};  // simulated time after the warm-up
+  Time warm_up{};  // simulated BGP convergence before the workload
+  // simulated time after the warm-up: to the last event of a finished
+  // run, to stop_at for an unfinished one (ModeRun::now())
+  Time simulated{};
   // One sample per interval after the warm-up (sim/time_series.h), for the
   // plots of goodput around each event.
   Time sample_interval{};
@@ -180,10 +182,12 @@ class ModeRun {
   // The run is over: every workload finished, every event applied and
   // the control plane quiet; or stop_at passed; or nothing is left to do.
   bool over() const { return over_; }
-  // How far the run has got: `until` of the last run_until that stopped
-  // before the end; once over, the time of the last queue event handled
-  // (ModeResult::simulated, which can be earlier than an `until` asked
-  // for before).
+  // How far the run has got (ModeResult::simulated, once finished):
+  // `until` of the last run_until that stopped before the end; once over
+  // with every workload finished, or once stopped, the time of the last
+  // queue event handled (which can be earlier than an `until` asked for
+  // before); once over with a workload unfinished, stop_at (nothing
+  // happens between the last event and stop_at).
   Time now() const;
 
   // Measures the run as it stands, over or not; the run goes no further.

@@ -102,6 +102,17 @@ TEST(Runner, LsnAndArnVetoAPathToAMultiHomedHostThatLostEveryLeaf) {
   ASSERT_TRUE(stuck) << stuck.error();
   EXPECT_FALSE(stuck->finished);
   EXPECT_GT(no_route(*stuck), 100u);
+  // Unfinished, it simulated to stop_at whenever its last event was: its
+  // goodput and its time series cover all 5 ms.
+  EXPECT_EQ(stuck->simulated, ms(5));
+  EXPECT_DOUBLE_EQ(
+      stuck->goodput_gbps,
+      static_cast<double>(stuck->payload_bytes) * 8 / ms(5).seconds() / 1e9);
+  ASSERT_FALSE(stuck->samples.empty());
+  EXPECT_EQ(stuck->samples.back().at, ms(5));
+  Time covered{};
+  for (const TimeSample& sample : stuck->samples) covered += sample.duration;
+  EXPECT_EQ(covered, ms(5));
   for (Mode m : {Mode::fare_lsn, Mode::fare_arn, Mode::fare_lsn_arn}) {
     auto r = run_mode(static_routes, m);
     ASSERT_TRUE(r) << r.error();
