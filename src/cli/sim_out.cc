@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -96,10 +97,7 @@ std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
   c->final_path = dir_ / c->name;
   c->partial = dir_ / (c->name + ".partial");
   auto writer = sysdep::PcapWriter::open(c->partial.string());
-  if (!writer) {
-    return std::unexpected("cannot write " + c->final_path.string() + ": " +
-                           writer.error());
-  }
+  if (!writer) return std::unexpected(writer.error());  // names the path
   c->writer.emplace(std::move(*writer));
   Capture* raw = c.get();
   c->tap = std::make_unique<sim::output::ControlFrameTap>(
@@ -145,6 +143,22 @@ std::expected<void, std::string> SimOutput::write_results(
   for (const auto& [name, text] : files) {
     if (auto ok = write_file_atomically(dir_, name, text); !ok) return ok;
     written_.push_back(name);
+  }
+  // An earlier run's capture of a mode this run has none of would pass
+  // for this run's.
+  for (sim::Mode mode : {sim::Mode::ecmp, sim::Mode::fare, sim::Mode::fare_lsn,
+                         sim::Mode::fare_arn, sim::Mode::fare_lsn_arn}) {
+    const std::string name =
+        "control-" + std::string(sim::mode_name(mode)) + ".pcap";
+    if (std::find(written_.begin(), written_.end(), name) != written_.end())
+      continue;
+    std::error_code ec;
+    if (!fs::is_regular_file(dir_ / name, ec)) continue;
+    fs::remove(dir_ / name, ec);
+    if (ec) {
+      return std::unexpected("cannot remove " + (dir_ / name).string() +
+                             ", an earlier run's capture: " + reason(ec));
+    }
   }
   return {};
 }

@@ -41,9 +41,11 @@ class SimOutput {
   // (path, reason).
   std::expected<void, std::string> end_mode(sim::Mode mode, bool keep);
 
-  // Writes results.json, timeseries.csv and goodput.svg. Errors: the first
-  // file that could not be written (path, reason); files written before it
-  // stay complete.
+  // Writes results.json, timeseries.csv and goodput.svg, then removes the
+  // control-<mode>.pcap of every mode this run wrote none for (an earlier
+  // run's, which would pass for this run's; other files are left alone).
+  // Errors: the first file that could not be written or removed (path,
+  // reason); files written before it stay complete.
   std::expected<void, std::string> write_results(
       const sim::Scenario& scenario,
       const std::vector<sim::ModeResult>& results,

@@ -188,6 +188,45 @@ TEST(SimOutput, TsharkDecodesEveryLsnAndArnPacketOfTheControlPcap) {
   EXPECT_EQ(bgp, r->control_messages);
 }
 
+// libpcap's reason names the file too: the message names it once.
+TEST(SimOutput, APcapThatCannotBeCreatedIsNamedOnce) {
+  const fs::path dir = fresh_dir("out-pcap-blocked");
+  fs::create_directories(dir / "control-ecmp.pcap.partial");
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  auto tap = out->begin_mode(sim::Mode::ecmp);
+  ASSERT_FALSE(tap);
+  EXPECT_EQ(tap.error(), "cannot write " +
+                             (dir / "control-ecmp.pcap.partial").string() +
+                             ": Is a directory");
+}
+
+// Writing over an earlier run's output: the captures of modes this run
+// did not write go (they would pass for this run's); the files arfabric
+// does not write stay.
+TEST(SimOutput, AnEarlierRunsCapturesOfOtherModesAreRemoved) {
+  const fs::path dir = fresh_dir("out-stale");
+  fs::create_directories(dir);
+  for (const char* name :
+       {"control-fare.pcap", "control-fare+lsn+arn.pcap", "notes.txt"}) {
+    std::ofstream(dir / name) << "earlier";
+  }
+  auto s = sim::load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                                   "/examples/scenarios/tiny.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_TRUE(out->begin_mode(sim::Mode::ecmp));
+  ASSERT_TRUE(out->end_mode(sim::Mode::ecmp, true));
+  auto written = out->write_results(*s, {}, {});
+  ASSERT_TRUE(written) << written.error();
+  EXPECT_TRUE(fs::exists(dir / "control-ecmp.pcap"));
+  EXPECT_FALSE(fs::exists(dir / "control-fare.pcap"));
+  EXPECT_FALSE(fs::exists(dir / "control-fare+lsn+arn.pcap"));
+  EXPECT_EQ(read(dir / "notes.txt"), "earlier");
+  EXPECT_TRUE(fs::exists(dir / "results.json"));
+}
+
 TEST(SimOutput, AModeThatDidNotRunLeavesNoPcap) {
   const fs::path dir = fresh_dir("out-discard");
   auto out = SimOutput::open(dir);

@@ -584,5 +584,20 @@ TEST(SimCommand, OutUnderAFileFailsAndNamesTheDirectory) {
   EXPECT_NE(err.str().find(file + "/results"), std::string::npos) << err.str();
 }
 
+// --out '' would write nothing, silently: it is refused.
+TEST(SimCommand, OutNeedsADirectory) {
+  CLI::App app;
+  SimOptions options;
+  add_sim_command(app, options);
+  try {
+    app.parse(std::vector<std::string>{"", "--out", "sim"});
+    ADD_FAILURE() << "accepted --out ''";
+  } catch (const CLI::ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("an empty path: name a directory"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace arfabric::cli

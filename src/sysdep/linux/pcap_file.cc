@@ -2,6 +2,7 @@
 
 #include <pcap/pcap.h>
 
+#include <string_view>
 #include <utility>
 
 namespace arfabric::sysdep {
@@ -15,8 +16,11 @@ std::expected<PcapWriter, std::string> PcapWriter::open(
     return std::unexpected("cannot create a pcap handle for " + path);
   w.dumper_ = pcap_dump_open(w.handle_, path.c_str());
   if (!w.dumper_) {
-    return std::unexpected("cannot write " + path + ": " +
-                           pcap_geterr(w.handle_));
+    // libpcap's message names the file itself ("<path>: <reason>") when
+    // the file could not be opened.
+    std::string_view why = pcap_geterr(w.handle_);
+    if (why.starts_with(path + ": ")) why.remove_prefix(path.size() + 2);
+    return std::unexpected("cannot write " + path + ": " + std::string(why));
   }
   return w;
 }
