@@ -171,7 +171,7 @@ std::expected<std::uint64_t, std::string> parse_size(std::string_view text) {
   const auto bad = [&] {
     return std::unexpected(strformat(
         "size '{}': expected bytes with an optional suffix B, KB, MB, GB, "
-        "KiB, MiB or GiB (e.g. 64KB)",
+        "TB, KiB, MiB, GiB or TiB (e.g. 64KB)",
         s));
   };
   const auto d = read_decimal(s);
@@ -240,6 +240,20 @@ std::string format_rate(BitsPerSecond rate) {
     if (rate >= scale && rate % scale == 0)
       return strformat("{}{}", rate / scale, suffix);
   return strformat("{}", rate);
+}
+
+std::string format_size(std::uint64_t bytes) {
+  static constexpr std::array<std::pair<std::uint64_t, std::string_view>, 4>
+      kUnits{{
+          {1'000'000'000'000, "TB"},
+          {1'000'000'000, "GB"},
+          {1'000'000, "MB"},
+          {1'000, "KB"},
+      }};
+  for (const auto& [scale, unit] : kUnits)
+    if (bytes >= scale && bytes % scale == 0)
+      return strformat("{}{}", bytes / scale, unit);
+  return strformat("{}B", bytes);
 }
 
 std::string format_time(Time t) {

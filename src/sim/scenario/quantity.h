@@ -38,8 +38,10 @@ std::expected<std::uint64_t, std::string> parse_size(std::string_view text);
 // "0.5", "50%", "1". Errors: not a number, negative, above 1 (100%).
 std::expected<double, std::string> parse_fraction(std::string_view text);
 
-// Formats for messages and documentation: "400G", "1.5us", "64KiB".
+// Formats for messages and documentation, in the largest unit that
+// divides the value exactly: "400G", "1500ns", "200KB".
 std::string format_rate(BitsPerSecond rate);
+std::string format_size(std::uint64_t bytes);
 std::string format_time(Time t);
 // A time rounded for reading, in the largest unit from us to s: "1.234 s",
 // "12.345 ms", "3.5 us"; "-" for Time::max() (never happened).

@@ -236,7 +236,8 @@ struct ScenarioError {
 // the directory relative CDF paths resolve against (then the repository's
 // data/workloads/, found by walking up from that directory and from the
 // working directory; then $ARFABRIC_DATA_DIR). Errors, each with the
-// line, column and key: YAML syntax; unknown or duplicate key at any level;
+// line, column and key: a byte that is not UTF-8; YAML syntax; a second
+// YAML document; unknown or duplicate key at any level;
 // missing required key; wrong type; value out of range (0 spines, rate 0,
 // more than 16,384 edge switches with an LSN mode, ...); impossible
 // topology (unknown node in a link, duplicate node name or link, self

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "common/text_file.h"
+#include "common/utf8.h"
 #include "sim/scenario/generators.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
@@ -506,9 +507,20 @@ Result<SwitchParams> read_switches(const Map& top) {
   ARF_TRY(m.read_size("ecn_threshold", p.ecn_threshold_bytes));
   if (p.buffer_bytes_per_port == 0)
     return std::unexpected(m.error("buffer_per_port", "must be > 0"));
-  if (p.ecn_threshold_bytes > p.buffer_bytes_per_port)
-    return std::unexpected(
-        m.error("ecn_threshold", "must not exceed buffer_per_port"));
+  if (p.ecn_threshold_bytes > p.buffer_bytes_per_port) {
+    if (!m.has("ecn_threshold")) {
+      return std::unexpected(
+          m.error("buffer_per_port",
+                  strformat("{} is below ecn_threshold's default of {}: set an "
+                            "ecn_threshold no larger than the buffer",
+                            format_size(p.buffer_bytes_per_port),
+                            format_size(p.ecn_threshold_bytes))));
+    }
+    return std::unexpected(m.error(
+        "ecn_threshold", strformat("{} must not exceed buffer_per_port ({})",
+                                   format_size(p.ecn_threshold_bytes),
+                                   format_size(p.buffer_bytes_per_port))));
+  }
   ARF_TRY(read_choice(m, "path_selection", "path selection",
                       std::array<std::pair<std::string_view, PathSelection>, 3>{
                           {{"per_flow", PathSelection::per_flow},
@@ -1141,15 +1153,51 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
   return sorted;
 }
 
-Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
-  YAML::Node root;
+// "E9" for 0xE9.
+std::string to_upper_hex(std::uint8_t byte) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  return {kDigits[byte >> 4], kDigits[byte & 0xF]};
+}
+
+// The one YAML document of the file. Errors: a byte that is not UTF-8
+// (its line and column, the column counting bytes), YAML's own, or a
+// second document (at its first line).
+Result<YAML::Node> load_document(std::string_view yaml_text,
+                                 std::string_view file) {
+  if (const std::size_t bad = first_non_utf8(yaml_text);
+      bad != std::string_view::npos) {
+    const std::string_view before = yaml_text.substr(0, bad);
+    const std::size_t line_start = before.rfind('\n');
+    const std::size_t column =
+        line_start == std::string_view::npos ? bad + 1 : bad - line_start;
+    return std::unexpected(ScenarioError{
+        std::string(file),
+        static_cast<int>(std::count(before.begin(), before.end(), '\n') + 1),
+        static_cast<int>(column), "",
+        strformat("byte 0x{} is not UTF-8: a scenario file is UTF-8 text",
+                  to_upper_hex(static_cast<std::uint8_t>(yaml_text[bad])))});
+  }
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(std::string(yaml_text));
+    documents = YAML::LoadAll(std::string(yaml_text));
   } catch (const YAML::Exception& e) {
     return std::unexpected(ScenarioError{std::string(file), e.mark.line + 1,
                                          e.mark.column + 1, "",
                                          strformat("YAML: {}", e.msg)});
   }
+  if (documents.size() > 1) {
+    const YAML::Mark at = documents[1].Mark();
+    return std::unexpected(ScenarioError{
+        std::string(file), at.is_null() ? 0 : at.line + 1,
+        at.is_null() ? 0 : at.column + 1, "",
+        "a second YAML document: a scenario file holds one (remove the "
+        "'---' and what follows, or merge it into the first)"});
+  }
+  return documents.empty() ? YAML::Node() : documents[0];
+}
+
+Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
+  const YAML::Node root = ARF_TRY(load_document(yaml_text, file));
   const Map top = ARF_TRY(
       Map::open(file, root, "",
                 {"name", "description", "seed", "stop_at", "modes", "topology",

@@ -86,21 +86,27 @@ bool Topology::connected() const {
 }
 
 std::string Topology::summary() const {
-  static constexpr std::array<std::pair<NodeRole, std::string_view>, 5> kPlural{
-      {{NodeRole::super_spine, "super-spines"},
-       {NodeRole::spine, "spines"},
-       {NodeRole::leaf, "leaves"},
-       {NodeRole::dragonfly_router, "routers"},
-       {NodeRole::host, "hosts"}}};
+  struct Names {
+    NodeRole role;
+    std::string_view one, many;
+  };
+  static constexpr std::array<Names, 5> kNames{
+      {{NodeRole::super_spine, "super-spine", "super-spines"},
+       {NodeRole::spine, "spine", "spines"},
+       {NodeRole::leaf, "leaf", "leaves"},
+       {NodeRole::dragonfly_router, "router", "routers"},
+       {NodeRole::host, "host", "hosts"}}};
   std::string out = kind + ":";
   bool first = true;
-  for (const auto& [role, plural] : kPlural) {
-    const std::size_t n = count(role);
+  for (const Names& names : kNames) {
+    const std::size_t n = count(names.role);
     if (n == 0) continue;
-    out += strformat("{} {} {}", first ? "" : ",", n, plural);
+    out += strformat("{} {} {}", first ? "" : ",", n,
+                     n == 1 ? names.one : names.many);
     first = false;
   }
-  return out + strformat("; {} links", links.size());
+  return out + strformat("; {} {}", links.size(),
+                         links.size() == 1 ? "link" : "links");
 }
 
 }  // namespace arfabric::sim

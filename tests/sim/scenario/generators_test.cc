@@ -115,6 +115,14 @@ TEST(Clos3, DefaultSizeCountsDegreesAndIdentities) {
   EXPECT_EQ(t.summary(), "clos3: 16 spines, 32 leaves, 256 hosts; 768 links");
 }
 
+// One of a kind is named in the singular.
+TEST(Clos3, SummaryCountsOneInTheSingular) {
+  EXPECT_EQ(make_clos3(clos3(1, 1, 1)).summary(),
+            "clos3: 1 spine, 1 leaf, 1 host; 2 links");
+  EXPECT_EQ(make_clos3(clos3(1, 2, 1)).summary(),
+            "clos3: 1 spine, 2 leaves, 2 hosts; 4 links");
+}
+
 TEST(Clos3, NamesAndLookups) {
   const Clos3Params p = clos3(2, 4, 6);
   const Topology t = make_clos3(p);

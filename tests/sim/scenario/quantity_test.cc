@@ -62,6 +62,9 @@ TEST(ParseSize, DecimalAndBinarySuffixes) {
 
 TEST(ParseSize, Rejects) {
   EXPECT_NE(parse_size("64Kb").error().find("size '64Kb'"), std::string::npos);
+  EXPECT_EQ(parse_size("2TB").value(), 2'000'000'000'000U);
+  EXPECT_EQ(parse_size("1TiB").value(), std::uint64_t{1} << 40);
+  EXPECT_NE(parse_size("1PB").error().find("TB"), std::string::npos);
   EXPECT_FALSE(parse_size("1.5B"));
   EXPECT_FALSE(parse_size("big"));
   EXPECT_FALSE(parse_size("2048TiB"));
@@ -83,6 +86,10 @@ TEST(Format, RoundTripsTheUsualValues) {
   EXPECT_EQ(format_time(us(10)), "10us");
   EXPECT_EQ(format_time(ns(1500)), "1500ns");
   EXPECT_EQ(format_time(ps(7)), "7ps");
+  EXPECT_EQ(format_size(200'000), "200KB");
+  EXPECT_EQ(format_size(1'500'000), "1500KB");
+  EXPECT_EQ(format_size(65'536), "65536B");
+  EXPECT_EQ(format_size(2'000'000'000'000), "2TB");
 }
 
 TEST(Format, RoundsTimesForReading) {

@@ -281,9 +281,24 @@ TEST(ParseScenario, SetCongestionControlIsWhatTheFileWouldSay) {
   EXPECT_FALSE(parse_host_congestion_control("IBCS"));
 }
 
+// The byte that is not UTF-8 is named by line and column (in bytes: the
+// two-byte e-acute before it counts two).
+TEST(ParseScenario, ANonUtf8ByteIsNamedWhereItIs) {
+  const auto r = parse_scenario("stop_at: 10ms\ndescription: \xC3\xA9t\xE9\n",
+                                "latin1.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "latin1.yaml:2:17: byte 0xE9 is not UTF-8: a scenario file is "
+            "UTF-8 text");
+}
+
 TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
   const BadCase cases[] = {
       {"yaml syntax", "stop_at: 10ms\ntopology: [a, b\n", 3, "", "YAML"},
+      {"not UTF-8", "stop_at: 10ms\nname: caf\xE9\n", 2, "",
+       "byte 0xE9 is not UTF-8: a scenario file is UTF-8 text"},
+      {"a second YAML document", tiny_with("---\nstop_at: 5ms\n"), 8, "",
+       "a second YAML document: a scenario file holds one"},
       {"unknown top-level key", "stop_at: 10ms\nstopat: 5ms\n", 2, "stopat",
        "unknown key 'stopat' (did you mean 'stop_at'?)"},
       {"duplicate key", "stop_at: 10ms\nstop_at: 5ms\n", 2, "stop_at",
@@ -452,7 +467,13 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
       {"ECN above the buffer",
        tiny_with("switches:\n  buffer_per_port: 100KB\n"
                  "  ecn_threshold: 1MB\n"),
-       9, "switches.ecn_threshold", "must not exceed buffer_per_port"},
+       9, "switches.ecn_threshold",
+       "1MB must not exceed buffer_per_port (100KB)"},
+      {"a buffer below the default ECN threshold",
+       tiny_with("switches:\n  buffer_per_port: 100KB\n"), 8,
+       "switches.buffer_per_port",
+       "100KB is below ecn_threshold's default of 200KB: set an "
+       "ecn_threshold no larger than the buffer"},
       {"bad size", tiny_with("switches:\n  buffer_per_port: 1Mb\n"), 8,
        "switches.buffer_per_port", "size '1Mb'"},
       {"unknown host key", tiny_with("hosts:\n  mms: 4096\n"), 8, "hosts.mms",

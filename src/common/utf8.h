@@ -1,0 +1,19 @@
+// Checking that text the user gave (a scenario file, a daemon
+// configuration) is UTF-8, as YAML requires, so that a stray byte is an
+// error naming where it is rather than a name that later makes a JSON or
+// SVG output invalid.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace arfabric {
+
+// Where `text` stops being UTF-8 (RFC 3629): the offset of the first byte
+// that does not start a well-formed sequence (a stray continuation byte,
+// a sequence cut short, an overlong form, a surrogate, a code point above
+// U+10FFFF, or 0xC0, 0xC1, 0xF5-0xFF); std::string_view::npos when all of
+// it is.
+std::size_t first_non_utf8(std::string_view text);
+
+}  // namespace arfabric

@@ -1,0 +1,68 @@
+#include "common/utf8.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <string>
+
+namespace arfabric {
+namespace {
+
+constexpr auto npos = std::string_view::npos;
+
+TEST(FirstNonUtf8, AcceptsAsciiAndWellFormedSequences) {
+  EXPECT_EQ(first_non_utf8(""), npos);
+  EXPECT_EQ(first_non_utf8("name: tiny\n"), npos);
+  EXPECT_EQ(first_non_utf8("\u00b5s"), npos);              // 2 bytes
+  EXPECT_EQ(first_non_utf8("LSN \u00a7 \u2192"), npos);    // 2 and 3
+  EXPECT_EQ(first_non_utf8("\U0001F600"), npos);           // 4
+  EXPECT_EQ(first_non_utf8("\xEF\xBB\xBFname: x"), npos);  // a BOM
+  EXPECT_EQ(first_non_utf8("\xF4\x8F\xBF\xBF"), npos);     // U+10FFFF
+  EXPECT_EQ(first_non_utf8(std::string_view("a\0b", 3)), npos);
+}
+
+TEST(FirstNonUtf8, NamesTheFirstByteThatIsNot) {
+  EXPECT_EQ(first_non_utf8("name: \xFF"), 6u);
+  EXPECT_EQ(first_non_utf8("ab\x80"), 2u);            // stray continuation
+  EXPECT_EQ(first_non_utf8("ab\xC3"), 2u);            // cut short
+  EXPECT_EQ(first_non_utf8("\xE2\x82x"), 0u);         // cut by ASCII
+  EXPECT_EQ(first_non_utf8("\xC0\xAF"), 0u);          // overlong '/'
+  EXPECT_EQ(first_non_utf8("\xC1\xBF"), 0u);          // overlong
+  EXPECT_EQ(first_non_utf8("\xE0\x80\xAF"), 0u);      // overlong, 3 bytes
+  EXPECT_EQ(first_non_utf8("\xF0\x80\x80\xAF"), 0u);  // overlong, 4 bytes
+  EXPECT_EQ(first_non_utf8("x\xED\xA0\x80"), 1u);     // surrogate U+D800
+  EXPECT_EQ(first_non_utf8("\xF4\x90\x80\x80"), 0u);  // above U+10FFFF
+  EXPECT_EQ(first_non_utf8("\xF5\x80\x80\x80"), 0u);
+  EXPECT_EQ(first_non_utf8("ok \u00e9 then \xFE"), 11u);
+}
+
+// Every code point's encoding is accepted, and a byte string of
+// well-formed code points joined stays accepted.
+RC_GTEST_PROP(FirstNonUtf8Property, AcceptsEveryEncodedCodePoint, ()) {
+  const auto points = *rc::gen::container<std::vector<char32_t>>(
+      rc::gen::suchThat(rc::gen::inRange<char32_t>(0, 0x110000),
+                        [](char32_t c) { return c < 0xD800 || c > 0xDFFF; }));
+  std::string text;
+  for (char32_t c : points) {
+    if (c < 0x80) {
+      text += static_cast<char>(c);
+    } else if (c < 0x800) {
+      text += static_cast<char>(0xC0 | (c >> 6));
+      text += static_cast<char>(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      text += static_cast<char>(0xE0 | (c >> 12));
+      text += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      text += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      text += static_cast<char>(0xF0 | (c >> 18));
+      text += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      text += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      text += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  RC_ASSERT(first_non_utf8(text) == npos);
+}
+
+}  // namespace
+}  // namespace arfabric
