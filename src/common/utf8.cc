@@ -1,5 +1,6 @@
 #include "common/utf8.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace arfabric {
@@ -41,6 +42,16 @@ std::size_t first_non_utf8(std::string_view text) {
     i += length;
   }
   return std::string_view::npos;
+}
+
+TextPosition position_of(std::string_view text, std::size_t offset) {
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t line_start = before.rfind('\n');
+  return TextPosition{
+      static_cast<int>(std::count(before.begin(), before.end(), '\n') + 1),
+      static_cast<int>(line_start == std::string_view::npos
+                           ? before.size() + 1
+                           : before.size() - line_start)};
 }
 
 }  // namespace arfabric

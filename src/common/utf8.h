@@ -16,4 +16,12 @@ namespace arfabric {
 // it is.
 std::size_t first_non_utf8(std::string_view text);
 
+// The 1-based line and column of byte `offset` of `text` (at most its
+// size), for an error message; the column counts bytes.
+struct TextPosition {
+  int line = 1;
+  int column = 1;
+};
+TextPosition position_of(std::string_view text, std::size_t offset);
+
 }  // namespace arfabric

@@ -8,6 +8,7 @@
 
 #include "common/suggest.h"
 #include "common/text_file.h"
+#include "common/utf8.h"
 #include "wire/bgp/nlri.h"
 
 namespace arfabric::daemon {
@@ -130,6 +131,23 @@ class Reader {
     if (!p) {
       return std::unexpected(
           error(n, key, "'" + *s + "' is not a prefix like 10.1.0.0/24"));
+    }
+    // Bits past the length would be dropped when it is advertised: a typo
+    // for another prefix, or for the address of a host.
+    const auto address = parse_ip(s->substr(0, s->find('/')));
+    if (address) {
+      wire::bgp::Prefix network = *p;
+      network.address = address->bytes;
+      for (std::size_t bit = p->length; bit < 128; ++bit)
+        network.address[bit / 8] &=
+            static_cast<std::uint8_t>(~(0x80u >> (bit % 8)));
+      if (network.address != address->bytes) {
+        return std::unexpected(error(
+            n, key,
+            "'" + *s + "' has bits set past its length (did you mean " +
+                wire::bgp::format_prefix(network, address->v6 ? 128 : 32) +
+                "?)"));
+      }
     }
     return bgp::destination_of(s->find(':') == std::string::npos
                                    ? wire::bgp::kAfiIpv4
@@ -341,7 +359,15 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
     }
     for (std::size_t i = 0; i < p.size(); ++i) {
       bgp::Destination d;
-      ASSIGN(d, r.prefix(p[i], "prefixes[" + std::to_string(i) + "]"));
+      const std::string at = "prefixes[" + std::to_string(i) + "]";
+      ASSIGN(d, r.prefix(p[i], at));
+      const auto same = std::find(c.prefixes.begin(), c.prefixes.end(), d);
+      if (same != c.prefixes.end()) {
+        return std::unexpected(
+            r.error(p[i], at,
+                    "the same prefix as prefixes[" +
+                        std::to_string(same - c.prefixes.begin()) + "]"));
+      }
       c.prefixes.push_back(d);
     }
   }
@@ -634,14 +660,30 @@ std::expected<DaemonConfig, ConfigFileError> load_config(
 std::expected<DaemonConfig, ConfigFileError> parse_config(
     std::string_view text, const std::string& file) {
   Reader r(file);
-  YAML::Node root;
+  if (const std::size_t bad = first_non_utf8(text);
+      bad != std::string_view::npos) {
+    const TextPosition at = position_of(text, bad);
+    return std::unexpected(
+        ConfigFileError{file, at.line, at.column, "(file)",
+                        "a byte that is not UTF-8: the file must be UTF-8 "
+                        "text"});
+  }
+  std::vector<YAML::Node> documents;
   try {
-    root = YAML::Load(std::string(text));
+    documents = YAML::LoadAll(std::string(text));
   } catch (const YAML::Exception& e) {
     return std::unexpected(ConfigFileError{file, e.mark.line + 1,
                                            e.mark.column + 1, "(yaml)", e.msg});
   }
-  return parse_root(r, root, file);
+  if (documents.size() > 1) {
+    const YAML::Mark at = documents[1].Mark();
+    return std::unexpected(ConfigFileError{
+        file, at.is_null() ? 0 : at.line + 1, at.is_null() ? 0 : at.column + 1,
+        "(yaml)",
+        "a second YAML document: the configuration is one (remove the '---' "
+        "and what follows, or merge it into the first)"});
+  }
+  return parse_root(r, documents.empty() ? YAML::Node() : documents[0], file);
 }
 
 bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,

@@ -125,8 +125,11 @@ struct DaemonConfig {
   std::vector<DaemonPeer> peers;
 };
 
-// Reads and checks `path`. Errors: the file cannot be read, is not YAML, has
-// an unknown or repeated key (with a "did you mean" hint), a missing
+// Reads and checks `path`. Errors: the file cannot be read, is not UTF-8
+// (line and column of the first such byte), is not YAML or holds a second
+// YAML document, has an unknown or repeated key (with a "did you mean"
+// hint), a prefix with bits set past its length (10.1.1.1/24) or listed
+// twice in `prefixes`, a missing
 // required key (asn, router_id, peers[i].address, peers[i].asn), a value of
 // the wrong kind or out of range, two peers with the same address, a peer
 // without a link bandwidth source (neither link_bandwidth nor interface),

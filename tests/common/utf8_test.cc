@@ -37,6 +37,18 @@ TEST(FirstNonUtf8, NamesTheFirstByteThatIsNot) {
   EXPECT_EQ(first_non_utf8("ok \u00e9 then \xFE"), 11u);
 }
 
+TEST(PositionOf, CountsLinesAndBytes) {
+  EXPECT_EQ(position_of("abc", 0).line, 1);
+  EXPECT_EQ(position_of("abc", 0).column, 1);
+  EXPECT_EQ(position_of("abc", 2).column, 3);
+  const std::string_view text = "a: 1\nb: \xC3\xA9x\n";
+  EXPECT_EQ(position_of(text, 5).line, 2);
+  EXPECT_EQ(position_of(text, 5).column, 1);
+  EXPECT_EQ(position_of(text, 10).line, 2);
+  EXPECT_EQ(position_of(text, 10).column, 6);  // 'x', after a 2-byte e
+  EXPECT_EQ(position_of(text, text.size()).line, 3);
+}
+
 // Every code point's encoding is accepted, and a byte string of
 // well-formed code points joined stays accepted.
 RC_GTEST_PROP(FirstNonUtf8Property, AcceptsEveryEncodedCodePoint, ()) {

@@ -130,6 +130,28 @@ INSTANTIATE_TEST_SUITE_P(
                     "  - address: 10.0.1.2\n    asn: 3\n"
                     "    link_bandwidth: 1G\n",
                 8, "peers[1].address", "same address"},
+        BadCase{"host bits in a prefix",
+                kHead + "prefixes: [10.1.0.0/24, 10.1.1.1/24]\n", 3,
+                "prefixes[1]",
+                "'10.1.1.1/24' has bits set past its length (did you mean "
+                "10.1.1.0/24?)"},
+        BadCase{"host bits in an IPv6 prefix",
+                kHead + "prefixes: [\"2001:db8::1/64\"]\n", 3, "prefixes[0]",
+                "did you mean 2001:db8::/64?"},
+        BadCase{"a bit past a length that is not whole bytes",
+                kHead + "fare: {multihomed: [{prefix: 10.1.16.0/19, "
+                        "leaves: 2}]}\n",
+                3, "fare.multihomed[0].prefix", "did you mean 10.1.0.0/19?"},
+        BadCase{"duplicate prefix",
+                kHead + "prefixes:\n  - 10.1.0.0/24\n  - 10.2.0.0/24\n"
+                        "  - 10.1.0.0/24\n",
+                6, "prefixes[2]", "the same prefix as prefixes[0]"},
+        BadCase{"not UTF-8",
+                kHead + "role: l\xE9"
+                        "af\n",
+                3, "(file)", "not UTF-8"},
+        BadCase{"a second document", kHead + "---\nrole: leaf\n", 4, "(yaml)",
+                "a second YAML document"},
         BadCase{"sub-type 2 is a route target", kHead + "fare: {sub_type: 2}\n",
                 3, "fare.sub_type", "Route Target"},
         BadCase{"transitivity", kHead + "fare: {transitivity: maybe}\n", 3,

@@ -1166,14 +1166,9 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
                                  std::string_view file) {
   if (const std::size_t bad = first_non_utf8(yaml_text);
       bad != std::string_view::npos) {
-    const std::string_view before = yaml_text.substr(0, bad);
-    const std::size_t line_start = before.rfind('\n');
-    const std::size_t column =
-        line_start == std::string_view::npos ? bad + 1 : bad - line_start;
+    const TextPosition at = position_of(yaml_text, bad);
     return std::unexpected(ScenarioError{
-        std::string(file),
-        static_cast<int>(std::count(before.begin(), before.end(), '\n') + 1),
-        static_cast<int>(column), "",
+        std::string(file), at.line, at.column, "",
         strformat("byte 0x{} is not UTF-8: a scenario file is UTF-8 text",
                   to_upper_hex(static_cast<std::uint8_t>(yaml_text[bad])))});
   }
