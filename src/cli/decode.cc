@@ -107,6 +107,77 @@ nlohmann::json decode_other_frame(ByteSpan body, const wire::EthernetFrame& eth,
   return j;
 }
 
+// Link types (libpcap's DLT_ values) of the captures decoded.
+constexpr int kDltEthernet = 1;
+constexpr int kDltRaw = 12;  // raw IP (pcap files' LINKTYPE_RAW, 101)
+constexpr int kDltIpv4 = 228;
+constexpr int kDltLinuxSll = 113;   // tcpdump -i any, libpcap < 1.10
+constexpr int kDltLinuxSll2 = 276;  // tcpdump -i any, libpcap >= 1.10
+
+std::uint16_t be16(ByteSpan b, std::size_t at) {
+  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
+}
+
+// A raw IP packet: IPv4 is decoded as in an Ethernet frame.
+nlohmann::json decode_ip_packet(ByteSpan packet, std::size_t offset,
+                                const DecodeOptions& options) {
+  if (packet.size() <= offset)
+    return error_json(DecodeError{"ip.version", offset, "no IP header"});
+  const int version = packet[offset] >> 4;
+  if (version == 4) return decode_ipv4(packet, offset, options);
+  return {{"protocol", "unknown"},
+          {"ip_version", version},
+          {"payload", to_hex(packet.subspan(offset))}};
+}
+
+// A Linux cooked capture (`tcpdump -i any`): its header, then the packet
+// of its protocol (an EtherType). IPv4 is decoded; LSN, ARN and IS-IS
+// frames need their Ethernet header, which the capture does not keep.
+nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
+                                   const DecodeOptions& options) {
+  const std::size_t header = version == 1 ? 16 : 20;
+  const char* field = version == 1 ? "sll.header" : "sll2.header";
+  if (frame.size() < header) {
+    return error_json(DecodeError{
+        field, frame.size(),
+        "shorter than the " + std::to_string(header) + "-byte header"});
+  }
+  const std::uint16_t protocol = be16(frame, version == 1 ? 14 : 0);
+  const std::uint16_t packet_type = version == 1 ? be16(frame, 0) : frame[10];
+  const nlohmann::json cooked = {{"protocol", protocol},
+                                 {"packet_type", packet_type}};
+  nlohmann::json j;
+  if (protocol == wire::kEtherTypeIpv4) {
+    j = decode_ipv4(frame, header, options);
+  } else {
+    j = {{"protocol", "unknown"}, {"payload", to_hex(frame.subspan(header))}};
+  }
+  j[version == 1 ? "sll" : "sll2"] = cooked;
+  return j;
+}
+
+nlohmann::json decode_captured_frame(const sysdep::CapturedFrame& frame,
+                                     const DecodeOptions& options) {
+  switch (frame.link_type) {
+    case kDltEthernet:
+      return decode_ethernet_frame(frame.data, options);
+    case kDltRaw:
+    case kDltIpv4:
+      return decode_ip_packet(frame.data, 0, options);
+    case kDltLinuxSll:
+      return decode_linux_cooked(frame.data, 1, options);
+    case kDltLinuxSll2:
+      return decode_linux_cooked(frame.data, 2, options);
+    default:
+      return error_json(
+          "pcap.link_type",
+          "link type " + std::to_string(frame.link_type) + " (" +
+              sysdep::link_type_name(frame.link_type) +
+              ") is not decoded: Ethernet, raw IP and Linux cooked "
+              "captures are");
+  }
+}
+
 }  // namespace
 
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
@@ -136,9 +207,10 @@ void add_decode_command(CLI::App& app, DecodeOptions& options) {
   cmd->add_option("--csig-ethertype", options.ibcs.csig_ethertype,
                   "TPID of the CSIG L2 tag (IBCS)")
       ->capture_default_str();
+  // A byte: its default is shown as a number, not as a character.
   cmd->add_option("--hpcc-option", options.ibcs.hpcc_option_type,
                   "IPv4 option type of the HPCC max-utilisation field (IBCS)")
-      ->capture_default_str();
+      ->default_str(std::to_string(options.ibcs.hpcc_option_type));
   cmd->add_option("--ibcs-udp-port", options.ibcs.udp_port,
                   "UDP port of the IBCS shim")
       ->capture_default_str();
@@ -199,12 +271,11 @@ int run_decode(const DecodeOptions& options, std::istream& in,
         return 1;
       }
       if (!*frame) break;
-      nlohmann::json j =
-          (*frame)->link_type == 1
-              ? decode_ethernet_frame((*frame)->data, options)
-              : error_json("pcap.link_type",
-                           "link type " + std::to_string((*frame)->link_type) +
-                               " is not Ethernet");
+      nlohmann::json j = decode_captured_frame(**frame, options);
+      if ((*frame)->original_length > (*frame)->data.size()) {
+        j["truncated"] = {{"captured", (*frame)->data.size()},
+                          {"length", (*frame)->original_length}};
+      }
       j["frame"] = index;
       print(out, j, options.pretty);
     }
@@ -212,11 +283,15 @@ int run_decode(const DecodeOptions& options, std::istream& in,
   }
   std::string line;
   for (std::size_t line_number = 1; std::getline(in, line); ++line_number) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
+    // A '#' starts a comment, on a line of its own or after the hex.
+    line.erase(std::min(line.find('#'), line.size()));
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     auto bytes = from_hex(line);
-    nlohmann::json j = bytes ? decode_hex_frame(*bytes, options)
-                             : error_json("hex", bytes.error());
+    // The error is in the text, not in a frame: no frame offset.
+    nlohmann::json j =
+        bytes ? decode_hex_frame(*bytes, options)
+              : nlohmann::json{
+                    {"error", {{"field", "hex"}, {"reason", bytes.error()}}}};
     j["line"] = line_number;
     print(out, j, options.pretty);
   }

@@ -129,6 +129,147 @@ TEST(Decode, ReadsPcapFilesAndNumbersFrames) {
 namespace arfabric::cli {
 namespace {
 
+// A classic little-endian pcap of one link type, each record with the
+// length it had on the wire (at least its captured bytes).
+void write_pcap_file(
+    const std::string& path, std::uint32_t link_type,
+    const std::vector<std::pair<Bytes, std::uint32_t>>& frames) {
+  Bytes b;
+  const auto le32 = [&](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  };
+  const auto le16 = [&](std::uint16_t v) {
+    b.push_back(static_cast<std::uint8_t>(v));
+    b.push_back(static_cast<std::uint8_t>(v >> 8));
+  };
+  le32(0xa1b2c3d4);  // microsecond timestamps
+  le16(2);
+  le16(4);
+  le32(0);
+  le32(0);
+  le32(65535);  // snaplen
+  le32(link_type);
+  for (const auto& [data, length] : frames) {
+    le32(1);
+    le32(0);
+    le32(static_cast<std::uint32_t>(data.size()));
+    le32(std::max<std::uint32_t>(length,
+                                 static_cast<std::uint32_t>(data.size())));
+    b.insert(b.end(), data.begin(), data.end());
+  }
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()),
+             static_cast<std::streamsize>(b.size()));
+}
+
+std::vector<nlohmann::json> decode_pcap(const std::string& path) {
+  DecodeOptions options;
+  options.pcap_path = path;
+  std::istringstream in;
+  std::ostringstream out;
+  EXPECT_EQ(run_decode(options, in, out), 0);
+  std::vector<nlohmann::json> result;
+  std::istringstream lines(out.str());
+  for (std::string line; std::getline(lines, line);) {
+    result.push_back(nlohmann::json::parse(line));
+  }
+  return result;
+}
+
+// examples/frames.hex's ARN over UDP, less its Ethernet header.
+Bytes arn_ipv4_packet() {
+  return *from_hex(
+      "45c0003400000000401165f70a0000010a000002 d0d0d0d000202131 03 00 ff c0 "
+      "1a000011 00000000 0a000200 0000 0000 00000007");
+}
+
+// Raw IP (tcpdump on a tunnel; LINKTYPE_RAW) and Linux cooked captures
+// (tcpdump -i any, SLL and SLL2): their IPv4 packets are decoded as in an
+// Ethernet frame; what else they carry is shown, not guessed at.
+TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
+  const Bytes ip = arn_ipv4_packet();
+  const std::string raw = testing::temp_path("decode-raw.pcap");
+  Bytes ipv6 = {0x60, 0, 0, 0};
+  write_pcap_file(raw, 101, {{ip, 0}, {ipv6, 0}});
+  auto frames = decode_pcap(raw);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
+  EXPECT_EQ(frames[0].at("arn").at("path_id"), 7);
+  EXPECT_EQ(frames[1].at("protocol"), "unknown");
+  EXPECT_EQ(frames[1].at("ip_version"), 6);
+
+  // SLL: packet type 4 (sent by us), ARPHRD_ETHER, a 6-byte address, then
+  // the protocol.
+  Bytes sll = *from_hex("0004 0001 0006 020000000001 0000 0800");
+  sll.insert(sll.end(), ip.begin(), ip.end());
+  Bytes sll_lsn = *from_hex("0000 0001 0006 020000000a01 0000 8808 5aa5c000");
+  const std::string cooked = testing::temp_path("decode-sll.pcap");
+  write_pcap_file(cooked, 113, {{sll, 0}, {sll_lsn, 0}, {Bytes(9), 0}});
+  frames = decode_pcap(cooked);
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
+  EXPECT_EQ(frames[0].at("sll").at("protocol"), 0x0800);
+  EXPECT_EQ(frames[0].at("sll").at("packet_type"), 4);
+  EXPECT_EQ(frames[1].at("protocol"), "unknown");
+  EXPECT_EQ(frames[1].at("sll").at("protocol"), 0x8808);
+  EXPECT_EQ(frames[1].at("payload"), "5aa5c000");
+  EXPECT_EQ(frames[2].at("error").at("field"), "sll.header");
+
+  // SLL2: the protocol first, then the interface index, ARPHRD, packet
+  // type and the address.
+  Bytes sll2 = *from_hex("0800 0000 00000002 0001 00 06 0200000000010000");
+  sll2.insert(sll2.end(), ip.begin(), ip.end());
+  const std::string cooked2 = testing::temp_path("decode-sll2.pcap");
+  write_pcap_file(cooked2, 276, {{sll2, 0}});
+  frames = decode_pcap(cooked2);
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
+  EXPECT_EQ(frames[0].at("sll2").at("protocol"), 0x0800);
+
+  // Any other link type is named.
+  const std::string ppp = testing::temp_path("decode-ppp.pcap");
+  write_pcap_file(ppp, 9, {{Bytes{0xff, 0x03}, 0}});
+  frames = decode_pcap(ppp);
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_EQ(frames[0].at("error").at("reason"),
+            "link type 9 (PPP) is not decoded: Ethernet, raw IP and Linux "
+            "cooked captures are");
+}
+
+// A frame the capture's snaplen cut short says so, next to the error its
+// missing end causes.
+TEST(Decode, AFrameCutByTheSnaplenSaysSo) {
+  Bytes frame = *from_hex("020000000002 020000000001 0800");
+  const Bytes ip = arn_ipv4_packet();
+  frame.insert(frame.end(), ip.begin(), ip.end());
+  const auto whole = static_cast<std::uint32_t>(frame.size());
+  frame.resize(40);
+  const std::string path = testing::temp_path("decode-cut.pcap");
+  write_pcap_file(path, 1, {{frame, whole}});
+  const auto frames = decode_pcap(path);
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_TRUE(frames[0].contains("error")) << frames[0].dump();
+  EXPECT_EQ(frames[0].at("truncated").at("captured"), 40);
+  EXPECT_EQ(frames[0].at("truncated").at("length"), whole);
+}
+
+// A comment may follow the hex; a line that is not hex has an error with
+// its position in the line, and no frame offset.
+TEST(Decode, CommentsAfterHexAndHexErrorsWithoutAnOffset) {
+  const auto frames = decode_lines(
+      "0180c2000001 020000000a01 8808 5aa5 c000 "
+      "fbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff "
+      "00000000000000000000  # Spine_A: Leaf_5 is gone\n"
+      "00 g0 # not hex\n");
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].at("protocol"), "lsn") << frames[0].dump();
+  EXPECT_EQ(frames[1].at("error").at("field"), "hex");
+  EXPECT_FALSE(frames[1].at("error").contains("offset"));
+  EXPECT_EQ(frames[1].at("error").at("reason"),
+            "invalid hex character 'g' at position 3");
+}
+
 TEST(Decode, IsisErrorsReportFrameOffsets) {
   // The example LSP cut inside its LSP ID: the error offset counts from the
   // start of the Ethernet frame (14-byte 802.3 header + LLC + PDU).

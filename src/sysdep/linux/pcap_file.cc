@@ -2,6 +2,7 @@
 
 #include <pcap/pcap.h>
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -87,7 +88,13 @@ std::expected<std::optional<CapturedFrame>, std::string> PcapReader::next() {
   f.time_ns = static_cast<std::uint64_t>(header->ts.tv_sec) * 1'000'000'000 +
               static_cast<std::uint64_t>(header->ts.tv_usec);
   f.data.assign(data, data + header->caplen);
+  f.original_length = std::max<std::size_t>(header->len, header->caplen);
   return f;
+}
+
+std::string link_type_name(int link_type) {
+  const char* name = pcap_datalink_val_to_name(link_type);
+  return name ? name : "unknown";
 }
 
 }  // namespace arfabric::sysdep

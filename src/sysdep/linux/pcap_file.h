@@ -39,8 +39,13 @@ class PcapWriter {
 struct CapturedFrame {
   int link_type = 0;  // DLT_* value, 1 for Ethernet
   std::uint64_t time_ns = 0;
-  Bytes data;
+  Bytes data;  // as captured: cut short when the capture's snaplen was
+  std::size_t original_length = 0;  // on the wire; above data.size() if cut
 };
+
+// libpcap's name for a DLT_* value ("RAW", "LINUX_SLL2"); "unknown" when
+// it has none.
+std::string link_type_name(int link_type);
 
 class PcapReader {
  public:
