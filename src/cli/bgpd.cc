@@ -1,15 +1,21 @@
 #include "cli/bgpd.h"
 
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "daemon/bgpd.h"
 #include "daemon/config.h"
 #include "daemon/log.h"
 #include "daemon/status.h"
 #include "sysdep/linux/io.h"
+#include "sysdep/linux/pid_file.h"
 
 namespace arfabric::cli {
 
@@ -52,22 +58,25 @@ int run_bgpd(const BgpdOptions& options, std::ostream& out, std::ostream& err) {
         << " peers\n";
     return 0;
   }
+  // Held (and removed at the end) before anything else is bound: a second
+  // daemon given the same pid file stops here.
+  std::optional<sysdep::PidFile> pid_file;
+  if (!options.pid_file.empty()) {
+    auto acquired = sysdep::PidFile::acquire(options.pid_file);
+    if (!acquired) {
+      err << "arfabric bgpd: pid file: " << acquired.error().to_string()
+          << "\n";
+      return 2;
+    }
+    pid_file.emplace(std::move(*acquired));
+  }
   daemon::Logger log(err, config->log_level);
   auto bgpd = daemon::Bgpd::create(std::move(*config), log);
   if (!bgpd) {
     err << "arfabric bgpd: " << bgpd.error() << "\n";
     return 2;
   }
-  if (!options.pid_file.empty()) {
-    std::ofstream pid(options.pid_file);
-    if (!(pid << getpid() << "\n")) {
-      err << "arfabric bgpd: cannot write pid file " << options.pid_file
-          << "\n";
-      return 2;
-    }
-  }
   const int rc = (*bgpd)->run();
-  if (!options.pid_file.empty()) ::unlink(options.pid_file.c_str());
   return rc == 0 ? 0 : 2;
 }
 
@@ -79,6 +88,10 @@ void add_bgpctl_command(CLI::App& app, BgpctlOptions& options) {
       ->check(CLI::IsMember({"neighbors", "rib", "fib", "reload"}));
   cmd->add_option("-s,--socket", options.socket, "the daemon's control_socket");
   cmd->add_flag("--json", options.json, "print the daemon's JSON answer");
+  cmd->add_option("--timeout", options.timeout_s,
+                  "seconds to wait for the daemon's whole answer")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
 }
 
 int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
@@ -89,22 +102,48 @@ int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
         << " (is bgpd running with control_socket set?)\n";
     return 2;
   }
+  // A daemon that hangs (or a socket that is not a bgpd's) must not hang
+  // the client: the answer is awaited until a deadline.
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::seconds(options.timeout_s);
   const std::string request = options.what + "\n";
-  if (::write(fd->get(), request.data(), request.size()) !=
+  // MSG_NOSIGNAL: a daemon that closed the socket is an error message,
+  // not a silent death by SIGPIPE.
+  if (::send(fd->get(), request.data(), request.size(), MSG_NOSIGNAL) !=
       static_cast<ssize_t>(request.size())) {
-    err << "arfabric bgpctl: cannot send the request\n";
+    err << "arfabric bgpctl: cannot send the request to " << options.socket
+        << ": " << std::strerror(errno) << "\n";
     return 2;
   }
   std::string answer;
   char buf[65536];
   for (;;) {
-    const ssize_t n = ::read(fd->get(), buf, sizeof buf);
-    if (n <= 0) break;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{fd->get(), POLLIN, 0};
+    const int ready =
+        left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      err << "arfabric bgpctl: no whole answer from " << options.socket
+          << " within " << options.timeout_s << " s (--timeout)\n";
+      return 2;
+    }
+    const ssize_t n = ready < 0 ? -1 : ::read(fd->get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      err << "arfabric bgpctl: cannot read the answer from " << options.socket
+          << ": " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    if (n == 0) break;
     answer.append(buf, static_cast<std::size_t>(n));
   }
   auto doc = nlohmann::json::parse(answer, nullptr, false);
   if (doc.is_discarded()) {
-    err << "arfabric bgpctl: the daemon's answer is not JSON\n";
+    err << "arfabric bgpctl: the answer from " << options.socket
+        << (answer.empty() ? " is empty" : " is not JSON")
+        << " (is it a bgpd's control_socket?)\n";
     return 2;
   }
   if (doc.is_object() && doc.contains("error") &&
@@ -120,8 +159,14 @@ int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
     out << daemon::render_rib(doc);
   } else if (options.what == "fib") {
     out << daemon::render_fib(doc);
-  } else {
-    out << daemon::dump_json(doc, 2) << "\n";
+  } else {  // reload
+    out << "reloaded " << doc.value("file", std::string("the configuration"))
+        << "\n";
+    for (const auto& w : doc.value("warnings", nlohmann::json::array())) {
+      if (w.is_string()) {
+        err << "arfabric bgpctl: warning: " << w.get<std::string>() << "\n";
+      }
+    }
   }
   return 0;
 }

@@ -27,12 +27,15 @@ struct BgpctlOptions {
   std::string socket = "/run/arfabric-bgpd.sock";
   std::string what;  // neighbors | rib | fib | reload
   bool json = false;
+  unsigned timeout_s = 10;  // for the daemon's whole answer
 };
 
 void add_bgpctl_command(CLI::App& app, BgpctlOptions& options);
 
 // Exit code: 0 on an answer, 1 when the daemon answered with an error, 2
-// when the socket cannot be reached.
+// when the socket cannot be reached, the request cannot be sent, or the
+// answer does not come whole within the timeout (each says which). A
+// reload prints what it reloaded, and its warnings on `err`.
 int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
                std::ostream& err);
 

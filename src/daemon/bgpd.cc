@@ -529,23 +529,35 @@ std::string Bgpd::control_answer(const std::string& request) {
   if (request == "rib") return dump_json(rib_json(*speaker_, peer_views()));
   if (request == "fib") return dump_json(fib_json(fib_routes()));
   if (request == "reload") {
+    log_->info("bgpd: bgpctl reload, reloading " + config_.file);
     auto r = reload();
-    return dump_json(nlohmann::json{{"reloaded", bool(r)},
-                                    {"error", r ? std::string() : r.error()}});
+    if (!r) {
+      log_->error("bgpd: reload failed, configuration unchanged: " + r.error());
+    }
+    return dump_json(
+        nlohmann::json{{"reloaded", bool(r)},
+                       {"file", config_.file},
+                       {"warnings", r ? *r : std::vector<std::string>{}},
+                       {"error", r ? std::string() : r.error()}});
   }
   return dump_json(
       nlohmann::json{{"error", "unknown request '" + request +
                                    "' (neighbors, rib, fib, reload)"}});
 }
 
-std::expected<void, std::string> Bgpd::reload() {
+std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
   auto loaded = load_config(config_.file);
   if (!loaded) return std::unexpected(loaded.error().to_string());
   DaemonConfig next = std::move(*loaded);
+  std::vector<std::string> warnings;
+  auto warn = [&](std::string text) {
+    log_->warning("reload: " + text);
+    warnings.push_back(std::move(text));
+  };
   auto differs = [&](bool changed, const char* what) {
     if (changed) {
-      log_->warning(std::string("reload: ") + what +
-                    " changed; it takes effect only after a restart");
+      warn(std::string(what) +
+           " changed; it takes effect only after a restart");
     }
   };
   differs(next.asn != config_.asn, "asn");
@@ -607,7 +619,7 @@ std::expected<void, std::string> Bgpd::reload() {
     const BitsPerSecond bw = bandwidth_of(n);
     auto id = speaker_->add_peer(peer_config(globals, n, bw), t);
     if (!id) {
-      log_->error("reload: peer " + n.name + ": " + id.error().to_string());
+      warn("peer " + n.name + " not added: " + id.error().to_string());
       continue;
     }
     peers_.resize(*id + 1);
@@ -639,7 +651,7 @@ std::expected<void, std::string> Bgpd::reload() {
   next.fib_protocol = config_.fib_protocol;
   config_ = std::move(next);
   pump();
-  return {};
+  return warnings;
 }
 
 void Bgpd::shutdown() {

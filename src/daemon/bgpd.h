@@ -53,9 +53,11 @@ class Bgpd {
   // link bandwidths and originated prefixes changed take effect without
   // touching the other sessions; a peer whose session parameters changed
   // is restarted. Global settings (asn, router_id, role, listen, fare,
-  // multipath, timers) need a restart and are only warned about. Errors:
-  // the file does not load (the running configuration stays).
-  std::expected<void, std::string> reload();
+  // multipath, timers) need a restart and are only warned about. Returns
+  // the warnings (also logged): settings that need a restart, peers the
+  // engine refused. Errors: the file does not load (the running
+  // configuration stays).
+  std::expected<std::vector<std::string>, std::string> reload();
 
   const proto::bgp::Speaker& speaker() const { return *speaker_; }
 

@@ -209,7 +209,24 @@ SysResult<Fd> unix_listen(const std::string& path) {
   std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
   Fd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd) return fail("socket(AF_UNIX)");
-  ::unlink(path.c_str());
+  // Replace only a socket nobody serves: a live one is another process's
+  // (a second daemon given the same path), anything else the user's file.
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (!S_ISSOCK(st.st_mode)) {
+      return fail("unix_listen(" + path + "): the path is not a socket",
+                  EEXIST);
+    }
+    // Non-blocking: a server whose backlog is full (EAGAIN) is alive too.
+    Fd probe(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!probe) return fail("socket(AF_UNIX)");
+    if (connect(probe.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 ||
+        errno == EAGAIN) {
+      return fail("unix_listen(" + path + "): a running process serves it",
+                  EADDRINUSE);
+    }
+    ::unlink(path.c_str());
+  }
   if (bind(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     return fail("bind(" + path + ")");
   }

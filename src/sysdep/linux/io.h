@@ -88,8 +88,11 @@ SysResult<std::size_t> read_some(int fd, std::vector<std::uint8_t>& out);
 // Returns the count, possibly 0. Errors: send's errno other than EAGAIN.
 SysResult<std::size_t> write_some(int fd, std::span<const std::uint8_t> data);
 
-// A Unix stream socket at `path` (an old socket file is replaced), mode
-// 0600. Errors: path too long, socket, bind, listen.
+// A Unix stream socket at `path`, mode 0600. A socket file nobody serves
+// (left by a process that died) is replaced. Errors: path too long;
+// EEXIST when `path` is something other than a socket (it is left alone);
+// EADDRINUSE when a process serves the socket there (another daemon);
+// socket, bind, listen.
 SysResult<Fd> unix_listen(const std::string& path);
 // Accepts one client of a unix_listen() socket, non-blocking. Errors:
 // EAGAIN when none is waiting, else accept4's errno.

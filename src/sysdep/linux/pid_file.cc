@@ -1,0 +1,60 @@
+#include "sysdep/linux/pid_file.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+
+namespace arfabric::sysdep {
+
+namespace {
+
+// What the file says: the holder's process id, or "" when unreadable.
+std::string holder_of(int fd) {
+  char text[32] = {};
+  const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+  if (n <= 0) return "";
+  std::string s(text, static_cast<std::size_t>(n));
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+SysResult<PidFile> PidFile::acquire(const std::string& path) {
+  Fd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd) return std::unexpected(SysError{"open(" + path + ")", errno});
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    const std::string holder = holder_of(fd.get());
+    return std::unexpected(
+        SysError{"flock(" + path + "): held by " +
+                     (holder.empty() ? std::string("another process")
+                                     : "process " + holder),
+                 err});
+  }
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd.get(), 0) != 0 ||
+      ::pwrite(fd.get(), pid.data(), pid.size(), 0) !=
+          static_cast<ssize_t>(pid.size())) {
+    return std::unexpected(SysError{"write(" + path + ")", errno});
+  }
+  PidFile f;
+  f.path_ = path;
+  f.fd_ = std::move(fd);
+  return f;
+}
+
+PidFile& PidFile::operator=(PidFile&& o) noexcept {
+  std::swap(path_, o.path_);
+  std::swap(fd_, o.fd_);
+  return *this;
+}
+
+PidFile::~PidFile() {
+  if (fd_) ::unlink(path_.c_str());
+}
+
+}  // namespace arfabric::sysdep
