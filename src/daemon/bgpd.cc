@@ -61,7 +61,8 @@ std::expected<std::unique_ptr<Bgpd>, std::string> Bgpd::create(
   for (const DaemonPeer& p : d->config_.peers) {
     bandwidth.push_back(d->bandwidth_of(p));
     d->peers_.push_back(Peer{p, bandwidth.back(), 0, false,
-                             sysdep::interface_carrier_changes(p.interface)});
+                             sysdep::interface_carrier_changes(p.interface),
+                             ""});
   }
   bgp::SpeakerConfig sc = speaker_config(d->config_, bandwidth);
   if (auto v = bgp::validate(sc); !v) {
@@ -209,8 +210,12 @@ void Bgpd::poll_interfaces() {
     p.carrier_changes = changes;
     if (!running && !p.link_down) {
       p.link_down = true;
-      log_->warning("peer " + p.config->name + ": interface " +
-                    p.config->interface + " down, stopping the session");
+      // A name that is no interface (a typo, or one not created yet) says
+      // so: "down" would send the user looking at a cable.
+      const bool exists = sysdep::interface_index(p.config->interface) != 0;
+      log_->warning(
+          "peer " + p.config->name + ": interface " + p.config->interface +
+          (exists ? " down" : " does not exist") + ", stopping the session");
       speaker_->stop_peer(id, now());
     } else if (running && p.link_down) {
       p.link_down = false;
@@ -261,6 +266,7 @@ void Bgpd::pump() {
                 const std::string name = speaker_->config().peers[s.peer].name;
                 if (s.established) {
                   log_->info("peer " + name + ": Established");
+                  if (s.peer < peers_.size()) peers_[s.peer].connect_error = "";
                 } else {
                   log_->warning("peer " + name + ": down: " + s.reason);
                 }
@@ -268,6 +274,20 @@ void Bgpd::pump() {
           },
           o);
     }
+  }
+}
+
+void Bgpd::log_connect_failure(bgp::PeerId peer, const std::string& error) {
+  Peer& p = peers_[peer];
+  const std::string text = "peer " + p.config->name + ": connect: " + error;
+  // Attempts repeat every connect_retry: a new reason is a warning (a
+  // local_address on no interface fails here, every time), a repeat is
+  // for debugging.
+  if (error != p.connect_error) {
+    p.connect_error = error;
+    log_->warning(text);
+  } else {
+    log_->debug(text);
   }
 }
 
@@ -280,7 +300,7 @@ void Bgpd::start_connect(bgp::PeerId peer) {
   const sysdep::InetAddress remote = inet(p.config->address, p.config->port);
   auto fd = sysdep::tcp_connect(remote, local);
   if (!fd) {
-    log_->debug("peer " + p.config->name + ": " + fd.error().to_string());
+    log_connect_failure(peer, fd.error().to_string());
     speaker_->on_connect_failed(peer, now());
     return;
   }
@@ -334,8 +354,7 @@ void Bgpd::on_connection(bgp::ConnectionId id, std::uint32_t events) {
     peers_[peer].connecting = 0;
     auto r = sysdep::connect_result(c.fd.get());
     if (!r) {
-      log_->debug("peer " + peers_[peer].config->name + ": " +
-                  r.error().to_string());
+      log_connect_failure(peer, r.error().to_string());
       drop(id);
       speaker_->on_connect_failed(peer, now());
       return;
@@ -623,8 +642,8 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
       continue;
     }
     peers_.resize(*id + 1);
-    peers_[*id] =
-        Peer{n, bw, 0, false, sysdep::interface_carrier_changes(n.interface)};
+    peers_[*id] = Peer{
+        n, bw, 0, false, sysdep::interface_carrier_changes(n.interface), ""};
     log_->info("reload: peer " + n.name + " added");
   }
   // Originated prefixes.

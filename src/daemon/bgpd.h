@@ -68,6 +68,9 @@ class Bgpd {
     proto::bgp::ConnectionId connecting = 0;  // pending outgoing attempt
     bool link_down = false;  // its interface lost carrier: session stopped
     std::uint64_t carrier_changes = 0;  // at the last poll
+    // Why the last outgoing connection failed, logged as a warning once
+    // per change (cleared when the session is established).
+    std::string connect_error;
   };
   enum class ConnKind : std::uint8_t { bgp, control };
   struct Conn {
@@ -99,6 +102,8 @@ class Bgpd {
   void on_control_accept();
   void on_connection(proto::bgp::ConnectionId id, std::uint32_t events);
   void on_control_client(proto::bgp::ConnectionId id, std::uint32_t events);
+  // Logs a failed outgoing connection: a warning when the reason is new.
+  void log_connect_failure(proto::bgp::PeerId peer, const std::string& error);
   void start_connect(proto::bgp::PeerId peer);
   void send(proto::bgp::ConnectionId id, std::span<const std::uint8_t> bytes);
   // Writes what the socket takes; false when the connection died.

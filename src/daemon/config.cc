@@ -277,11 +277,15 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
   }
   if (n["hold"]) {
     const std::string key = Reader::join(at, "hold");
-    ASSIGN(p.hold_s, r.uint(n["hold"], key, 0, 65535));
-    if (p.hold_s == 1 || p.hold_s == 2) {
-      return std::unexpected(r.error(
-          n["hold"], key, "must be 0 or at least 3 (RFC 4271 section 4.2)"));
+    std::uint16_t hold = 0;
+    ASSIGN(hold, r.uint(n["hold"], key, 0, 65535));
+    if (hold == 1 || hold == 2) {
+      return std::unexpected(
+          r.error(n["hold"], key,
+                  "must be 0 (no keepalives) or at least 3 (RFC 4271 "
+                  "section 4.2)"));
     }
+    p.hold_s = hold;
   }
   if (n["connect_retry"]) {
     ASSIGN(
@@ -294,6 +298,51 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
     p.mrai_set = true;
   }
   return p;
+}
+
+// Why `a` cannot be peer `p`'s address, if it cannot: an address no BGP
+// speaker has (unspecified, broadcast, multicast), an IPv4-mapped IPv6
+// address (the same peer as its IPv4 form), or our own side of the
+// session.
+std::optional<std::string> not_a_peer_address(const IpAddress& a,
+                                              const DaemonConfig& c,
+                                              const DaemonPeer& p) {
+  const auto& b = a.bytes;
+  if (a == IpAddress{a.v6, {}}) return "the unspecified address is no peer's";
+  if (!a.v6) {
+    if (b[0] >= 224 && b[0] <= 239) return "a multicast address is no peer's";
+    if (b[0] == 255 && b[1] == 255 && b[2] == 255 && b[3] == 255)
+      return "the broadcast address is no peer's";
+  } else {
+    if (b[0] == 0xff) return "a multicast address is no peer's";
+    if (std::all_of(b.begin(), b.begin() + 10, [](auto x) { return x == 0; }) &&
+        b[10] == 0xff && b[11] == 0xff) {
+      return "an IPv4-mapped address: write the peer's IPv4 address, " +
+             std::to_string(b[12]) + "." + std::to_string(b[13]) + "." +
+             std::to_string(b[14]) + "." + std::to_string(b[15]);
+    }
+  }
+  if (p.local_address && *p.local_address == a)
+    return "our own local_address: a peer is the other end";
+  if (c.listen_address == a) return "our own listen address";
+  return std::nullopt;
+}
+
+// The peer key (under peers[i]) a SpeakerConfig field of validate() comes
+// from.
+std::string_view peer_key_of(std::string_view field) {
+  static constexpr std::pair<std::string_view, std::string_view> kKeys[] = {
+      {"session.remote_as", "asn"},
+      {"session.hold_time_s", "hold"},
+      {"session.connect_retry_time", "connect_retry"},
+      {"next_hop_ipv4", "local_address"},
+      {"next_hop_ipv6", "next_hop_ipv6"},
+      {"mrai", "mrai_ms"},
+      {"link_bandwidth", "link_bandwidth"},
+  };
+  for (const auto& [from, to] : kKeys)
+    if (field == from) return to;
+  return field;
 }
 
 std::expected<DaemonConfig, ConfigFileError> parse_root(
@@ -452,8 +501,8 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
       ASSIGN(c.hold_s, r.uint(t["hold"], "timers.hold", 0, 65535));
       if (c.hold_s == 1 || c.hold_s == 2) {
         return std::unexpected(r.error(t["hold"], "timers.hold",
-                                       "must be 0 or at least 3 (RFC 4271 "
-                                       "section 4.2)"));
+                                       "must be 0 (no keepalives) or at "
+                                       "least 3 (RFC 4271 section 4.2)"));
       }
     }
     if (t["connect_retry"]) {
@@ -493,11 +542,26 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
       const std::string at = "peers[" + std::to_string(i) + "]";
       DaemonPeer p;
       ASSIGN(p, parse_peer(r, peers[i], at));
+      if (auto why = not_a_peer_address(p.address, c, p)) {
+        return std::unexpected(
+            r.error(peers[i]["address"], at + ".address", *why));
+      }
+      if (p.name.empty()) {
+        return std::unexpected(
+            r.error(peers[i]["name"], at + ".name", "must not be empty"));
+      }
       for (const DaemonPeer& q : c.peers) {
         if (q.address == p.address) {
           return std::unexpected(
               r.error(peers[i]["address"], at + ".address",
                       "peer " + q.name + " has the same address"));
+        }
+        if (q.name == p.name) {
+          return std::unexpected(r.error(
+              peers[i]["name"] ? peers[i]["name"] : peers[i]["address"],
+              at + ".name",
+              "peer '" + p.name +
+                  "' is named twice (logs and bgpctl tell peers by name)"));
         }
       }
       if (p.asn == c.asn) {
@@ -529,6 +593,13 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
     } else if (field.starts_with("peers[")) {
       const std::size_t i = std::stoul(field.substr(6));
       at = root["peers"][i];
+      const std::size_t dot = field.find("].");
+      if (dot != std::string::npos) {
+        const std::string_view peer_key =
+            peer_key_of(std::string_view(field).substr(dot + 2));
+        key = field.substr(0, dot + 1) + "." + std::string(peer_key);
+        if (at[std::string(peer_key)]) at = at[std::string(peer_key)];
+      }
     }
     return std::unexpected(r.error(at, key, v.error().reason));
   }
@@ -692,7 +763,7 @@ bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,
   pc.name = peer.name;
   pc.session.remote_as = peer.asn;
   pc.session.passive = peer.passive;
-  pc.session.hold_time_s = peer.hold_s ? peer.hold_s : config.hold_s;
+  pc.session.hold_time_s = peer.hold_s.value_or(config.hold_s);
   pc.session.connect_retry_time =
       sec(peer.connect_retry_s ? peer.connect_retry_s : config.connect_retry_s);
   pc.session.idle_hold_time = sec(config.idle_hold_s);

@@ -30,7 +30,8 @@
 //       role: spine
 //       passive: false
 //       families: [ipv4, ipv6]
-//       hold: 9                 # per-peer timer overrides
+//       hold: 9                 # per-peer timer overrides (hold 0: no
+//                               #   keepalives; left out: timers.hold)
 //
 // Every error names the file, line, column and dotted key, like the
 // simulator's scenarios: "bgpd.yaml:12:7: peers[1].asn: must be ...".
@@ -92,8 +93,10 @@ struct DaemonPeer {
   proto::fare::Role role = proto::fare::Role::leaf;
   bool passive = false;
   bool ipv4 = true, ipv6 = true;  // multiprotocol families offered
-  std::uint16_t hold_s = 0;       // 0 in these three: the global timer
-  std::uint32_t connect_retry_s = 0;
+  // The hold time (0: no keepalives, RFC 4271 section 4.2); unset: the
+  // global timers.hold.
+  std::optional<std::uint16_t> hold_s;
+  std::uint32_t connect_retry_s = 0;  // 0: the global timer
   std::uint32_t mrai_ms = 0;
   bool mrai_set = false;
   bool operator==(const DaemonPeer&) const = default;
@@ -129,9 +132,11 @@ struct DaemonConfig {
 // (line and column of the first such byte), is not YAML or holds a second
 // YAML document, has an unknown or repeated key (with a "did you mean"
 // hint), a prefix with bits set past its length (10.1.1.1/24) or listed
-// twice in `prefixes`, a missing
-// required key (asn, router_id, peers[i].address, peers[i].asn), a value of
-// the wrong kind or out of range, two peers with the same address, a peer
+// twice in `prefixes`, a missing required key (asn, router_id,
+// peers[i].address, peers[i].asn), a value of the wrong kind or out of
+// range, two peers with the same address or name,
+// a peer address no speaker has (unspecified, broadcast, multicast), an
+// IPv4-mapped one, or our own (local_address, listen address), a peer
 // without a link bandwidth source (neither link_bandwidth nor interface),
 // or a peer without a NEXT_HOP source for IPv4 (local_address, or a listen
 // address other than 0.0.0.0). Engine checks (validate(SpeakerConfig)) are

@@ -160,6 +160,51 @@ INSTANTIATE_TEST_SUITE_P(
                 kHead + "role: super-spine\nfare:\n  transitivity: "
                         "non-transitive\n",
                 5, "fare.transitivity", "3-stage"},
+        BadCase{
+            "a peer at the unspecified address",
+            kHead +
+                "peers:\n  - {address: 0.0.0.0, asn: 2, link_bandwidth: 1G}\n",
+            4, "peers[0].address", "the unspecified address is no peer's"},
+        BadCase{"a peer at the broadcast address",
+                kHead + "peers:\n  - {address: 255.255.255.255, asn: 2, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].address", "the broadcast address"},
+        BadCase{"a peer at a multicast address",
+                kHead + "peers:\n  - {address: 224.0.0.5, asn: 2, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].address", "a multicast address"},
+        BadCase{"a peer at an IPv6 multicast address",
+                kHead + "peers:\n  - {address: \"ff02::5\", asn: 2, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].address", "a multicast address"},
+        BadCase{"an IPv4-mapped peer",
+                kHead + "peers:\n  - {address: \"::ffff:10.0.1.2\", asn: 2, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].address",
+                "write the peer's IPv4 address, 10.0.1.2"},
+        BadCase{"a peer at our own local address",
+                kHead + "peers:\n  - {address: 10.0.1.1, asn: 2,\n"
+                        "     local_address: 10.0.1.1, link_bandwidth: 1G}\n",
+                4, "peers[0].address", "our own local_address"},
+        BadCase{"a peer at our listen address",
+                kHead + "listen: {address: 10.0.0.9}\npeers:\n"
+                        "  - {address: 10.0.0.9, asn: 2, link_bandwidth: 1G}\n",
+                5, "peers[0].address", "our own listen address"},
+        BadCase{"an empty peer name",
+                kHead + kPeer + "    link_bandwidth: 1G\n    name: \"\"\n", 8,
+                "peers[0].name", "must not be empty"},
+        BadCase{"a peer name twice",
+                kHead + kPeer + "    link_bandwidth: 1G\n    name: s1\n" +
+                    "  - {address: 10.0.2.2, asn: 3, name: s1,\n"
+                    "     local_address: 10.0.2.1, link_bandwidth: 1G}\n",
+                9, "peers[1].name", "peer 's1' is named twice"},
+        BadCase{"a peer hold of 1",
+                kHead + kPeer + "    link_bandwidth: 1G\n    hold: 1\n", 8,
+                "peers[0].hold", "must be 0 (no keepalives) or at least 3"},
+        BadCase{"AS_TRANS as a peer's AS",
+                kHead + "peers:\n  - address: 10.0.1.2\n    asn: 23456\n"
+                        "    local_address: 10.0.1.1\n    link_bandwidth: 1G\n",
+                5, "peers[0].asn", "AS_TRANS"},
         BadCase{"family",
                 kHead + kPeer +
                     "    link_bandwidth: 1G\n"
@@ -184,6 +229,21 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return n;
     });
+
+// A peer's hold: 0 is RFC 4271's "no keepalives", not "the global timer",
+// which a peer without hold gets.
+TEST(DaemonConfig, APeersHoldZeroMeansNoKeepalives) {
+  auto c =
+      parse_config(kHead + "timers: {hold: 30}\n" + kPeer +
+                       "    link_bandwidth: 1G\n    hold: 0\n"
+                       "  - {address: 10.0.2.2, asn: 3,\n"
+                       "     local_address: 10.0.2.1, link_bandwidth: 1G}\n",
+                   "hold.yaml");
+  ASSERT_TRUE(c) << c.error().to_string();
+  const auto sc = speaker_config(*c, {gbps(1), gbps(1)});
+  EXPECT_EQ(sc.peers[0].session.hold_time_s, 0);
+  EXPECT_EQ(sc.peers[1].session.hold_time_s, 30);
+}
 
 TEST(DaemonConfig, TransitivityChoosesThePathCommunityType) {
   EXPECT_TRUE(parse_config(kGood, "good.yaml")->fare.path_bandwidth_transitive);
