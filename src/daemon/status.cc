@@ -176,6 +176,7 @@ json neighbors_json(const bgp::Speaker& speaker,
            {"updates_in", c.updates_in},
            {"updates_out", c.updates_out},
            {"prefixes_in", c.prefixes_in},
+           {"received", speaker.rib().path_count(id)},
            {"prefixes_out", c.prefixes_out},
            {"withdrawals_in", c.withdrawals_in},
            {"withdrawals_out", c.withdrawals_out},
@@ -270,7 +271,7 @@ std::string render_neighbors(const json& doc) {
     s << pad(n.value("name", ""), 16) << pad(n.value("address", ""), 18)
       << pad(std::to_string(n.value("remote_as", 0u)), 10)
       << pad(n.value("state", ""), 12)
-      << pad(std::to_string(n.value("prefixes_in", 0u)), 8)
+      << pad(std::to_string(n.value("received", 0u)), 8)
       << pad(std::to_string(n.value("advertised", 0u)), 8)
       << rate(static_cast<double>(n.value("link_bandwidth", 0ull))) << "\n";
   }

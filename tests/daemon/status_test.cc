@@ -29,6 +29,7 @@ TEST(Status, NeighborsAndRibOfAFreshSpeaker) {
   EXPECT_EQ(n[0]["name"], "s1");
   EXPECT_EQ(n[0]["state"], "Connect");
   EXPECT_EQ(n[0]["link_bandwidth"], gbps(400));
+  EXPECT_EQ(n[0]["received"], 0u);  // paths held now, PfxRcd
   EXPECT_FALSE(n[0].contains("negotiated"));
   const std::string table = render_neighbors(n);
   EXPECT_NE(table.find("s1"), std::string::npos) << table;

@@ -141,6 +141,10 @@ void Rib::add_path(const Destination& d, Path path) {
   if (it != e.paths.end()) {
     *it = std::move(path);
   } else {
+    if (path.peer != kLocalPeer) {
+      if (peer_paths_.size() <= path.peer) peer_paths_.resize(path.peer + 1);
+      ++peer_paths_[path.peer];
+    }
     e.paths.push_back(std::move(path));
     ++path_count_;
   }
@@ -158,6 +162,7 @@ void Rib::remove_path(const Destination& d, PeerId peer,
   if (it == e.paths.end()) return;
   e.paths.erase(it);
   --path_count_;
+  if (peer != kLocalPeer) --peer_paths_[peer];
   mark_dirty(found);
 }
 
@@ -169,6 +174,7 @@ void Rib::flush_peer(PeerId peer, std::optional<std::uint16_t> afi) {
         e.paths.erase_if([peer](const Path& p) { return p.peer == peer; });
     if (removed != 0) {
       path_count_ -= removed;
+      if (peer != kLocalPeer) peer_paths_[peer] -= removed;
       mark_dirty(i);
     }
   }

@@ -305,6 +305,11 @@ class Rib {
 
   std::size_t size() const { return index_count_; }
   std::size_t path_count() const { return path_count_; }
+  // Paths held from `peer` now (what a neighbour summary calls prefixes
+  // received); not counted for kLocalPeer.
+  std::size_t path_count(PeerId peer) const {
+    return peer < peer_paths_.size() ? peer_paths_[peer] : 0;
+  }
   const RibEntry* find(const Destination& d) const;
   const RibEntry& entry(std::uint32_t index) const { return entries_[index]; }
   std::size_t capacity() const { return entries_.size(); }
@@ -370,6 +375,7 @@ class Rib {
   std::unordered_map<Destination, std::uint32_t, DestinationHash> multihomed_;
   std::vector<std::uint32_t> dirty_;
   std::size_t path_count_ = 0;
+  std::vector<std::size_t> peer_paths_;  // path_count(peer)
   // The last export computed: consecutive prefixes of one UPDATE usually
   // export the same attributes, and sharing the object lets Adj-RIB-Out
   // pack them into one UPDATE again.

@@ -101,12 +101,15 @@ AttributesRef make_route_attributes(std::vector<wb::PathAttribute> attributes,
       for (const wb::ExtendedCommunity& ec : e->values) {
         auto pb =
             wire::fare::decode_path_bandwidth(ec, path_bandwidth_sub_type);
-        if (!pb || !pb->valid()) continue;
-        // The first of each kind counts; a second one is ignored (the draft
-        // attaches at most one of each per route).
+        if (!pb) continue;
+        // The first valid one of each kind counts; a second one is ignored
+        // (the draft attaches at most one of each per route). An invalid
+        // one (NaN, negative) is kept only while no valid one is seen, so
+        // that FARE reports it as invalid (docs/PROTOCOLS.md, units) rather
+        // than missing; the policy treats it as absent.
         auto& slot = pb->transitive ? r->path_bandwidth
                                     : r->path_bandwidth_non_transitive;
-        if (!slot) slot = *pb;
+        if (!slot || (!slot->valid() && pb->valid())) slot = *pb;
       }
     }
     r->attributes.push_back(std::move(a));

@@ -64,7 +64,9 @@ struct RouteAttributes {
   std::uint32_t neighbor_as = 0;     // first AS of the path, 0 if empty
   std::optional<std::uint32_t> med;
   std::uint32_t local_pref = 100;
-  // FARE (draft-xu-idr-fare section 3), when present and valid.
+  // FARE (draft-xu-idr-fare section 3), when present: the first valid
+  // community of each kind, else the first invalid one (NaN, negative),
+  // which the FARE policy treats as absent and reports as invalid.
   std::optional<wire::fare::PathBandwidth> path_bandwidth;
   std::optional<wire::fare::PathBandwidth> path_bandwidth_non_transitive;
 

@@ -185,6 +185,64 @@ TEST(Rib, FareWeightsAreMinOfLinkAndCommunity) {
   EXPECT_EQ(e->installed[3].weight, gbps(100));
 }
 
+// A NaN or negative Path Bandwidth is treated as absent, and reported as
+// invalid rather than missing (docs/PROTOCOLS.md, units); a valid one after
+// it on the same route counts.
+TEST(Rib, AnInvalidCommunityFallsBackToEqualWeightsSayingInvalid) {
+  const auto with_ecs = [](std::vector<std::uint16_t> bits) {
+    wb::ExtendedCommunities ecs;
+    for (std::uint16_t b : bits) {
+      ecs.values.push_back(
+          wire::fare::encode(PathBandwidth{true, 0x0a000001, b}, kSub));
+    }
+    return make_attrs(
+        Attrs{{65100, 65001},
+              std::nullopt,
+              std::nullopt,
+              {wb::make_attribute(wb::attr_type::kExtendedCommunities, ecs)}});
+  };
+  for (std::uint16_t bad : {std::uint16_t{0x7e00}, std::uint16_t{0xc000}}) {
+    Rib rib = four_spines();
+    const Destination d = dest("10.1.0.0/24");
+    rib.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
+    rib.add_path(d, Path{1, 0, with_ecs({bad})});
+    rib.decide();
+    const RibEntry* e = rib.find(d);
+    EXPECT_EQ(e->fare_reason, fare::FallbackReason::invalid_path_bandwidth)
+        << std::hex << bad;
+    ASSERT_EQ(e->installed.size(), 2u);
+    EXPECT_EQ(e->installed[0].weight, 1u);
+    EXPECT_EQ(e->installed[1].weight, 1u);
+
+    // 0x5240 = 50 GB/s after the invalid one: that one counts.
+    Rib later = four_spines();
+    later.add_path(d, Path{0, 0, make({65100, 65001}, 50.0)});
+    later.add_path(d, Path{1, 0, with_ecs({bad, 0x5240})});
+    later.decide();
+    EXPECT_EQ(later.find(d)->fare_reason, fare::FallbackReason::none);
+  }
+}
+
+// What each peer has in the RIB now: announcements replacing a path do not
+// count twice; withdrawals and a flushed peer take theirs away.
+TEST(Rib, CountsThePathsHeldFromEachPeer) {
+  Rib rib = four_spines();
+  const Destination a = dest("10.1.0.0/24"), b = dest("10.2.0.0/24");
+  rib.add_path(a, Path{0, 0, make({65100, 65001}, 50.0)});
+  rib.add_path(a, Path{0, 0, make({65100, 65001}, 25.0)});  // replaces
+  rib.add_path(b, Path{0, 0, make({65100, 65002}, 50.0)});
+  rib.add_path(a, Path{1, 0, make({65100, 65001}, 50.0)});
+  EXPECT_EQ(rib.path_count(0), 2u);
+  EXPECT_EQ(rib.path_count(1), 1u);
+  EXPECT_EQ(rib.path_count(3), 0u);
+  rib.remove_path(b, 0, 0);
+  rib.remove_path(b, 0, 0);  // not there any more
+  EXPECT_EQ(rib.path_count(0), 1u);
+  rib.flush_peer(1, std::nullopt);
+  EXPECT_EQ(rib.path_count(1), 0u);
+  EXPECT_EQ(rib.path_count(), 1u);
+}
+
 TEST(Rib, MissingCommunityFallsBackToEqualWeightsWithReason) {
   Rib rib = four_spines();
   const Destination d = dest("10.1.0.0/24");
