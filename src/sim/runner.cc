@@ -402,6 +402,16 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     if (established && bgp->quiet()) return {};
     if (t0 >= options.warm_up_limit) {
       const BgpControl::Sessions sessions = bgp->sessions();
+      // The warm-up ends two programming delays after the last FIB change:
+      // a delay near the limit cannot fit, whatever the fabric.
+      const Time programming = scenario.switches.fib_programming_delay;
+      const std::string too_slow =
+          programming * 2 >= options.warm_up_limit
+              ? "; switches.bgp.fib_programming is " +
+                    format_time(programming) +
+                    ", and the warm-up waits two of them after the last "
+                    "FIB change"
+              : "";
       return std::unexpected(
           "BGP did not converge in the warm-up's " + format_time_rounded(t0) +
           " of simulated time: " + std::to_string(sessions.established) +
@@ -411,7 +421,8 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
           (bgp->counters().fib_updates == 0
                ? ", no route programmed yet"
                : ", the last FIB change at " +
-                     format_time_rounded(bgp->last_fib_change())));
+                     format_time_rounded(bgp->last_fib_change())) +
+          too_slow);
     }
   }
 }
