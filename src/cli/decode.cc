@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "cli/json/arn_json.h"
 #include "cli/json/bgp_json.h"
@@ -13,6 +14,7 @@
 #include "sysdep/linux/pcap_file.h"
 #include "wire/inet/ethernet.h"
 #include "wire/inet/ipv4.h"
+#include "wire/inet/ipv6.h"
 #include "wire/inet/tcp.h"
 #include "wire/inet/udp.h"
 
@@ -38,11 +40,41 @@ std::uint16_t opcode_of(ByteSpan payload) {
              : 0;
 }
 
+// BGP messages in a TCP segment to or from the BGP port, if the segment
+// is one and carries any; else nothing. `l4` is the segment's offset in
+// the frame.
+std::optional<nlohmann::json> decode_bgp_segment(ByteSpan segment,
+                                                 std::size_t l4,
+                                                 const std::string& source,
+                                                 const std::string& destination,
+                                                 const DecodeOptions& options,
+                                                 nlohmann::json& error) {
+  auto tcp = wire::parse_tcp(segment, l4);
+  if (!tcp) {
+    error = error_json(tcp.error());
+    return std::nullopt;
+  }
+  const bool bgp = tcp->header.source_port == options.bgp_port ||
+                   tcp->header.destination_port == options.bgp_port;
+  if (!bgp || tcp->payload.empty()) return std::nullopt;
+  return nlohmann::json{
+      {"protocol", "bgp"},
+      {"source", source},
+      {"destination", destination},
+      {"source_port", tcp->header.source_port},
+      {"destination_port", tcp->header.destination_port},
+      {"messages",
+       bgp_messages_to_json(tcp->payload,
+                            l4 + (segment.size() - tcp->payload.size()))}};
+}
+
 nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
                            const DecodeOptions& options) {
   auto ip = wire::parse_ipv4(frame.subspan(offset), offset);
   if (!ip) return error_json(ip.error());
   const std::size_t l4 = offset + wire::encoded_size(ip->header);
+  const std::string source = wire::format_ipv4(ip->header.source);
+  const std::string destination = wire::format_ipv4(ip->header.destination);
   if (ip->header.protocol == wire::kIpProtoUdp) {
     auto udp = wire::parse_udp(ip->payload, l4);
     if (!udp) return error_json(udp.error());
@@ -55,25 +87,40 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
     }
   }
   if (ip->header.protocol == wire::kIpProtoTcp) {
-    auto tcp = wire::parse_tcp(ip->payload, l4);
-    if (!tcp) return error_json(tcp.error());
-    const bool bgp = tcp->header.source_port == options.bgp_port ||
-                     tcp->header.destination_port == options.bgp_port;
-    if (bgp && !tcp->payload.empty()) {
-      return {{"protocol", "bgp"},
-              {"source", wire::format_ipv4(ip->header.source)},
-              {"destination", wire::format_ipv4(ip->header.destination)},
-              {"source_port", tcp->header.source_port},
-              {"destination_port", tcp->header.destination_port},
-              {"messages",
-               bgp_messages_to_json(tcp->payload, l4 + (ip->payload.size() -
-                                                        tcp->payload.size()))}};
-    }
+    nlohmann::json error;
+    auto bgp = decode_bgp_segment(ip->payload, l4, source, destination, options,
+                                  error);
+    if (bgp) return *bgp;
+    if (!error.is_null()) return error;
   }
   return {{"protocol", "ipv4"},
-          {"source", wire::format_ipv4(ip->header.source)},
-          {"destination", wire::format_ipv4(ip->header.destination)},
+          {"source", source},
+          {"destination", destination},
           {"ip_protocol", ip->header.protocol},
+          {"payload", to_hex(ip->payload)}};
+}
+
+// IPv6: BGP sessions over IPv6 (a TCP segment right after the fixed
+// header; extension headers are not walked). ARN and the IBCS bindings
+// are IPv4 here.
+nlohmann::json decode_ipv6(ByteSpan frame, std::size_t offset,
+                           const DecodeOptions& options) {
+  auto ip = wire::parse_ipv6(frame.subspan(offset), offset);
+  if (!ip) return error_json(ip.error());
+  const std::size_t l4 = offset + wire::kIpv6HeaderBytes;
+  const std::string source = wire::format_ipv6(ip->header.source);
+  const std::string destination = wire::format_ipv6(ip->header.destination);
+  if (ip->header.next_header == wire::kIpProtoTcp) {
+    nlohmann::json error;
+    auto bgp = decode_bgp_segment(ip->payload, l4, source, destination, options,
+                                  error);
+    if (bgp) return *bgp;
+    if (!error.is_null()) return error;
+  }
+  return {{"protocol", "ipv6"},
+          {"source", source},
+          {"destination", destination},
+          {"next_header", ip->header.next_header},
           {"payload", to_hex(ip->payload)}};
 }
 
@@ -84,6 +131,8 @@ nlohmann::json decode_other_frame(ByteSpan body, const wire::EthernetFrame& eth,
   const ByteSpan payload = eth.payload;
   if (eth.header.ethertype == wire::kEtherTypeIpv4) {
     j = decode_ipv4(body, offset, options);
+  } else if (eth.header.ethertype == wire::kEtherTypeIpv6) {
+    j = decode_ipv6(body, offset, options);
   } else if (eth.header.is_length() && payload.size() >= 3 &&
              payload[0] == 0xfe && payload[1] == 0xfe && payload[2] == 0x03) {
     // 802.3 length frame with an LLC header for OSI (ISO 10589 §8.4.8).
@@ -118,21 +167,23 @@ std::uint16_t be16(ByteSpan b, std::size_t at) {
   return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
 }
 
-// A raw IP packet: IPv4 is decoded as in an Ethernet frame.
+// A raw IP packet: decoded as in an Ethernet frame.
 nlohmann::json decode_ip_packet(ByteSpan packet, std::size_t offset,
                                 const DecodeOptions& options) {
   if (packet.size() <= offset)
     return error_json(DecodeError{"ip.version", offset, "no IP header"});
   const int version = packet[offset] >> 4;
   if (version == 4) return decode_ipv4(packet, offset, options);
+  if (version == 6) return decode_ipv6(packet, offset, options);
   return {{"protocol", "unknown"},
           {"ip_version", version},
           {"payload", to_hex(packet.subspan(offset))}};
 }
 
 // A Linux cooked capture (`tcpdump -i any`): its header, then the packet
-// of its protocol (an EtherType). IPv4 is decoded; LSN, ARN and IS-IS
-// frames need their Ethernet header, which the capture does not keep.
+// of its protocol (an EtherType). IPv4 and IPv6 are decoded; LSN, ARN and
+// IS-IS frames need their Ethernet header, which the capture does not
+// keep.
 nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
                                    const DecodeOptions& options) {
   const std::size_t header = version == 1 ? 16 : 20;
@@ -149,6 +200,8 @@ nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
   nlohmann::json j;
   if (protocol == wire::kEtherTypeIpv4) {
     j = decode_ipv4(frame, header, options);
+  } else if (protocol == wire::kEtherTypeIpv6) {
+    j = decode_ipv6(frame, header, options);
   } else {
     j = {{"protocol", "unknown"}, {"payload", to_hex(frame.subspan(header))}};
   }

@@ -1,12 +1,13 @@
 // `arfabric decode`: prints one JSON object per frame read from hex text on
 // stdin or from a pcap/pcapng file. Recognised: LSN and ARN frames, ARN over
-// UDP, BGP messages inside TCP segments, IS-IS PDUs, IBCS signal fields (CSIG
-// tag, HPCC IPv4 option, UDP shim; listed under "ibcs" on any other frame),
-// and bare BGP messages or Ethernet frames given as hex lines. A pcap may
-// hold Ethernet frames, raw IP packets or Linux cooked (SLL, SLL2) frames;
-// of the last two, IPv4 is decoded. A malformed frame prints a JSON object
-// with "error" (field, offset, reason) and decoding goes on with the next;
-// a frame cut by the capture's snaplen also carries "truncated".
+// UDP, BGP messages inside TCP segments (IPv4 or IPv6), IS-IS PDUs, IBCS
+// signal fields (CSIG tag, HPCC IPv4 option, UDP shim; listed under "ibcs"
+// on any other frame), and bare BGP messages or Ethernet frames given as hex
+// lines. A pcap may hold Ethernet frames, raw IP packets or Linux cooked
+// (SLL, SLL2) frames; of the last two, IPv4 and IPv6 are decoded. A
+// malformed frame prints a JSON object with "error" (field, offset, reason)
+// and decoding goes on with the next; a frame cut by the capture's snaplen
+// also carries "truncated".
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -184,20 +184,58 @@ Bytes arn_ipv4_packet() {
       "1a000011 00000000 0a000200 0000 0000 00000007");
 }
 
+// A BGP KEEPALIVE from fe80::1 port 179 to fe80::2 over IPv6.
+Bytes bgp_keepalive_ipv6_packet() {
+  return *from_hex(
+      "6c000000 0027 06 01 fe800000000000000000000000000001 "
+      "fe800000000000000000000000000002 "
+      // TCP: 179 -> 40000, seq, ack, data offset 5, PSH+ACK, window
+      "00b3 9c40 00000001 00000001 5018 ffff 0000 0000 "
+      "ffffffffffffffffffffffffffffffff 0013 04");
+}
+
+// BGP over IPv6 (link-local sessions, RFC 8950 fabrics) is decoded as over
+// IPv4; other IPv6 packets are shown with their next header; a broken
+// IPv6 header names its field.
+TEST(Decode, BgpOverIpv6) {
+  const std::string eth = "020000000002 020000000001 86dd ";
+  const std::string bgp = to_hex(bgp_keepalive_ipv6_packet());
+  std::string udp = bgp;
+  udp.replace(udp.find("002706"), 6, "002711");
+  const auto frames =
+      decode_lines(eth + bgp + "\n" + eth + udp + "\n" + eth + "6000\n");
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[0].at("protocol"), "bgp") << frames[0].dump();
+  EXPECT_EQ(frames[0].at("source"), "fe80::1");
+  EXPECT_EQ(frames[0].at("destination"), "fe80::2");
+  EXPECT_EQ(frames[0].at("source_port"), 179);
+  EXPECT_EQ(frames[0].at("messages").at(0).at("type"), "KEEPALIVE");
+  EXPECT_EQ(frames[1].at("protocol"), "ipv6") << frames[1].dump();
+  EXPECT_EQ(frames[1].at("next_header"), 17);
+  EXPECT_EQ(
+      frames[2].at("error").at("field").get<std::string>().rfind("ipv6.", 0),
+      0u)
+      << frames[2].dump();
+  EXPECT_EQ(frames[2].at("error").at("offset"), 14);
+}
+
 // Raw IP (tcpdump on a tunnel; LINKTYPE_RAW) and Linux cooked captures
 // (tcpdump -i any, SLL and SLL2): their IPv4 packets are decoded as in an
 // Ethernet frame; what else they carry is shown, not guessed at.
 TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   const Bytes ip = arn_ipv4_packet();
   const std::string raw = testing::temp_path("decode-raw.pcap");
-  Bytes ipv6 = {0x60, 0, 0, 0};
-  write_pcap_file(raw, 101, {{ip, 0}, {ipv6, 0}});
+  const Bytes bgp6 = bgp_keepalive_ipv6_packet();
+  Bytes version5 = {0x50, 0, 0, 0};
+  write_pcap_file(raw, 101, {{ip, 0}, {bgp6, 0}, {version5, 0}});
   auto frames = decode_pcap(raw);
-  ASSERT_EQ(frames.size(), 2u);
+  ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
   EXPECT_EQ(frames[0].at("arn").at("path_id"), 7);
-  EXPECT_EQ(frames[1].at("protocol"), "unknown");
-  EXPECT_EQ(frames[1].at("ip_version"), 6);
+  EXPECT_EQ(frames[1].at("protocol"), "bgp") << frames[1].dump();
+  EXPECT_EQ(frames[1].at("source"), "fe80::1");
+  EXPECT_EQ(frames[2].at("protocol"), "unknown");
+  EXPECT_EQ(frames[2].at("ip_version"), 5);
 
   // SLL: packet type 4 (sent by us), ARPHRD_ETHER, a 6-byte address, then
   // the protocol.
@@ -220,12 +258,16 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   // type and the address.
   Bytes sll2 = *from_hex("0800 0000 00000002 0001 00 06 0200000000010000");
   sll2.insert(sll2.end(), ip.begin(), ip.end());
+  Bytes sll2_v6 = *from_hex("86dd 0000 00000002 0001 04 06 0200000000010000");
+  sll2_v6.insert(sll2_v6.end(), bgp6.begin(), bgp6.end());
   const std::string cooked2 = testing::temp_path("decode-sll2.pcap");
-  write_pcap_file(cooked2, 276, {{sll2, 0}});
+  write_pcap_file(cooked2, 276, {{sll2, 0}, {sll2_v6, 0}});
   frames = decode_pcap(cooked2);
-  ASSERT_EQ(frames.size(), 1u);
+  ASSERT_EQ(frames.size(), 2u);
   EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
   EXPECT_EQ(frames[0].at("sll2").at("protocol"), 0x0800);
+  EXPECT_EQ(frames[1].at("protocol"), "bgp") << frames[1].dump();
+  EXPECT_EQ(frames[1].at("sll2").at("packet_type"), 4);
 
   // Any other link type is named.
   const std::string ppp = testing::temp_path("decode-ppp.pcap");
