@@ -55,7 +55,7 @@ int run_bgpd(const BgpdOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (options.check) {
     out << options.config_path << ": OK, " << config->peers.size()
-        << " peers\n";
+        << (config->peers.size() == 1 ? " peer\n" : " peers\n");
     return 0;
   }
   // Held (and removed at the end) before anything else is bound: a second
@@ -94,18 +94,62 @@ void add_bgpctl_command(CLI::App& app, BgpctlOptions& options) {
       ->check(CLI::Range(1u, 3600u));
 }
 
+namespace {
+
+// Prints the daemon's answer `doc` to `what`. Exit code 1 when it is an
+// error (a failed reload). Throws nlohmann::json::exception on a field of
+// an unexpected type.
+int show_answer(const BgpctlOptions& options, const nlohmann::json& doc,
+                std::ostream& out, std::ostream& err) {
+  if (doc.is_object() && doc.contains("error") &&
+      !doc["error"].get<std::string>().empty()) {
+    err << "arfabric bgpctl: " << doc["error"].get<std::string>() << "\n";
+    return 1;
+  }
+  if (options.json) {
+    out << daemon::dump_json(doc, 2) << "\n";
+  } else if (options.what == "neighbors") {
+    out << daemon::render_neighbors(doc);
+  } else if (options.what == "rib") {
+    out << daemon::render_rib(doc);
+  } else if (options.what == "fib") {
+    out << daemon::render_fib(doc);
+  } else {  // reload
+    if (!doc.value("reloaded", false)) {
+      err << "arfabric bgpctl: the daemon did not reload, and gave no "
+             "reason\n";
+      return 1;
+    }
+    out << "reloaded " << doc.value("file", std::string("the configuration"))
+        << "\n";
+    for (const auto& w : doc.value("warnings", nlohmann::json::array())) {
+      err << "arfabric bgpctl: warning: " << w.get<std::string>() << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
                std::ostream& err) {
-  auto fd = sysdep::unix_connect(options.socket);
+  // A daemon that hangs (or a socket that is not a bgpd's) must not hang
+  // the client: the connection and the answer are awaited until a
+  // deadline.
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::seconds(options.timeout_s);
+  auto fd = sysdep::unix_connect(options.socket, sec(options.timeout_s));
+  if (!fd && fd.error().err == ETIMEDOUT) {
+    err << "arfabric bgpctl: no connection to " << options.socket << " within "
+        << options.timeout_s
+        << " s (--timeout): the daemon accepts none (stopped or busy?)\n";
+    return 2;
+  }
   if (!fd) {
     err << "arfabric bgpctl: " << fd.error().to_string()
         << " (is bgpd running with control_socket set?)\n";
     return 2;
   }
-  // A daemon that hangs (or a socket that is not a bgpd's) must not hang
-  // the client: the answer is awaited until a deadline.
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::seconds(options.timeout_s);
   const std::string request = options.what + "\n";
   // MSG_NOSIGNAL: a daemon that closed the socket is an error message,
   // not a silent death by SIGPIPE.
@@ -130,7 +174,7 @@ int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
       return 2;
     }
     const ssize_t n = ready < 0 ? -1 : ::read(fd->get(), buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n < 0) {
       err << "arfabric bgpctl: cannot read the answer from " << options.socket
           << ": " << std::strerror(errno) << "\n";
@@ -146,29 +190,16 @@ int run_bgpctl(const BgpctlOptions& options, std::ostream& out,
         << " (is it a bgpd's control_socket?)\n";
     return 2;
   }
-  if (doc.is_object() && doc.contains("error") &&
-      !doc["error"].get<std::string>().empty()) {
-    err << "arfabric bgpctl: " << doc["error"].get<std::string>() << "\n";
-    return 1;
+  // A daemon of another version (or something else on the socket) may
+  // answer with other types: an error that says so, not an abort.
+  try {
+    return show_answer(options, doc, out, err);
+  } catch (const nlohmann::json::exception& e) {
+    err << "arfabric bgpctl: the answer from " << options.socket
+        << " is not what this bgpctl reads (" << e.what()
+        << "); --json prints it as it is\n";
+    return 2;
   }
-  if (options.json) {
-    out << daemon::dump_json(doc, 2) << "\n";
-  } else if (options.what == "neighbors") {
-    out << daemon::render_neighbors(doc);
-  } else if (options.what == "rib") {
-    out << daemon::render_rib(doc);
-  } else if (options.what == "fib") {
-    out << daemon::render_fib(doc);
-  } else {  // reload
-    out << "reloaded " << doc.value("file", std::string("the configuration"))
-        << "\n";
-    for (const auto& w : doc.value("warnings", nlohmann::json::array())) {
-      if (w.is_string()) {
-        err << "arfabric bgpctl: warning: " << w.get<std::string>() << "\n";
-      }
-    }
-  }
-  return 0;
 }
 
 }  // namespace arfabric::cli

@@ -31,13 +31,23 @@ sysdep::InetAddress inet(const IpAddress& a, std::uint16_t port) {
 }
 
 // Session parameters whose change needs the session restarted; link
-// bandwidth and the name do not.
-bool same_session(const DaemonPeer& a, const DaemonPeer& b) {
+// bandwidth and the name do not. Timers are compared as the running
+// session has them: a peer's own value, else `globals`' (a reload does not
+// apply changed global timers to running sessions), so spelling out the
+// value a peer inherits changes nothing.
+bool same_session(const DaemonPeer& a, const DaemonPeer& b,
+                  const DaemonConfig& globals) {
   DaemonPeer x = a, y = b;
   x.name = y.name;
   x.link_bandwidth = y.link_bandwidth;
   x.bandwidth_from_interface = y.bandwidth_from_interface;
   x.interface = y.interface;
+  for (DaemonPeer* p : {&x, &y}) {
+    p->hold_s = p->hold_s.value_or(globals.hold_s);
+    if (p->connect_retry_s == 0) p->connect_retry_s = globals.connect_retry_s;
+    if (!p->mrai_set) p->mrai_ms = globals.mrai_ms;
+    p->mrai_set = true;
+  }
   return x == y;
 }
 
@@ -105,6 +115,7 @@ std::expected<void, std::string> Bgpd::open_descriptors() {
     auto c = sysdep::unix_listen(config_.control_socket);
     if (!c) return std::unexpected("control socket: " + c.error().to_string());
     control_ = std::move(*c);
+    control_file_ = sysdep::file_id(config_.control_socket);
     (void)epoll_.add(control_.get(), EPOLLIN, kTagControl);
   }
   return {};
@@ -606,9 +617,13 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
     auto it = std::find_if(
         next.peers.begin(), next.peers.end(),
         [&](const DaemonPeer& n) { return n.address == p.config->address; });
-    if (it == next.peers.end() || !same_session(*it, *p.config)) {
-      log_->info("reload: peer " + p.config->name + " removed" +
-                 (it == next.peers.end() ? "" : " (to be re-added)"));
+    if (it == next.peers.end() || !same_session(*it, *p.config, config_)) {
+      if (it == next.peers.end()) {
+        log_->info("reload: peer " + p.config->name + " removed");
+      } else {
+        warn("peer " + p.config->name +
+             ": its session settings changed; the session restarts");
+      }
       speaker_->remove_peer(id, t);
       p.config.reset();
       pump();
@@ -701,7 +716,10 @@ void Bgpd::shutdown() {
     log_->info("bgpd: leaving " + std::to_string(fib_->size()) +
                " routes in the kernel (fib.remove_on_exit false)");
   }
-  if (!config_.control_socket.empty()) {
+  // Only the socket file this daemon made: if someone removed it, another
+  // daemon may have made its own there since.
+  if (!config_.control_socket.empty() && control_file_ &&
+      sysdep::file_id(config_.control_socket) == control_file_) {
     ::unlink(config_.control_socket.c_str());
   }
   log_->info("bgpd: stopped");

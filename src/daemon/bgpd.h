@@ -131,6 +131,7 @@ class Bgpd {
   sysdep::Epoll epoll_;
   sysdep::Timer timer_;
   sysdep::Fd signals_, listen_, control_;
+  std::optional<sysdep::FileId> control_file_;  // the socket file made
   std::unordered_map<proto::bgp::ConnectionId, Conn> conns_;
   proto::bgp::ConnectionId next_id_ = 1;
   Time epoch_ = sysdep::monotonic_now() - sec(1);

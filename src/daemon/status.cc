@@ -271,7 +271,11 @@ std::string render_neighbors(const json& doc) {
     s << pad(n.value("name", ""), 16) << pad(n.value("address", ""), 18)
       << pad(std::to_string(n.value("remote_as", 0u)), 10)
       << pad(n.value("state", ""), 12)
-      << pad(std::to_string(n.value("received", 0u)), 8)
+      // A daemon older than "received" gives its lifetime count.
+      << pad(std::to_string(n.contains("received")
+                                ? n.value("received", 0u)
+                                : n.value("prefixes_in", 0u)),
+             8)
       << pad(std::to_string(n.value("advertised", 0u)), 8)
       << rate(static_cast<double>(n.value("link_bandwidth", 0ull))) << "\n";
   }

@@ -6,12 +6,17 @@
 #include "cli/bgpd.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/socket.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "daemon/netns_harness.h"
+#include "support/capture.h"
 #include "sysdep/linux/io.h"
 
 namespace arfabric::cli {
@@ -91,6 +96,31 @@ TEST_F(BgpdControl, ReloadSaysWhatItReadAndWarnsOfWhatNeedsARestart) {
       << lab_.dump_logs();
 }
 
+// A reload restarts a session only when its settings change, and says so:
+// spelling out the hold time a peer inherits changes nothing.
+TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {
+  const std::string head = config_text(socket_, 65001) + "timers: {hold: 9}\n";
+  const std::string peer =
+      "peers:\n  - {name: s1, address: 10.9.9.2, asn: 65100, passive: true,\n"
+      "     local_address: 10.9.9.1, link_bandwidth: 100G";
+  lab_.write("a.yaml", head + peer + "}\n");
+  Answer a = bgpctl(socket_, "reload");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.err, "");  // the peer is new
+
+  lab_.write("a.yaml", head + peer + ", hold: 9}\n");
+  a = bgpctl(socket_, "reload");
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.err, "");
+
+  lab_.write("a.yaml", head + peer + ", hold: 30}\n");
+  a = bgpctl(socket_, "reload");
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.err,
+            "arfabric bgpctl: warning: peer s1: its session settings changed; "
+            "the session restarts\n");
+}
+
 // A second daemon given the running one's control socket or pid file
 // stops with an error, and leaves both to the first; the first removes
 // them when it stops.
@@ -128,17 +158,85 @@ TEST_F(BgpdControl, ASecondDaemonCannotTakeTheSocketOrThePidFile) {
   EXPECT_FALSE(fs::exists(pid_file_));
 }
 
+fs::path fresh_socket(const std::string& name) {
+  const fs::path socket = testing::temp_path(name);
+  fs::remove(socket);
+  return socket;
+}
+
 // A socket that accepts and never answers: bgpctl gives up at --timeout.
+// So it does when the server accepts nothing and its backlog is full (a
+// stopped daemon): connecting waits no longer than the timeout either.
 TEST(Bgpctl, ASocketThatDoesNotAnswerTimesOut) {
-  const fs::path socket =
-      fs::temp_directory_path() /
-      ("arfabric-bgpctl-" + std::to_string(::getpid()) + ".sock");
+  const fs::path socket = fresh_socket("bgpctl-silent.sock");
   auto listening = sysdep::unix_listen(socket.string());
   ASSERT_TRUE(listening) << listening.error().to_string();
-  const Answer a = bgpctl(socket, "neighbors", 1);
+  Answer a = bgpctl(socket, "neighbors", 1);
   EXPECT_EQ(a.code, 2);
   EXPECT_EQ(a.err, "arfabric bgpctl: no whole answer from " + socket.string() +
                        " within 1 s (--timeout)\n");
+
+  std::vector<sysdep::Fd> waiting;
+  for (int i = 0; i < 64; ++i) {
+    auto c = sysdep::unix_connect(socket.string(), Time{});
+    if (!c) break;
+    waiting.push_back(std::move(*c));
+  }
+  ASSERT_LT(waiting.size(), 64u) << "the backlog never filled";
+  a = bgpctl(socket, "neighbors", 1);
+  EXPECT_EQ(a.code, 2);
+  EXPECT_EQ(a.err, "arfabric bgpctl: no connection to " + socket.string() +
+                       " within 1 s (--timeout): the daemon accepts none "
+                       "(stopped or busy?)\n");
+  fs::remove(socket);
+}
+
+// Serves one bgpctl request on `socket` with `answer`, in a thread.
+std::thread serve_once(const fs::path& socket, std::string answer) {
+  auto listening = sysdep::unix_listen(socket.string());
+  EXPECT_TRUE(listening) << listening.error().to_string();
+  return std::thread([fd = std::move(*listening), answer] {
+    pollfd p{fd.get(), POLLIN, 0};
+    if (::poll(&p, 1, 5000) != 1) return;
+    auto client = sysdep::unix_accept(fd.get());
+    if (!client) return;
+    char request[64];
+    pollfd c{client->get(), POLLIN, 0};
+    if (::poll(&c, 1, 5000) == 1) (void)::read(client->get(), request, 64);
+    (void)::send(client->get(), answer.data(), answer.size(), MSG_NOSIGNAL);
+  });
+}
+
+// An answer bgpctl does not expect (a daemon of another version, or not a
+// bgpd) is an error naming the socket, not an abort; a reload that says
+// it failed, without a reason, fails.
+TEST(Bgpctl, AnswersOfUnexpectedShapesAreErrors) {
+  const fs::path socket = fresh_socket("bgpctl-odd.sock");
+  std::thread server = serve_once(socket, R"({"reloaded": true, "file": 5})");
+  Answer a = bgpctl(socket, "reload");
+  server.join();
+  EXPECT_EQ(a.code, 2);
+  EXPECT_NE(a.err.find("is not what this bgpctl reads"), std::string::npos)
+      << a.err;
+  fs::remove(socket);
+
+  server = serve_once(socket, R"({"reloaded": false, "error": ""})");
+  a = bgpctl(socket, "reload");
+  server.join();
+  EXPECT_EQ(a.code, 1);
+  EXPECT_EQ(a.out, "");
+  EXPECT_NE(a.err.find("did not reload"), std::string::npos) << a.err;
+  fs::remove(socket);
+
+  // A daemon from before "received": PfxRcd is its prefixes_in.
+  server = serve_once(
+      socket, R"([{"name": "s1", "address": "10.0.1.2", "remote_as": 65100,)"
+              R"( "state": "Established", "prefixes_in": 7, "advertised": 2,)"
+              R"( "link_bandwidth": 400000000000}])");
+  a = bgpctl(socket, "neighbors");
+  server.join();
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("Established  7 "), std::string::npos) << a.out;
   fs::remove(socket);
 }
 

@@ -200,6 +200,19 @@ SysResult<std::size_t> write_some(int fd, std::span<const std::uint8_t> data) {
   return static_cast<std::size_t>(n);
 }
 
+bool same_file(int fd, const std::string& path) {
+  struct stat open_file {
+  }, named{};
+  return ::fstat(fd, &open_file) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino;
+}
+
+std::optional<FileId> file_id(const std::string& path) {
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0) return std::nullopt;
+  return FileId{named.st_dev, named.st_ino};
+}
+
 SysResult<Fd> unix_listen(const std::string& path) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
@@ -217,11 +230,12 @@ SysResult<Fd> unix_listen(const std::string& path) {
       return fail("unix_listen(" + path + "): the path is not a socket",
                   EEXIST);
     }
-    // Non-blocking: a server whose backlog is full (EAGAIN) is alive too.
+    // Non-blocking. Only ECONNREFUSED says nobody serves it: a server whose
+    // backlog is full answers EAGAIN, a live datagram socket EPROTOTYPE.
     Fd probe(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!probe) return fail("socket(AF_UNIX)");
     if (connect(probe.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 ||
-        errno == EAGAIN) {
+        errno != ECONNREFUSED) {
       return fail("unix_listen(" + path + "): a running process serves it",
                   EADDRINUSE);
     }
@@ -252,6 +266,29 @@ SysResult<Fd> unix_connect(const std::string& path) {
   if (!fd) return fail("socket(AF_UNIX)");
   if (connect(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     return fail("connect(" + path + ")");
+  }
+  return fd;
+}
+
+SysResult<Fd> unix_connect(const std::string& path, Time timeout) {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  if (path.size() >= sizeof a.sun_path) {
+    return fail("unix_connect(" + path + ")", ENAMETOOLONG);
+  }
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  Fd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (!fd) return fail("socket(AF_UNIX)");
+  const Time deadline = monotonic_now() + timeout;
+  // A Unix stream connect never completes later: it succeeds, fails, or
+  // says EAGAIN while the server's backlog is full (the server is busy or
+  // stopped), which only a retry can wait out.
+  while (connect(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    if (errno != EAGAIN) return fail("connect(" + path + ")");
+    if (monotonic_now() >= deadline) {
+      return fail("connect(" + path + "): the backlog stayed full", ETIMEDOUT);
+    }
+    ::usleep(10'000);
   }
   return fd;
 }

@@ -88,6 +88,16 @@ SysResult<std::size_t> read_some(int fd, std::vector<std::uint8_t>& out);
 // Returns the count, possibly 0. Errors: send's errno other than EAGAIN.
 SysResult<std::size_t> write_some(int fd, std::span<const std::uint8_t> data);
 
+// Whether `path` names the file open as `fd` (the same device and inode).
+bool same_file(int fd, const std::string& path);
+// Which file `path` names now (device and inode), to tell later whether it
+// still names it; nullopt when it names nothing.
+struct FileId {
+  std::uint64_t device = 0, inode = 0;
+  bool operator==(const FileId&) const = default;
+};
+std::optional<FileId> file_id(const std::string& path);
+
 // A Unix stream socket at `path`, mode 0600. A socket file nobody serves
 // (left by a process that died) is replaced. Errors: path too long;
 // EEXIST when `path` is something other than a socket (it is left alone);
@@ -99,6 +109,10 @@ SysResult<Fd> unix_listen(const std::string& path);
 SysResult<Fd> unix_accept(int listen_fd);
 // A blocking connection to `path`. Errors: path too long, socket, connect.
 SysResult<Fd> unix_connect(const std::string& path);
+// A non-blocking connection to `path`, waiting at most `timeout` for room
+// in the server's backlog. Errors: path too long, socket, connect;
+// ETIMEDOUT when the backlog stayed full.
+SysResult<Fd> unix_connect(const std::string& path, Time timeout);
 
 // Blocks `signals` for the process and returns a signalfd for them.
 // Errors: sigprocmask or signalfd failing.

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -54,7 +55,10 @@ PidFile& PidFile::operator=(PidFile&& o) noexcept {
 }
 
 PidFile::~PidFile() {
-  if (fd_) ::unlink(path_.c_str());
+  if (!fd_) return;
+  // Only if the path still names the file held: someone may have removed
+  // it, and another daemon created its own there since.
+  if (same_file(fd_.get(), path_)) ::unlink(path_.c_str());
 }
 
 }  // namespace arfabric::sysdep

@@ -1,10 +1,15 @@
 #include "sysdep/linux/io.h"
 
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include "support/capture.h"
 
 namespace arfabric::sysdep {
 namespace {
@@ -12,8 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() /
-                     ("arfabric-" + name + "-" + std::to_string(::getpid()));
+  const fs::path p = testing::temp_path(name);
   fs::remove_all(p);
   return p;
 }
@@ -37,6 +41,22 @@ TEST(UnixListen, ReplacesOnlyASocketNobodyServes) {
   auto again = unix_listen(path.string());
   ASSERT_TRUE(again) << again.error().to_string();
   EXPECT_TRUE(unix_connect(path.string()));
+  fs::remove(path);
+
+  // A live socket of another type (a datagram server's, like /dev/log)
+  // answers a stream connect with EPROTOTYPE: alive, and left alone.
+  {
+    Fd datagram(::socket(AF_UNIX, SOCK_DGRAM, 0));
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::memcpy(a.sun_path, path.c_str(), path.string().size() + 1);
+    ASSERT_EQ(::bind(datagram.get(), reinterpret_cast<sockaddr*>(&a), sizeof a),
+              0);
+    auto over_datagram = unix_listen(path.string());
+    ASSERT_FALSE(over_datagram);
+    EXPECT_EQ(over_datagram.error().err, EADDRINUSE);
+    EXPECT_TRUE(fs::is_socket(path));
+  }
   fs::remove(path);
 
   std::ofstream(path) << "notes";

@@ -5,6 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+
+#include "support/capture.h"
 
 namespace arfabric::sysdep {
 namespace {
@@ -12,8 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() /
-                     ("arfabric-" + name + "-" + std::to_string(::getpid()));
+  const fs::path p = testing::temp_path(name);
   fs::remove_all(p);
   return p;
 }
@@ -43,6 +45,18 @@ TEST(PidFile, HoldsTheFileWithThePidAndRemovesItAtTheEnd) {
     EXPECT_EQ(contents(path), std::to_string(::getpid()));
   }
   EXPECT_FALSE(fs::exists(path));
+}
+
+// A holder removes the file only while the path still names it: once
+// someone removed it and another daemon made its own, that one stays.
+TEST(PidFile, LeavesAFileThatIsNoLongerItsOwn) {
+  const fs::path path = fresh("pid-replaced");
+  auto first = std::make_optional(*PidFile::acquire(path.string()));
+  fs::remove(path);
+  auto second = PidFile::acquire(path.string());
+  ASSERT_TRUE(second) << second.error().to_string();
+  first.reset();
+  EXPECT_TRUE(fs::exists(path));
 }
 
 // A file a daemon that died left behind holds no lock: it is taken over.
