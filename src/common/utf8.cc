@@ -44,6 +44,15 @@ std::size_t first_non_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+std::string why_not_utf8(std::string_view text, std::size_t offset) {
+  if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"))
+    return "UTF-16 text (it starts with a UTF-16 byte-order mark)";
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  const auto byte = static_cast<std::uint8_t>(text[offset]);
+  return std::string("byte 0x") + kDigits[byte >> 4] + kDigits[byte & 0xF] +
+         " is not UTF-8";
+}
+
 TextPosition position_of(std::string_view text, std::size_t offset) {
   const std::string_view before = text.substr(0, offset);
   const std::size_t line_start = before.rfind('\n');

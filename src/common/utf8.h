@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace arfabric {
@@ -15,6 +16,12 @@ namespace arfabric {
 // U+10FFFF, or 0xC0, 0xC1, 0xF5-0xFF); std::string_view::npos when all of
 // it is.
 std::size_t first_non_utf8(std::string_view text);
+
+// Why `text` is not UTF-8 at `offset` (first_non_utf8's answer), for an
+// error message: "byte 0xE9 is not UTF-8", or, for a text that starts with
+// a UTF-16 byte-order mark, "UTF-16 text (it starts with a UTF-16
+// byte-order mark)".
+std::string why_not_utf8(std::string_view text, std::size_t offset);
 
 // The 1-based line and column of byte `offset` of `text` (at most its
 // size), for an error message; the column counts bytes.

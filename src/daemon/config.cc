@@ -487,6 +487,15 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
         }
         bgp::Destination d;
         ASSIGN(d, r.prefix(m[i]["prefix"], at + ".prefix"));
+        const auto same =
+            std::find_if(c.multihomed.begin(), c.multihomed.end(),
+                         [&](const auto& e) { return e.first == d; });
+        if (same != c.multihomed.end()) {
+          return std::unexpected(
+              r.error(m[i]["prefix"], at + ".prefix",
+                      "the same prefix as fare.multihomed[" +
+                          std::to_string(same - c.multihomed.begin()) + "]"));
+        }
         std::uint32_t leaves = 0;
         ASSIGN(leaves, r.uint(m[i]["leaves"], at + ".leaves", 1, 1u << 20));
         c.multihomed.emplace_back(d, leaves);
@@ -734,10 +743,10 @@ std::expected<DaemonConfig, ConfigFileError> parse_config(
   if (const std::size_t bad = first_non_utf8(text);
       bad != std::string_view::npos) {
     const TextPosition at = position_of(text, bad);
-    return std::unexpected(
-        ConfigFileError{file, at.line, at.column, "(file)",
-                        "a byte that is not UTF-8: the file must be UTF-8 "
-                        "text"});
+    return std::unexpected(ConfigFileError{file, at.line, at.column, "(file)",
+                                           why_not_utf8(text, bad) +
+                                               ": the file must be UTF-8 "
+                                               "text"});
   }
   std::vector<YAML::Node> documents;
   try {
@@ -746,8 +755,13 @@ std::expected<DaemonConfig, ConfigFileError> parse_config(
     return std::unexpected(ConfigFileError{file, e.mark.line + 1,
                                            e.mark.column + 1, "(yaml)", e.msg});
   }
-  if (documents.size() > 1) {
-    const YAML::Mark at = documents[1].Mark();
+  // An empty document after the first (a trailing '---', as tools that
+  // join YAML files leave) holds nothing to ignore.
+  const auto second = std::find_if(
+      documents.begin() + std::min<std::size_t>(documents.size(), 1),
+      documents.end(), [](const YAML::Node& d) { return !d.IsNull(); });
+  if (second != documents.end()) {
+    const YAML::Mark at = second->Mark();
     return std::unexpected(ConfigFileError{
         file, at.is_null() ? 0 : at.line + 1, at.is_null() ? 0 : at.column + 1,
         "(yaml)",

@@ -37,6 +37,13 @@ TEST(FirstNonUtf8, NamesTheFirstByteThatIsNot) {
   EXPECT_EQ(first_non_utf8("ok \u00e9 then \xFE"), 11u);
 }
 
+TEST(WhyNotUtf8, NamesTheByteOrUtf16) {
+  EXPECT_EQ(why_not_utf8("ab\xE9", 2), "byte 0xE9 is not UTF-8");
+  const std::string utf16("\xFF\xFEn\0a\0", 6);
+  EXPECT_EQ(why_not_utf8(utf16, first_non_utf8(utf16)),
+            "UTF-16 text (it starts with a UTF-16 byte-order mark)");
+}
+
 TEST(PositionOf, CountsLinesAndBytes) {
   EXPECT_EQ(position_of("abc", 0).line, 1);
   EXPECT_EQ(position_of("abc", 0).column, 1);

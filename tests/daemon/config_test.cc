@@ -146,6 +146,16 @@ INSTANTIATE_TEST_SUITE_P(
                 kHead + "prefixes:\n  - 10.1.0.0/24\n  - 10.2.0.0/24\n"
                         "  - 10.1.0.0/24\n",
                 6, "prefixes[2]", "the same prefix as prefixes[0]"},
+        BadCase{"a multi-homed prefix twice",
+                kHead + "fare:\n  multihomed:\n"
+                        "    - {prefix: 10.9.0.0/24, leaves: 2}\n"
+                        "    - {prefix: 10.9.0.0/24, leaves: 3}\n",
+                6, "fare.multihomed[1].prefix",
+                "the same prefix as fare.multihomed[0]"},
+        BadCase{"UTF-16",
+                "\xFF\xFE"
+                "a",
+                1, "(file)", "UTF-16 text"},
         BadCase{"not UTF-8",
                 kHead + "role: l\xE9"
                         "af\n",
@@ -243,6 +253,16 @@ TEST(DaemonConfig, APeersHoldZeroMeansNoKeepalives) {
   const auto sc = speaker_config(*c, {gbps(1), gbps(1)});
   EXPECT_EQ(sc.peers[0].session.hold_time_s, 0);
   EXPECT_EQ(sc.peers[1].session.hold_time_s, 30);
+}
+
+// Tools that join YAML files leave a '---' (or '...') at the end: an
+// empty document after the configuration is nothing to refuse.
+TEST(DaemonConfig, AnEmptyTrailingDocumentIsIgnored) {
+  for (const char* tail : {"---\n", "...\n---\n# end\n", "---\n---\n"}) {
+    auto c = parse_config(kHead + tail, "tail.yaml");
+    ASSERT_TRUE(c) << tail << ": " << c.error().to_string();
+    EXPECT_EQ(c->asn, 65001u);
+  }
 }
 
 TEST(DaemonConfig, TransitivityChoosesThePathCommunityType) {

@@ -243,12 +243,17 @@ std::string format_rate(BitsPerSecond rate) {
 }
 
 std::string format_size(std::uint64_t bytes) {
-  static constexpr std::array<std::pair<std::uint64_t, std::string_view>, 4>
+  // Decimal units first, as scenarios mostly use them; then binary.
+  static constexpr std::array<std::pair<std::uint64_t, std::string_view>, 8>
       kUnits{{
           {1'000'000'000'000, "TB"},
           {1'000'000'000, "GB"},
           {1'000'000, "MB"},
           {1'000, "KB"},
+          {std::uint64_t{1} << 40, "TiB"},
+          {std::uint64_t{1} << 30, "GiB"},
+          {std::uint64_t{1} << 20, "MiB"},
+          {std::uint64_t{1} << 10, "KiB"},
       }};
   for (const auto& [scale, unit] : kUnits)
     if (bytes >= scale && bytes % scale == 0)

@@ -1169,8 +1169,7 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
     const TextPosition at = position_of(yaml_text, bad);
     return std::unexpected(ScenarioError{
         std::string(file), at.line, at.column, "",
-        strformat("byte 0x{} is not UTF-8: a scenario file is UTF-8 text",
-                  to_upper_hex(static_cast<std::uint8_t>(yaml_text[bad])))});
+        why_not_utf8(yaml_text, bad) + ": a scenario file is UTF-8 text"});
   }
   std::vector<YAML::Node> documents;
   try {
@@ -1180,8 +1179,13 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
                                          e.mark.column + 1, "",
                                          strformat("YAML: {}", e.msg)});
   }
-  if (documents.size() > 1) {
-    const YAML::Mark at = documents[1].Mark();
+  // An empty document after the first (a trailing '---', as tools that
+  // join YAML files leave) holds nothing to ignore.
+  const auto second = std::find_if(
+      documents.begin() + std::min<std::size_t>(documents.size(), 1),
+      documents.end(), [](const YAML::Node& d) { return !d.IsNull(); });
+  if (second != documents.end()) {
+    const YAML::Mark at = second->Mark();
     return std::unexpected(ScenarioError{
         std::string(file), at.is_null() ? 0 : at.line + 1,
         at.is_null() ? 0 : at.column + 1, "",
@@ -1202,6 +1206,25 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   s.name = std::filesystem::path(file).stem().string();
   ARF_TRY(top.read_string("name", s.name));
   ARF_TRY(top.read_string("description", s.description));
+  // Both reach the terminal and the SVG: no escape sequences or bytes XML
+  // cannot hold (YAML's "\x1b" and "\0" escapes make them).
+  // A description may run over several lines.
+  for (const char* key : {"name", "description"}) {
+    const bool lines = key[0] == 'd';
+    const std::string& text = lines ? s.description : s.name;
+    const auto control = std::find_if(text.begin(), text.end(), [&](char c) {
+      return (static_cast<unsigned char>(c) < 0x20 && c != '\t' &&
+              !(lines && c == '\n')) ||
+             c == 0x7f;
+    });
+    if (control != text.end()) {
+      return std::unexpected(top.error(
+          key, strformat("a control character (0x{}) at position {}: write "
+                         "plain text",
+                         to_upper_hex(static_cast<std::uint8_t>(*control)),
+                         control - text.begin())));
+    }
+  }
   ARF_TRY(top.read_uint64("seed", s.seed));
   s.stop_at =
       ARF_TRY(as_time(file, ARF_TRY(top.require("stop_at")), "stop_at"));

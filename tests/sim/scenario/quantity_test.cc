@@ -88,7 +88,8 @@ TEST(Format, RoundTripsTheUsualValues) {
   EXPECT_EQ(format_time(ps(7)), "7ps");
   EXPECT_EQ(format_size(200'000), "200KB");
   EXPECT_EQ(format_size(1'500'000), "1500KB");
-  EXPECT_EQ(format_size(65'536), "65536B");
+  EXPECT_EQ(format_size(65'536), "64KiB");
+  EXPECT_EQ(format_size(65'537), "65537B");
   EXPECT_EQ(format_size(2'000'000'000'000), "2TB");
 }
 

@@ -281,6 +281,32 @@ TEST(ParseScenario, SetCongestionControlIsWhatTheFileWouldSay) {
   EXPECT_FALSE(parse_host_congestion_control("IBCS"));
 }
 
+// Tools that join YAML files leave a '---' (or '...') at the end: an
+// empty document after the scenario is nothing to refuse.
+TEST(ParseScenario, AnEmptyTrailingDocumentIsIgnored) {
+  for (const char* tail : {"---\n", "...\n---\n# end\n", "---\n---\n"}) {
+    const auto s = parse_scenario(tiny_with(tail), "tail.yaml");
+    ASSERT_TRUE(s) << tail << ": " << s.error().to_string();
+    EXPECT_EQ(s->topology.hosts().size(), 4u);
+  }
+}
+
+// Control characters in the name or description would reach the terminal
+// and the SVG: refused, but a description may have several lines.
+TEST(ParseScenario, ControlCharactersInTheNameAreRefused) {
+  auto r = parse_scenario(tiny_with("name: \"red\\x1b[31m\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().key, "name");
+  EXPECT_NE(r.error().message.find("a control character (0x1B) at position 3"),
+            std::string::npos)
+      << r.error().to_string();
+  r = parse_scenario(tiny_with("description: \"a\\0b\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().key, "description");
+  EXPECT_TRUE(
+      parse_scenario(tiny_with("description: |\n  two\n  lines\n"), "c.yaml"));
+}
+
 // The byte that is not UTF-8 is named by line and column (in bytes: the
 // two-byte e-acute before it counts two).
 TEST(ParseScenario, ANonUtf8ByteIsNamedWhereItIs) {
@@ -297,6 +323,7 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
       {"yaml syntax", "stop_at: 10ms\ntopology: [a, b\n", 3, "", "YAML"},
       {"not UTF-8", "stop_at: 10ms\nname: caf\xE9\n", 2, "",
        "byte 0xE9 is not UTF-8: a scenario file is UTF-8 text"},
+      {"UTF-16", "\xFF\xFEs\0t\0", 1, "", "UTF-16 text"},
       {"a second YAML document", tiny_with("---\nstop_at: 5ms\n"), 8, "",
        "a second YAML document: a scenario file holds one"},
       {"unknown top-level key", "stop_at: 10ms\nstopat: 5ms\n", 2, "stopat",
