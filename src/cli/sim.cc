@@ -103,8 +103,7 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
       ->check(
           [](const std::string& dir) -> std::string {
             return dir.empty() ? "an empty path: name a directory" : "";
-          },
-          "DIR")
+          })
       ->type_name("DIR");
   // Read as the scenario file reads `seed:` (base 10, below 2^64).
   sim->add_option_function<std::string>(
@@ -385,8 +384,11 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       bar.clear();
     }
     auto& r = o.result;
-    if (output && !output_error) {
-      if (auto ok = output->end_mode(mode, r.has_value()); !ok) {
+    if (output) {
+      // After a failure no file is kept, but every capture is closed and
+      // its partial file removed.
+      if (auto ok = output->end_mode(mode, r.has_value() && !output_error);
+          !ok && !output_error) {
         output_error = ok.error();
       }
     }

@@ -49,6 +49,15 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
     return std::unexpected("cannot write output to " + dir.string() + ": " +
                            std::strerror(errno));
   }
+  // Something other than a file in the place of a result file would fail
+  // the run at its end: say so now.
+  for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"}) {
+    const fs::path p = dir / name;
+    if (fs::exists(p, ec) && !fs::is_regular_file(p, ec)) {
+      return std::unexpected("cannot write " + p.string() +
+                             ": it exists and is not a file");
+    }
+  }
   SimOutput out;
   out.dir_ = dir;
   return out;
@@ -96,6 +105,13 @@ std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
   c->name = "control-" + std::string(sim::mode_name(mode)) + ".pcap";
   c->final_path = dir_ / c->name;
   c->partial = dir_ / (c->name + ".partial");
+  // Found now rather than when the mode has run: the capture could not
+  // be renamed over it.
+  std::error_code ec;
+  if (fs::exists(c->final_path, ec) && !fs::is_regular_file(c->final_path)) {
+    return std::unexpected("cannot write " + c->final_path.string() +
+                           ": it exists and is not a file");
+  }
   auto writer = sysdep::PcapWriter::open(c->partial.string());
   if (!writer) return std::unexpected(writer.error());  // names the path
   c->writer.emplace(std::move(*writer));
@@ -125,6 +141,8 @@ std::expected<void, std::string> SimOutput::end_mode(sim::Mode mode,
   }
   fs::rename(c->partial, c->final_path, ec);
   if (ec) {
+    std::error_code ignored;
+    fs::remove(c->partial, ignored);
     return std::unexpected("cannot write " + c->final_path.string() + ": " +
                            reason(ec));
   }

@@ -26,15 +26,17 @@ namespace arfabric::cli {
 class SimOutput {
  public:
   // Creates `dir` (and its parents) when missing. Errors: `dir` exists and
-  // is not a directory, cannot be created, or is not writable; the message
-  // names the path and the reason.
+  // is not a directory, cannot be created, or is not writable, or one of
+  // the result files' names is taken by something other than a file (a
+  // directory); the message names the path and the reason.
   static std::expected<SimOutput, std::string> open(
       const std::filesystem::path& dir);
 
   // Starts control-<mode>.pcap and returns the tap to give run_mode (valid
   // until end_mode). Several modes may be open at once (they run in
   // parallel); each tap is used by one thread. Errors: the file cannot be
-  // created (path, reason), or the mode is already open.
+  // created, or its name is taken by something other than a file (path,
+  // reason), or the mode is already open.
   std::expected<sim::ControlTap*, std::string> begin_mode(sim::Mode mode);
   // Completes the mode's pcap (`keep`) or removes it (the mode did not
   // run). A mode that is not open: nothing to do. Errors: the rename failed

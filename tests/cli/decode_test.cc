@@ -12,9 +12,9 @@
 namespace arfabric::cli {
 namespace {
 
-std::vector<nlohmann::json> decode_lines(const std::string& text,
-                                         const DecodeOptions& options = {}) {
-  std::istringstream in(text);
+// Runs decode, which must exit 0, and parses its JSON lines.
+std::vector<nlohmann::json> decode(const DecodeOptions& options,
+                                   std::istream& in) {
   std::ostringstream out;
   EXPECT_EQ(run_decode(options, in, out), 0);
   std::vector<nlohmann::json> result;
@@ -23,6 +23,12 @@ std::vector<nlohmann::json> decode_lines(const std::string& text,
     result.push_back(nlohmann::json::parse(line));
   }
   return result;
+}
+
+std::vector<nlohmann::json> decode_lines(const std::string& text,
+                                         const DecodeOptions& options = {}) {
+  std::istringstream in(text);
+  return decode(options, in);
 }
 
 TEST(Decode, BundledExamplesDecodeAndTheMalformedOneReportsItsField) {
@@ -167,14 +173,7 @@ std::vector<nlohmann::json> decode_pcap(const std::string& path) {
   DecodeOptions options;
   options.pcap_path = path;
   std::istringstream in;
-  std::ostringstream out;
-  EXPECT_EQ(run_decode(options, in, out), 0);
-  std::vector<nlohmann::json> result;
-  std::istringstream lines(out.str());
-  for (std::string line; std::getline(lines, line);) {
-    result.push_back(nlohmann::json::parse(line));
-  }
-  return result;
+  return decode(options, in);
 }
 
 // examples/frames.hex's ARN over UDP, less its Ethernet header.

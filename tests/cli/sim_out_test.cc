@@ -201,6 +201,26 @@ TEST(SimOutput, APcapThatCannotBeCreatedIsNamedOnce) {
                              ": Is a directory");
 }
 
+// A directory in the place of a file the run writes is found before
+// anything runs, not after every mode has.
+TEST(SimOutput, ADirectoryInTheWayIsFoundBeforeTheRun) {
+  const fs::path dir = fresh_dir("out-in-the-way");
+  fs::create_directories(dir / "control-fare.pcap");
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  auto tap = out->begin_mode(sim::Mode::fare);
+  ASSERT_FALSE(tap);
+  EXPECT_EQ(tap.error(), "cannot write " +
+                             (dir / "control-fare.pcap").string() +
+                             ": it exists and is not a file");
+  EXPECT_FALSE(fs::exists(dir / "control-fare.pcap.partial"));
+  fs::create_directories(dir / "results.json");
+  auto again = SimOutput::open(dir);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error(), "cannot write " + (dir / "results.json").string() +
+                               ": it exists and is not a file");
+}
+
 // Writing over an earlier run's output: the captures of modes this run
 // did not write go (they would pass for this run's); the files arfabric
 // does not write stay.

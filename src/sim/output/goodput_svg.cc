@@ -46,7 +46,15 @@ std::string escape(std::string_view s) {
         out += "&quot;";
         break;
       default:
-        out += c;
+        // XML 1.0 has no control characters but tab, LF and CR, not even
+        // escaped (a YAML "\x01" in a name would make the file invalid):
+        // U+FFFD stands in.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' &&
+            c != '\r') {
+          out += "\xEF\xBF\xBD";
+        } else {
+          out += c;
+        }
     }
   }
   return out;
