@@ -9,6 +9,7 @@
 #include "common/suggest.h"
 #include "common/text_file.h"
 #include "common/utf8.h"
+#include "common/yaml_documents.h"
 #include "wire/bgp/nlri.h"
 
 namespace arfabric::daemon {
@@ -748,27 +749,24 @@ std::expected<DaemonConfig, ConfigFileError> parse_config(
                                                ": the file must be UTF-8 "
                                                "text"});
   }
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
+  std::optional<YAML::Mark> second;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    root = load_first_document(text);
+    // A document after the first that holds something (an empty one, as
+    // a trailing '---' leaves, holds nothing to ignore).
+    second = second_document(text);
   } catch (const YAML::Exception& e) {
     return std::unexpected(ConfigFileError{file, e.mark.line + 1,
                                            e.mark.column + 1, "(yaml)", e.msg});
   }
-  // An empty document after the first (a trailing '---', as tools that
-  // join YAML files leave) holds nothing to ignore.
-  const auto second = std::find_if(
-      documents.begin() + std::min<std::size_t>(documents.size(), 1),
-      documents.end(), [](const YAML::Node& d) { return !d.IsNull(); });
-  if (second != documents.end()) {
-    const YAML::Mark at = second->Mark();
+  if (second) {
     return std::unexpected(ConfigFileError{
-        file, at.is_null() ? 0 : at.line + 1, at.is_null() ? 0 : at.column + 1,
-        "(yaml)",
+        file, second->line + 1, second->column + 1, "(yaml)",
         "a second YAML document: the configuration is one (remove the '---' "
         "and what follows, or merge it into the first)"});
   }
-  return parse_root(r, documents.empty() ? YAML::Node() : documents[0], file);
+  return parse_root(r, root, file);
 }
 
 bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,

@@ -265,6 +265,12 @@ TEST(DaemonConfig, AnEmptyTrailingDocumentIsIgnored) {
   }
 }
 
+// Found by fuzz/daemon_config_fuzz: yaml-cpp's LoadAll never returns on
+// this input. Parsing ends, with an error.
+TEST(DaemonConfig, InputThatHangsYamlCppLoadAllEnds) {
+  EXPECT_FALSE(parse_config(",ult", "hang.yaml"));
+}
+
 TEST(DaemonConfig, TransitivityChoosesThePathCommunityType) {
   EXPECT_TRUE(parse_config(kGood, "good.yaml")->fare.path_bandwidth_transitive);
   auto c =

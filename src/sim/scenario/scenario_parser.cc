@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/text_file.h"
 #include "common/utf8.h"
+#include "common/yaml_documents.h"
 #include "sim/scenario/generators.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
@@ -1171,28 +1172,25 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
         std::string(file), at.line, at.column, "",
         why_not_utf8(yaml_text, bad) + ": a scenario file is UTF-8 text"});
   }
-  std::vector<YAML::Node> documents;
+  YAML::Node first;
+  std::optional<YAML::Mark> second;
   try {
-    documents = YAML::LoadAll(std::string(yaml_text));
+    first = load_first_document(yaml_text);
+    // A document after the first that holds something (an empty one, as
+    // a trailing '---' leaves, holds nothing to ignore).
+    second = second_document(yaml_text);
   } catch (const YAML::Exception& e) {
     return std::unexpected(ScenarioError{std::string(file), e.mark.line + 1,
                                          e.mark.column + 1, "",
                                          strformat("YAML: {}", e.msg)});
   }
-  // An empty document after the first (a trailing '---', as tools that
-  // join YAML files leave) holds nothing to ignore.
-  const auto second = std::find_if(
-      documents.begin() + std::min<std::size_t>(documents.size(), 1),
-      documents.end(), [](const YAML::Node& d) { return !d.IsNull(); });
-  if (second != documents.end()) {
-    const YAML::Mark at = second->Mark();
+  if (second) {
     return std::unexpected(ScenarioError{
-        std::string(file), at.is_null() ? 0 : at.line + 1,
-        at.is_null() ? 0 : at.column + 1, "",
+        std::string(file), second->line + 1, second->column + 1, "",
         "a second YAML document: a scenario file holds one (remove the "
         "'---' and what follows, or merge it into the first)"});
   }
-  return documents.empty() ? YAML::Node() : documents[0];
+  return first;
 }
 
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {

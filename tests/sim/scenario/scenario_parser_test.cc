@@ -291,6 +291,13 @@ TEST(ParseScenario, AnEmptyTrailingDocumentIsIgnored) {
   }
 }
 
+// Found by fuzz/scenario_fuzz: yaml-cpp's LoadAll never returns on this
+// input (it yields empty documents forever, growing memory). Parsing ends,
+// with an error.
+TEST(ParseScenario, InputThatHangsYamlCppLoadAllEnds) {
+  EXPECT_FALSE(parse_scenario(",ult", "hang.yaml"));
+}
+
 // Control characters in the name or description would reach the terminal
 // and the SVG: refused, but a description may have several lines.
 TEST(ParseScenario, ControlCharactersInTheNameAreRefused) {
