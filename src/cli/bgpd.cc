@@ -89,7 +89,8 @@ void add_bgpctl_command(CLI::App& app, BgpctlOptions& options) {
   cmd->add_option("-s,--socket", options.socket, "the daemon's control_socket");
   cmd->add_flag("--json", options.json, "print the daemon's JSON answer");
   cmd->add_option("--timeout", options.timeout_s,
-                  "seconds to wait for the daemon's whole answer")
+                  "seconds to wait for the connection and the daemon's "
+                  "whole answer")
       ->capture_default_str()
       ->check(CLI::Range(1u, 3600u));
 }

@@ -27,7 +27,7 @@ struct BgpctlOptions {
   std::string socket = "/run/arfabric-bgpd.sock";
   std::string what;  // neighbors | rib | fib | reload
   bool json = false;
-  unsigned timeout_s = 10;  // for the daemon's whole answer
+  unsigned timeout_s = 10;  // for the connection and the whole answer
 };
 
 void add_bgpctl_command(CLI::App& app, BgpctlOptions& options);

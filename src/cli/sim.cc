@@ -100,10 +100,9 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
                   "write results.json, timeseries.csv, goodput.svg and "
                   "control-<mode>.pcap into this directory (created if "
                   "missing; docs/OUTPUT.md)")
-      ->check(
-          [](const std::string& dir) -> std::string {
-            return dir.empty() ? "an empty path: name a directory" : "";
-          })
+      ->check([](const std::string& dir) -> std::string {
+        return dir.empty() ? "an empty path: name a directory" : "";
+      })
       ->type_name("DIR");
   // Read as the scenario file reads `seed:` (base 10, below 2^64).
   sim->add_option_function<std::string>(
