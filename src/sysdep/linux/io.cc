@@ -207,6 +207,20 @@ bool same_file(int fd, const std::string& path) {
          open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino;
 }
 
+namespace {
+
+// The address of the Unix socket at `path`; nullopt when the path does not
+// fit.
+std::optional<sockaddr_un> unix_address(const std::string& path) {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  if (path.size() >= sizeof a.sun_path) return std::nullopt;
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  return a;
+}
+
+}  // namespace
+
 std::optional<FileId> file_id(const std::string& path) {
   struct stat named {};
   if (::stat(path.c_str(), &named) != 0) return std::nullopt;
@@ -214,12 +228,9 @@ std::optional<FileId> file_id(const std::string& path) {
 }
 
 SysResult<Fd> unix_listen(const std::string& path) {
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  if (path.size() >= sizeof a.sun_path) {
-    return fail("unix_listen(" + path + ")", ENAMETOOLONG);
-  }
-  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  const auto address = unix_address(path);
+  if (!address) return fail("unix_listen(" + path + ")", ENAMETOOLONG);
+  sockaddr_un a = *address;
   Fd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd) return fail("socket(AF_UNIX)");
   // Replace only a socket nobody serves: a live one is another process's
@@ -256,12 +267,9 @@ SysResult<Fd> unix_accept(int listen_fd) {
 }
 
 SysResult<Fd> unix_connect(const std::string& path) {
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  if (path.size() >= sizeof a.sun_path) {
-    return fail("unix_connect(" + path + ")", ENAMETOOLONG);
-  }
-  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  const auto address = unix_address(path);
+  if (!address) return fail("unix_connect(" + path + ")", ENAMETOOLONG);
+  sockaddr_un a = *address;
   Fd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!fd) return fail("socket(AF_UNIX)");
   if (connect(fd.get(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
@@ -271,12 +279,9 @@ SysResult<Fd> unix_connect(const std::string& path) {
 }
 
 SysResult<Fd> unix_connect(const std::string& path, Time timeout) {
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  if (path.size() >= sizeof a.sun_path) {
-    return fail("unix_connect(" + path + ")", ENAMETOOLONG);
-  }
-  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  const auto address = unix_address(path);
+  if (!address) return fail("unix_connect(" + path + ")", ENAMETOOLONG);
+  sockaddr_un a = *address;
   Fd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
   if (!fd) return fail("socket(AF_UNIX)");
   const Time deadline = monotonic_now() + timeout;
