@@ -30,6 +30,16 @@ sysdep::InetAddress inet(const IpAddress& a, std::uint16_t port) {
   return s;
 }
 
+// `a` on a peer's side of the session: a link-local address is scoped to
+// the peer's interface (the configuration requires one), whose index is
+// read now: 0 while no interface of that name exists.
+sysdep::InetAddress scoped_inet(const IpAddress& a, std::uint16_t port,
+                                const DaemonPeer& peer) {
+  sysdep::InetAddress s = inet(a, port);
+  if (a.link_local()) s.scope_id = sysdep::interface_index(peer.interface);
+  return s;
+}
+
 // Session parameters whose change needs the session restarted; link
 // bandwidth and the name do not. Timers are compared as the running
 // session has them: a peer's own value, else `globals`' (a reload does not
@@ -41,7 +51,12 @@ bool same_session(const DaemonPeer& a, const DaemonPeer& b,
   x.name = y.name;
   x.link_bandwidth = y.link_bandwidth;
   x.bandwidth_from_interface = y.bandwidth_from_interface;
-  x.interface = y.interface;
+  // A session from a link-local local_address runs over its interface:
+  // another one is another link.
+  const auto bound_to_link = [](const DaemonPeer& p) {
+    return p.local_address && p.local_address->link_local();
+  };
+  if (!bound_to_link(a) && !bound_to_link(b)) x.interface = y.interface;
   for (DaemonPeer* p : {&x, &y}) {
     p->hold_s = p->hold_s.value_or(globals.hold_s);
     if (p->connect_retry_s == 0) p->connect_retry_s = globals.connect_retry_s;
@@ -125,7 +140,8 @@ int Bgpd::run() {
   log_->info(
       "bgpd: AS " + std::to_string(config_.asn) + ", router id " +
       wire::format_ipv4(config_.router_id) + ", " +
-      std::to_string(config_.peers.size()) + " peers, listening on " +
+      std::to_string(config_.peers.size()) +
+      (config_.peers.size() == 1 ? " peer" : " peers") + ", listening on " +
       (config_.listen_port
            ? inet(config_.listen_address, config_.listen_port).to_string()
            : std::string("nothing")));
@@ -307,8 +323,19 @@ void Bgpd::start_connect(bgp::PeerId peer) {
   if (!p.config) return;
   if (p.connecting != 0) drop(p.connecting);  // abandon the older attempt
   std::optional<sysdep::InetAddress> local;
-  if (p.config->local_address) local = inet(*p.config->local_address, 0);
-  const sysdep::InetAddress remote = inet(p.config->address, p.config->port);
+  if (p.config->local_address) {
+    local = scoped_inet(*p.config->local_address, 0, *p.config);
+  }
+  const sysdep::InetAddress remote =
+      scoped_inet(p.config->address, p.config->port, *p.config);
+  if ((p.config->address.link_local() && remote.scope_id == 0) ||
+      (local && p.config->local_address->link_local() &&
+       local->scope_id == 0)) {
+    log_connect_failure(peer, "interface " + p.config->interface +
+                                  " of a link-local address does not exist");
+    speaker_->on_connect_failed(peer, now());
+    return;
+  }
   auto fd = sysdep::tcp_connect(remote, local);
   if (!fd) {
     log_connect_failure(peer, fd.error().to_string());
@@ -320,6 +347,7 @@ void Bgpd::start_connect(bgp::PeerId peer) {
   c.fd = std::move(*fd);
   c.peer = peer;
   c.connecting = true;
+  c.remote = remote;
   (void)epoll_.add(c.fd.get(), EPOLLOUT, kTagConnection + id);
   conns_.emplace(id, std::move(c));
   p.connecting = id;
@@ -338,7 +366,7 @@ void Bgpd::on_accept() {
     std::optional<bgp::PeerId> peer;
     for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
       const auto& cfg = peers_[id].config;
-      if (cfg && inet(cfg->address, 0).same_host(from)) peer = id;
+      if (cfg && scoped_inet(cfg->address, 0, *cfg).same_host(from)) peer = id;
     }
     if (!peer) {
       log_->info("bgpd: connection from unknown " + from.to_string() +
@@ -363,7 +391,7 @@ void Bgpd::on_connection(bgp::ConnectionId id, std::uint32_t events) {
   if (c.connecting) {
     const bgp::PeerId peer = c.peer;
     peers_[peer].connecting = 0;
-    auto r = sysdep::connect_result(c.fd.get());
+    auto r = sysdep::connect_result(c.fd.get(), c.remote);
     if (!r) {
       log_connect_failure(peer, r.error().to_string());
       drop(id);
@@ -610,13 +638,13 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
           "fib");
   log_->set_level(next.log_level);
   const Time t = now();
-  // Peers, matched by address.
+  // Peers, matched by address (and a link-local one's interface).
   for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
     Peer& p = peers_[id];
     if (!p.config) continue;
     auto it = std::find_if(
         next.peers.begin(), next.peers.end(),
-        [&](const DaemonPeer& n) { return n.address == p.config->address; });
+        [&](const DaemonPeer& n) { return same_neighbor(n, *p.config); });
     if (it == next.peers.end() || !same_session(*it, *p.config, config_)) {
       if (it == next.peers.end()) {
         log_->info("reload: peer " + p.config->name + " removed");
@@ -645,10 +673,9 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
   globals.idle_hold_s = next.idle_hold_s;
   globals.mrai_ms = next.mrai_ms;
   for (const DaemonPeer& n : next.peers) {
-    const bool present =
-        std::any_of(peers_.begin(), peers_.end(), [&](const Peer& p) {
-          return p.config && p.config->address == n.address;
-        });
+    const bool present = std::any_of(
+        peers_.begin(), peers_.end(),
+        [&](const Peer& p) { return p.config && same_neighbor(*p.config, n); });
     if (present) continue;
     const BitsPerSecond bw = bandwidth_of(n);
     auto id = speaker_->add_peer(peer_config(globals, n, bw), t);

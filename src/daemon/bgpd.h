@@ -77,8 +77,9 @@ class Bgpd {
     ConnKind kind = ConnKind::bgp;
     sysdep::Fd fd;
     proto::bgp::PeerId peer = 0;
-    bool connecting = false;  // outgoing, not yet writable
-    bool closing = false;     // close once `out` is flushed
+    bool connecting = false;     // outgoing, not yet writable
+    sysdep::InetAddress remote;  // outgoing: where it connects to
+    bool closing = false;        // close once `out` is flushed
     std::vector<std::uint8_t> out;
     std::size_t out_offset = 0;
     std::vector<std::uint8_t> in;  // control: the request line

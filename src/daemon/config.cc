@@ -223,10 +223,29 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
       return std::unexpected(
           r.error(n["next_hop_ipv6"], key, "not an IPv6 address"));
     }
+    if (p.next_hop_ipv6->link_local()) {
+      return std::unexpected(r.error(
+          n["next_hop_ipv6"], key,
+          "link-local: this is the global next hop (RFC 2545 section 3); "
+          "a link-local local_address is sent with it"));
+    }
   }
   if (n["interface"]) {
     ASSIGN(p.interface,
            r.string(n["interface"], Reader::join(at, "interface")));
+  }
+  for (const char* key : {"address", "local_address"}) {
+    const bool link_local =
+        key == std::string_view("address")
+            ? p.address.link_local()
+            : p.local_address && p.local_address->link_local();
+    if (link_local && p.interface.empty()) {
+      return std::unexpected(
+          r.error(n[key], Reader::join(at, key),
+                  "a link-local address is one only on its link: give the "
+                  "peer's interface (" +
+                      Reader::join(at, "interface") + ")"));
+    }
   }
   if (n["link_bandwidth"]) {
     const std::string key = Reader::join(at, "link_bandwidth");
@@ -378,8 +397,15 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
   if (root["role"]) ASSIGN(c.role, r.role(root["role"], "role"));
   if (const YAML::Node l = root["listen"]) {
     TRY(r.check_map(l, "listen", {"address", "port"}));
-    if (l["address"])
+    if (l["address"]) {
       ASSIGN(c.listen_address, r.ip(l["address"], "listen.address"));
+      if (c.listen_address.link_local()) {
+        return std::unexpected(r.error(
+            l["address"], "listen.address",
+            "link-local: listen on \"::\" instead (each link-local peer's "
+            "interface tells its connections apart)"));
+      }
+    }
     if (l["port"])
       ASSIGN(c.listen_port, r.uint(l["port"], "listen.port", 0, 65535));
   }
@@ -561,7 +587,7 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
             r.error(peers[i]["name"], at + ".name", "must not be empty"));
       }
       for (const DaemonPeer& q : c.peers) {
-        if (q.address == p.address) {
+        if (same_neighbor(q, p)) {
           return std::unexpected(
               r.error(peers[i]["address"], at + ".address",
                       "peer " + q.name + " has the same address"));
@@ -662,6 +688,12 @@ std::expected<IpAddress, std::string> parse_ip(std::string_view text) {
       a.v6 = true;
       return a;
     }
+  }
+  if (s.find('%') != std::string::npos) {
+    return std::unexpected("'" + s +
+                           "' is not an IPv4 or IPv6 address: a zone such as "
+                           "%eth1 is not part of one (give a peer's link as "
+                           "its interface)");
   }
   return std::unexpected("'" + s + "' is not an IPv4 or IPv6 address");
 }
@@ -798,6 +830,13 @@ bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,
   }
   if (peer.next_hop_ipv6) {
     pc.next_hop_ipv6 = peer.next_hop_ipv6->to_bytes();
+    // The peer shares the link of a link-local session: the link-local
+    // address goes with the global one (RFC 2545 section 3).
+    if (peer.local_address && peer.local_address->link_local()) {
+      const Bytes link_local = peer.local_address->to_bytes();
+      pc.next_hop_ipv6.insert(pc.next_hop_ipv6.end(), link_local.begin(),
+                              link_local.end());
+    }
   } else if (peer.local_address && peer.local_address->v6) {
     pc.next_hop_ipv6 = peer.local_address->to_bytes();
   }

@@ -24,14 +24,23 @@
 //       asn: 65100
 //       port: 179
 //       local_address: 10.0.1.1 # bind; also our NEXT_HOP toward the peer
-//       next_hop_ipv6: "2001:db8::1"   # needed to send IPv6 routes
+//       next_hop_ipv6: "2001:db8::1"   # global; needed to send IPv6 routes
 //       interface: eth1         # link bandwidth source and route device
+//                               #   (and the link of a link-local address)
 //       link_bandwidth: 400G    # or "interface" (sysfs speed, re-read)
 //       role: spine
 //       passive: false
 //       families: [ipv4, ipv6]
 //       hold: 9                 # per-peer timer overrides (hold 0: no
 //                               #   keepalives; left out: timers.hold)
+//
+// IPv6 link-local sessions (fe80::/10): a link-local `address` or
+// `local_address` belongs to the peer's `interface`, which is then
+// required (written as its own key, not as "fe80::2%eth1"); two peers may
+// share a link-local address on different interfaces. Toward such a peer
+// the IPv6 NEXT_HOP carries next_hop_ipv6 (global) and the link-local
+// local_address, 32 bytes (RFC 2545 section 3), or the link-local address
+// alone when no global one is given.
 //
 // Every error names the file, line, column and dotted key, like the
 // simulator's scenarios: "bgpd.yaml:12:7: peers[1].asn: must be ...".
@@ -71,8 +80,13 @@ struct IpAddress {
   bool operator==(const IpAddress&) const = default;
   std::string to_string() const;
   Bytes to_bytes() const;  // 4 or 16 bytes
+  // IPv6 fe80::/10: meaningful only together with an interface.
+  bool link_local() const {
+    return v6 && bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80;
+  }
 };
-// Errors: not an IPv4 or IPv6 literal (message names the text).
+// Errors: not an IPv4 or IPv6 literal (message names the text; an IPv6
+// zone such as "%eth1" is not part of one, and the message says so).
 std::expected<IpAddress, std::string> parse_ip(std::string_view text);
 
 // "400G", "25Gbps", "100M", "10000000000": bits per second, decimal
@@ -101,6 +115,13 @@ struct DaemonPeer {
   bool mrai_set = false;
   bool operator==(const DaemonPeer&) const = default;
 };
+
+// Whether `a` and `b` name the same neighbour: the same address, and for
+// a link-local address the same interface (its link).
+inline bool same_neighbor(const DaemonPeer& a, const DaemonPeer& b) {
+  return a.address == b.address &&
+         (!a.address.link_local() || a.interface == b.interface);
+}
 
 struct DaemonConfig {
   std::string file;  // where it was read from (reload reads it again)
@@ -134,12 +155,14 @@ struct DaemonConfig {
 // hint), a prefix with bits set past its length (10.1.1.1/24) or listed
 // twice in `prefixes`, a missing required key (asn, router_id,
 // peers[i].address, peers[i].asn), a value of the wrong kind or out of
-// range, two peers with the same address or name,
-// a peer address no speaker has (unspecified, broadcast, multicast), an
-// IPv4-mapped one, or our own (local_address, listen address), a peer
-// without a link bandwidth source (neither link_bandwidth nor interface),
-// or a peer without a NEXT_HOP source for IPv4 (local_address, or a listen
-// address other than 0.0.0.0). Engine checks (validate(SpeakerConfig)) are
+// range, two peers with the same address or name (a link-local address
+// only on the same interface), a link-local address or local_address
+// without the peer's interface, a link-local next_hop_ipv6 or listen
+// address, a peer address no speaker has (unspecified, broadcast,
+// multicast), an IPv4-mapped one, or our own (local_address, listen
+// address), a peer without a link bandwidth source (neither
+// link_bandwidth nor interface), or a peer without a NEXT_HOP source for
+// IPv4 (local_address, or a listen address other than 0.0.0.0). Engine checks (validate(SpeakerConfig)) are
 // reported at the key they come from.
 std::expected<DaemonConfig, ConfigFileError> load_config(
     const std::string& path);

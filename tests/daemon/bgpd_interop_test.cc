@@ -16,6 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "daemon/netns_harness.h"
 
@@ -637,6 +639,148 @@ router bgp 65200
   ASSERT_TRUE(eventually([&] { return weights().size() == 2; }, 10))
       << lab.dump_logs();
   EXPECT_EQ(s1_state(), "Established");
+}
+
+// IPv6 link-local sessions with both real peers at once: arfabric's `a`
+// peers with FRR (and its zebra) on one link and GoBGP on another, both at
+// fe80::2, IPv6 unicast only, no global address on either link. Each
+// session comes up (FRR's `neighbor ... interface`, GoBGP's zoned
+// neighbor-address); a's kernel routes go through each peer's link-local
+// address on that peer's link; and the routes a passes on, with its
+// link-local NEXT_HOP, are accepted: FRR's zebra installs GoBGP's prefix
+// through fe80::1 on its link.
+TEST(LinkLocalInterop, FrrAndGobgpAtOneLinkLocalAddressOnTwoLinks) {
+  ASSERT_TRUE(require(kFrrBgpd));
+  ASSERT_TRUE(require(kFrrZebra));
+  ASSERT_TRUE(require(kVtysh));
+  ASSERT_TRUE(require(kGobgpd));
+  ASSERT_TRUE(require(kGobgp));
+  NetnsLab lab;
+  const std::string a = lab.add_namespace("a");
+  const std::string f = lab.add_namespace("f");
+  const std::string g = lab.add_namespace("g");
+  const auto af = lab.link(a, "", f, "", "fe80::1/64", "fe80::2/64");
+  const auto ag = lab.link(a, "", g, "", "fe80::1/64", "fe80::2/64");
+  const std::string a_socket = (lab.dir() / "a.sock").string();
+  std::string conf =
+      "asn: 65001\nrouter_id: 10.0.0.1\nlisten: {address: \"::\"}\n"
+      "control_socket: " +
+      a_socket +
+      "\nlog_level: debug\nprefixes: [\"2001:db8:1::/48\"]\n"
+      "timers: {hold: 9, connect_retry: 1, idle_hold: 0}\npeers:\n";
+  for (const auto& [name, asn, dev] :
+       {std::tuple{"frr", "65100", af.first}, {"gobgp", "65200", ag.first}}) {
+    conf += std::string("  - {name: ") + name +
+            ", address: \"fe80::2\", asn: " + asn +
+            ", local_address: \"fe80::1\", interface: " + dev +
+            ", link_bandwidth: 100G, role: spine, families: [ipv6]}\n";
+  }
+  const std::string frr_conf =
+      "hostname f\nlog stdout debugging\n"
+      "router bgp 65100\n"
+      " bgp router-id 10.0.0.100\n"
+      " no bgp ebgp-requires-policy\n"
+      " no bgp network import-check\n"
+      " no bgp default ipv4-unicast\n"
+      " timers bgp 3 9\n"
+      " neighbor fe80::1 remote-as 65001\n"
+      " neighbor fe80::1 interface " +
+      af.second +
+      "\n neighbor fe80::1 timers connect 1\n"
+      " address-family ipv6 unicast\n"
+      "  network 2001:db8:2::/48\n"
+      "  neighbor fe80::1 activate\n"
+      " exit-address-family\nexit\n";
+  const std::string gobgp_conf =
+      "[global.config]\n  as = 65200\n  router-id = \"10.0.0.200\"\n"
+      "  port = 179\n"
+      "[[neighbors]]\n  [neighbors.config]\n"
+      "    neighbor-address = \"fe80::1%" +
+      ag.second +
+      "\"\n    peer-as = 65001\n"
+      // The link has a second link-local address of the kernel's making:
+      // connect from fe80::2, where a expects GoBGP.
+      "  [neighbors.transport.config]\n    local-address = \"fe80::2%" +
+      ag.second +
+      "\"\n"
+      "  [neighbors.timers.config]\n    connect-retry = 1\n"
+      "    hold-time = 9\n    keepalive-interval = 3\n"
+      "  [[neighbors.afi-safis]]\n    [neighbors.afi-safis.config]\n"
+      "      afi-safi-name = \"ipv6-unicast\"\n";
+  const std::string zserv = (lab.dir() / "zserv.api").string();
+  lab.start(
+      f, "zebra",
+      {kFrrZebra, "-z", zserv, "-P", "0", "-f",
+       lab.write("zebra.conf", "hostname f\n").string(), "-i",
+       (lab.dir() / "zebra.pid").string(), "--vty_socket", lab.dir().string(),
+       "-u", "root", "-g", "root", "--log", "stdout"});
+  ASSERT_TRUE(eventually([&] { return std::filesystem::exists(zserv); }, 5))
+      << lab.dump_logs();
+  lab.start(f, "frr", {kFrrBgpd,       "-S",
+                       "-z",           zserv,
+                       "-p",           "179",
+                       "-P",           "0",
+                       "-f",           lab.write("frr.conf", frr_conf).string(),
+                       "-i",           (lab.dir() / "frr.pid").string(),
+                       "--vty_socket", lab.dir().string(),
+                       "-u",           "root",
+                       "-g",           "root",
+                       "--log",        "stdout"});
+  lab.start(g, "gobgpd",
+            {kGobgpd, "-f", lab.write("gobgp.toml", gobgp_conf).string(),
+             "--api-hosts", "127.0.0.1:50051", "--pprof-disable"});
+  ASSERT_TRUE(eventually(
+      [&] {
+        return lab.exec(g, kGobgp + " global rib add -a ipv6 2001:db8:3::/48")
+                   .first == 0;
+      },
+      15))
+      << lab.dump_logs();
+  lab.start(
+      a, "arfabric-a",
+      {ARFABRIC_BINARY, "bgpd", "-c", lab.write("a.yaml", conf).string()});
+
+  ASSERT_TRUE(eventually([&] {
+    return peers_established(a_socket, {"frr", "gobgp"});
+  })) << bgpctl(a_socket, "neighbors").dump(2)
+      << lab.dump_logs();
+
+  // a's kernel: each peer's prefix through its link-local address, on its
+  // own link.
+  for (const auto& [prefix, dev] : {std::pair{"2001:db8:2::/48", af.first},
+                                    {"2001:db8:3::/48", ag.first}}) {
+    std::set<std::string> hops;
+    EXPECT_TRUE(eventually(
+        [&] {
+          hops = kernel_next_hops(lab, a, prefix);
+          return hops == std::set<std::string>{"fe80::2 " + dev};
+        },
+        10))
+        << prefix << ": " << ::testing::PrintToString(hops)
+        << lab.exec(a, "ip -6 route").second << lab.dump_logs();
+  }
+  // GoBGP has a's prefix and FRR's, passed on by a.
+  json rib;
+  EXPECT_TRUE(eventually([&] {
+    auto [rc, out] = lab.exec(g, kGobgp + " global rib -a ipv6 -j");
+    rib = json::parse(out, nullptr, false);
+    return rc == 0 && rib.is_object() && rib.contains("2001:db8:1::/48") &&
+           rib.contains("2001:db8:2::/48");
+  })) << rib.dump(2)
+      << lab.dump_logs();
+  // FRR's zebra installed GoBGP's prefix through a's link-local NEXT_HOP.
+  std::set<std::string> hops;
+  EXPECT_TRUE(eventually(
+      [&] {
+        hops = kernel_next_hops(lab, f, "2001:db8:3::/48");
+        return hops == std::set<std::string>{"fe80::1 " + af.second};
+      },
+      10))
+      << ::testing::PrintToString(hops) << lab.exec(f, "ip -6 route").second
+      << shell(kVtysh + " --vty_socket " + lab.dir().string() +
+               " -c 'show bgp ipv6 unicast'")
+             .second
+      << lab.dump_logs();
 }
 
 }  // namespace

@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <tuple>
 
 #include "daemon/netns_harness.h"
 
@@ -288,6 +290,112 @@ TEST_F(Fabric, FareWeightsReachTheKernelAndFollowAReload) {
       [&] { return neighbor("s1", "l1").value("state", "") != "Established"; },
       5));
   EXPECT_GE(neighbor("s1", "l1").value("notifications_in", 0u), 1u);
+}
+
+// IPv6 link-local sessions, as unnumbered fabrics run BGP. The hub `a`
+// peers with `b` and `c` at the same address, fe80::2, on two links (each
+// interface is its own link), passively, so that each incoming connection
+// is matched to its peer by the interface it arrived on. Routes carry
+// link-local next hops, which the kernel takes with the peer's device, and
+// traffic between b and c flows over them through a.
+TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
+  NetnsLab lab;
+  const std::string a = lab.add_namespace("a");
+  const std::string b = lab.add_namespace("b");
+  const std::string c = lab.add_namespace("c");
+  const auto ab = lab.link(a, "", b, "", "fe80::1/64", "fe80::2/64");
+  const auto ac = lab.link(a, "", c, "", "fe80::1/64", "fe80::2/64");
+  lab.exec(a, "sysctl -qw net.ipv6.conf.all.forwarding=1");
+  lab.exec(b, "ip addr add 2001:db8:b::1/128 dev lo");
+  lab.exec(c, "ip addr add 2001:db8:c::1/128 dev lo");
+  auto head = [&](const std::string& asn, const std::string& id,
+                  const std::string& prefix) {
+    return "asn: " + asn + "\nrouter_id: " + id +
+           "\nlisten: {address: \"::\"}\ncontrol_socket: " +
+           (lab.dir() / (id + ".sock")).string() +
+           "\nlog_level: debug\nprefixes: [\"" + prefix +
+           "\"]\ntimers: {hold: 9, connect_retry: 1, idle_hold: 0}\n"
+           "peers:\n";
+  };
+  auto peer = [](const std::string& name, const std::string& address,
+                 const std::string& asn, const std::string& local,
+                 const std::string& dev, bool passive) {
+    return "  - {name: " + name + ", address: \"" + address +
+           "\", asn: " + asn + ", local_address: \"" + local +
+           "\", interface: " + dev +
+           ", link_bandwidth: 100G, families: [ipv6], passive: " +
+           (passive ? "true" : "false") + "}\n";
+  };
+  const std::string ca =
+      head("65001", "10.0.0.1", "2001:db8:a::/48") +
+      peer("b", "fe80::2", "65002", "fe80::1", ab.first, true) +
+      peer("c", "fe80::2", "65003", "fe80::1", ac.first, true);
+  const std::string cb =
+      head("65002", "10.0.0.2", "2001:db8:b::/48") +
+      peer("a", "fe80::1", "65001", "fe80::2", ab.second, false);
+  const std::string cc =
+      head("65003", "10.0.0.3", "2001:db8:c::/48") +
+      peer("a", "fe80::1", "65001", "fe80::2", ac.second, false);
+  for (const auto& [ns, name, text] :
+       {std::tuple{a, "a", ca}, {b, "b", cb}, {c, "c", cc}}) {
+    lab.start(ns, std::string("arfabric-") + name,
+              {ARFABRIC_BINARY, "bgpd", "-c",
+               lab.write(std::string(name) + ".yaml", text).string()});
+  }
+  const std::string a_socket = (lab.dir() / "10.0.0.1.sock").string();
+  ASSERT_TRUE(eventually([&] {
+    return peers_established(a_socket, {"b", "c"});
+  })) << bgpctl(a_socket, "neighbors").dump(2)
+      << lab.dump_logs();
+
+  // At a, each prefix through the link it came over.
+  for (const auto& [prefix, dev] : {std::pair{"2001:db8:b::/48", ab.first},
+                                    {"2001:db8:c::/48", ac.first}}) {
+    std::set<std::string> hops;
+    EXPECT_TRUE(eventually(
+        [&] {
+          hops = kernel_next_hops(lab, a, prefix);
+          return hops == std::set<std::string>{"fe80::2 " + dev};
+        },
+        10))
+        << prefix << ": " << ::testing::PrintToString(hops)
+        << lab.exec(a, "ip -6 route").second << lab.dump_logs();
+  }
+  // At b, c's prefix through a, whose NEXT_HOP is its link-local address.
+  std::set<std::string> hops;
+  ASSERT_TRUE(eventually(
+      [&] {
+        hops = kernel_next_hops(lab, b, "2001:db8:c::/48");
+        return hops == std::set<std::string>{"fe80::1 " + ab.second};
+      },
+      10))
+      << ::testing::PrintToString(hops) << lab.dump_logs();
+  EXPECT_TRUE(eventually(
+      [&] {
+        return lab.exec(b, "ping -6 -c1 -W1 -I 2001:db8:b::1 2001:db8:c::1")
+                   .first == 0;
+      },
+      5))
+      << lab.exec(b, "ip -6 route").second << lab.exec(c, "ip -6 route").second
+      << lab.dump_logs();
+
+  // A reload tells the two fe80::2 peers apart too: unchanged, neither
+  // session restarts.
+  std::map<std::string, std::uint64_t> transitions;
+  for (const json& p : bgpctl(a_socket, "neighbors")) {
+    transitions[p.value("name", "")] = p.value("established_transitions", 0u);
+  }
+  ASSERT_EQ(transitions.size(), 2u);
+  auto [rc, out] =
+      shell(std::string(ARFABRIC_BINARY) + " bgpctl reload -s " + a_socket);
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_EQ(out.find("restart"), std::string::npos) << out;
+  for (const json& p : bgpctl(a_socket, "neighbors")) {
+    const std::string name = p.value("name", "");
+    EXPECT_EQ(p.value("state", ""), "Established") << name;
+    EXPECT_EQ(p.value("established_transitions", 0u), transitions[name])
+        << name;
+  }
 }
 
 TEST(BgpdCli, ConfigurationErrorsNameFileLineAndKey) {

@@ -220,6 +220,33 @@ INSTANTIATE_TEST_SUITE_P(
                     "    link_bandwidth: 1G\n"
                     "    families: [ipv4, mpls]\n",
                 8, "peers[0].families[1]", "not ipv4 or ipv6"},
+        BadCase{"a link-local peer without its interface",
+                kHead + "peers:\n  - {address: \"fe80::2\", asn: 2,\n"
+                        "     link_bandwidth: 1G}\n",
+                4, "peers[0].address",
+                "give the peer's interface (peers[0].interface)"},
+        BadCase{"a link-local local_address without the interface",
+                kHead + "peers:\n  - {address: \"fd00::2\", asn: 2,\n"
+                        "     local_address: \"fe80::1\", link_bandwidth: "
+                        "1G}\n",
+                5, "peers[0].local_address", "a link-local address is one"},
+        BadCase{"a zone in the address",
+                kHead + "peers:\n  - {address: \"fe80::2%eth1\", asn: 2}\n", 4,
+                "peers[0].address", "a zone such as %eth1 is not part of one"},
+        BadCase{"a link-local next_hop_ipv6",
+                kHead + "peers:\n  - {address: \"fd00::2\", asn: 2,\n"
+                        "     next_hop_ipv6: \"fe80::1\"}\n",
+                5, "peers[0].next_hop_ipv6", "the global next hop"},
+        BadCase{"a link-local listen address",
+                kHead + "listen: {address: \"fe80::1\"}\n", 3, "listen.address",
+                "listen on \"::\" instead"},
+        BadCase{"one link-local address twice on one interface",
+                kHead + "peers:\n"
+                        "  - {address: \"fe80::2\", asn: 2, interface: e1,\n"
+                        "     link_bandwidth: 1G}\n"
+                        "  - {address: \"fe80::2\", asn: 3, interface: e1,\n"
+                        "     link_bandwidth: 1G}\n",
+                6, "peers[1].address", "same address"},
         BadCase{"yaml syntax", kHead + "peers: [\n", 4, "(yaml)", ""},
         // Found by fuzz/daemon_config_fuzz: keys without a name gave an
         // error with an empty key.
@@ -304,6 +331,39 @@ TEST(DaemonConfig, ParsesRates) {
   EXPECT_EQ(parse_rate("999.5T").value(), 999'500'000'000'000ULL);
   EXPECT_FALSE(parse_rate("1000.5T"));
   EXPECT_FALSE(parse_rate("1000000500000000"));
+}
+
+// A link-local session: peers on different links may share the other
+// end's link-local address (each interface is its own link), and the IPv6
+// NEXT_HOP toward them carries the global next_hop_ipv6 and the link-local
+// local_address (RFC 2545 section 3), or the link-local address alone.
+TEST(DaemonConfig, LinkLocalPeersAreTiedToTheirInterfaces) {
+  auto c = parse_config(
+      kHead +
+          "peers:\n"
+          "  - {name: a, address: \"fe80::2\", asn: 2, interface: e1,\n"
+          "     local_address: \"fe80::1\", next_hop_ipv6: \"2001:db8::1\",\n"
+          "     link_bandwidth: 1G, families: [ipv6]}\n"
+          "  - {name: b, address: \"fe80::2\", asn: 3, interface: e2,\n"
+          "     local_address: \"fe80::1\", link_bandwidth: 1G,\n"
+          "     families: [ipv6]}\n",
+      "ll.yaml");
+  ASSERT_TRUE(c) << c.error().to_string();
+  EXPECT_TRUE(c->peers[0].address.link_local());
+  EXPECT_FALSE(parse_ip("fec0::1")->link_local());  // site-local, not fe80::/10
+  EXPECT_TRUE(parse_ip("febf::1")->link_local());
+  EXPECT_FALSE(parse_ip("10.0.0.1")->link_local());
+  const auto sc = speaker_config(*c, {gbps(1), gbps(1)});
+  ASSERT_EQ(sc.peers[0].next_hop_ipv6.size(), 32u);
+  EXPECT_EQ(Bytes(sc.peers[0].next_hop_ipv6.begin(),
+                  sc.peers[0].next_hop_ipv6.begin() + 16),
+            parse_ip("2001:db8::1")->to_bytes());
+  EXPECT_EQ(Bytes(sc.peers[0].next_hop_ipv6.begin() + 16,
+                  sc.peers[0].next_hop_ipv6.end()),
+            parse_ip("fe80::1")->to_bytes());
+  EXPECT_EQ(sc.peers[1].next_hop_ipv6, parse_ip("fe80::1")->to_bytes());
+  EXPECT_TRUE(proto::bgp::validate(sc))
+      << proto::bgp::validate(sc).error().reason;
 }
 
 TEST(DaemonConfig, ParsesAddresses) {

@@ -36,6 +36,34 @@ TEST(KernelWeights, ScaleTheLargestTo256AndKeepLivePathsAboveZero) {
             (std::vector<std::uint16_t>{256, 256, 256}));
 }
 
+// The gateway of an IPv6 next hop: the global address of a global +
+// link-local pair, the link-local one when the global is unspecified (a
+// speaker with only a link-local address), and a lone link-local address
+// as it is (the route always names the peer's device).
+TEST(FibView, IPv6GatewaysAreTheGlobalAddressUnlessItIsUnspecified) {
+  auto bytes = [](std::initializer_list<const char*> addresses) {
+    Bytes out;
+    for (const char* a : addresses) {
+      const Bytes b = parse_ip(a).value().to_bytes();
+      out.insert(out.end(), b.begin(), b.end());
+    }
+    return out;
+  };
+  const bgp::Destination d = bgp::testing::destination("2001:db8:9::/48");
+  std::vector<bgp::NextHopWeight> hops = {
+      {0, bgp::NextHopAddress(bytes({"2001:db8::2", "fe80::2"})), gbps(1)},
+      {1, bgp::NextHopAddress(bytes({"::", "fe80::3"})), gbps(1)},
+      {2, bgp::NextHopAddress(bytes({"fe80::4"})), gbps(1)},
+      {3, bgp::NextHopAddress(bytes({"2001:db8::5"})), gbps(1)}};
+  const FibRoute view = fib_view(d, hops, {"e0", "e1", "e2", "e3"});
+  ASSERT_EQ(view.members.size(), 4u);
+  EXPECT_EQ(view.members[0].gateway, "2001:db8::2");
+  EXPECT_EQ(view.members[1].gateway, "fe80::3");
+  EXPECT_EQ(view.members[2].gateway, "fe80::4");
+  EXPECT_EQ(view.members[3].gateway, "2001:db8::5");
+  EXPECT_EQ(view.members[1].interface, "e1");
+}
+
 bgp::FibUpdate update(const std::string& prefix,
                       std::vector<std::pair<Bytes, BitsPerSecond>> hops) {
   bgp::FibUpdate u;

@@ -24,7 +24,9 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -268,6 +270,61 @@ inline const nlohmann::json* find_by(const nlohmann::json& array,
     if (e.is_object() && e.value(key, "") == value) return &e;
   }
   return nullptr;
+}
+
+// Whether the daemon at `socket` has every peer in `names` Established.
+inline bool peers_established(const std::string& socket,
+                              const std::vector<std::string>& names) {
+  const nlohmann::json all = bgpctl(socket, "neighbors");
+  for (const std::string& name : names) {
+    const nlohmann::json* p = find_by(all, "name", name);
+    if (!p || p->value("state", "") != "Established") return false;
+  }
+  return true;
+}
+
+// The kernel next hops of the route to `prefix` in `ns` (a nexthop group,
+// as arfabric bgpd and FRR's zebra program them, or a route's own
+// gateway), each as "GATEWAY DEVICE"; empty when there is no such route.
+inline std::set<std::string> kernel_next_hops(NetnsLab& lab,
+                                              const std::string& ns,
+                                              const std::string& prefix) {
+  std::set<std::string> out;
+  const std::string family =
+      prefix.find(':') == std::string::npos ? "-4" : "-6";
+  auto routes = nlohmann::json::parse(
+      lab.exec(ns, "ip -j " + family + " route show " + prefix).second, nullptr,
+      false);
+  if (routes.is_discarded() || !routes.is_array() || routes.empty()) {
+    return out;
+  }
+  const nlohmann::json& route = routes[0];
+  if (route.contains("gateway")) {
+    out.insert(route.value("gateway", "") + " " + route.value("dev", ""));
+  }
+  for (const auto& hop : route.value("nexthops", nlohmann::json::array())) {
+    out.insert(hop.value("gateway", "") + " " + hop.value("dev", ""));
+  }
+  if (!route.contains("nhid")) return out;
+  auto nhs = nlohmann::json::parse(lab.exec(ns, "ip -j nexthop show").second,
+                                   nullptr, false);
+  if (nhs.is_discarded() || !nhs.is_array()) return out;
+  const unsigned id = route.value("nhid", 0u);
+  std::map<unsigned, std::string> single;
+  for (const auto& nh : nhs) {
+    if (nh.contains("gateway")) {
+      single[nh.value("id", 0u)] =
+          nh.value("gateway", "") + " " + nh.value("dev", "");
+    }
+  }
+  for (const auto& nh : nhs) {
+    if (nh.value("id", 0u) != id) continue;
+    if (single.contains(id)) out.insert(single[id]);
+    for (const auto& m : nh.value("group", nlohmann::json::array())) {
+      out.insert(single[m.value("id", 0u)]);
+    }
+  }
+  return out;
 }
 
 }  // namespace arfabric::testing

@@ -55,8 +55,10 @@ std::expected<void, SpeakerConfigError> validate(const SpeakerConfig& c) {
     if (!p.next_hop_ipv4.empty() && p.next_hop_ipv4.size() != 4) {
       return fail(at + ".next_hop_ipv4", "must be 4 bytes");
     }
-    if (!p.next_hop_ipv6.empty() && p.next_hop_ipv6.size() != 16) {
-      return fail(at + ".next_hop_ipv6", "must be 16 bytes");
+    if (!p.next_hop_ipv6.empty() && p.next_hop_ipv6.size() != 16 &&
+        p.next_hop_ipv6.size() != 32) {
+      return fail(at + ".next_hop_ipv6",
+                  "must be 16 bytes, or 32 (global and link-local)");
     }
     if (p.mrai < Time{}) return fail(at + ".mrai", "must not be negative");
   }

@@ -39,7 +39,9 @@ struct PeerConfig {
   // Our address on the link, used as NEXT_HOP toward this peer (every eBGP
   // route is re-advertised next-hop-self).
   Bytes next_hop_ipv4;  // 4 bytes, or empty when IPv4 is not carried
-  Bytes next_hop_ipv6;  // 16 bytes, or empty when IPv6 is not carried
+  // 16 bytes, 32 (global, then link-local: RFC 2545 section 3), or empty
+  // when IPv6 is not carried.
+  Bytes next_hop_ipv6;
   // Minimum Route Advertisement Interval (RFC 4271 section 9.2.1.1); 0
   // sends at once. RFC 7938 section 6.1 recommends 0 inside a data center.
   Time mrai = Time{};

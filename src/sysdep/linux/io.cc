@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
@@ -31,6 +32,7 @@ socklen_t to_sockaddr(const InetAddress& a, sockaddr_storage& s) {
     in->sin6_family = AF_INET6;
     in->sin6_port = htons(a.port);
     std::memcpy(&in->sin6_addr, a.bytes.data(), 16);
+    in->sin6_scope_id = a.scope_id;
     return sizeof(sockaddr_in6);
   }
   auto* in = reinterpret_cast<sockaddr_in*>(&s);
@@ -50,6 +52,7 @@ InetAddress from_sockaddr(const sockaddr_storage& s) {
     } else {
       a.v6 = true;
       std::memcpy(a.bytes.data(), &in->sin6_addr, 16);
+      if (IN6_IS_ADDR_LINKLOCAL(&in->sin6_addr)) a.scope_id = in->sin6_scope_id;
     }
     a.port = ntohs(in->sin6_port);
   } else {
@@ -107,8 +110,15 @@ Time monotonic_now() {
 std::string InetAddress::to_string() const {
   char buf[INET6_ADDRSTRLEN] = {};
   inet_ntop(v6 ? AF_INET6 : AF_INET, bytes.data(), buf, sizeof buf);
-  return v6 ? "[" + std::string(buf) + "]:" + std::to_string(port)
-            : std::string(buf) + ":" + std::to_string(port);
+  if (!v6) return std::string(buf) + ":" + std::to_string(port);
+  std::string host = buf;
+  if (scope_id != 0) {
+    char name[IF_NAMESIZE] = {};
+    host += "%";
+    host += if_indextoname(scope_id, name) ? std::string(name)
+                                           : std::to_string(scope_id);
+  }
+  return "[" + host + "]:" + std::to_string(port);
 }
 
 SysResult<Fd> tcp_listen(const InetAddress& local, int backlog) {
@@ -149,13 +159,13 @@ SysResult<Fd> tcp_connect(const InetAddress& remote,
   return fd;
 }
 
-SysResult<void> connect_result(int fd) {
+SysResult<void> connect_result(int fd, const InetAddress& remote) {
   int err = 0;
   socklen_t len = sizeof err;
   if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
     return fail("getsockopt(SO_ERROR)");
   }
-  if (err != 0) return fail("connect", err);
+  if (err != 0) return fail("connect(" + remote.to_string() + ")", err);
   return {};
 }
 

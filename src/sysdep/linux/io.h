@@ -59,10 +59,15 @@ struct InetAddress {
   bool v6 = false;
   std::array<std::uint8_t, 16> bytes{};  // IPv4 in the first 4
   std::uint16_t port = 0;
+  // IPv6 link-local (fe80::/10): the index of the interface the address
+  // is on (sin6_scope_id); 0 for every other address.
+  std::uint32_t scope_id = 0;
   bool same_host(const InetAddress& o) const {
-    return v6 == o.v6 && bytes == o.bytes;
+    return v6 == o.v6 && bytes == o.bytes && scope_id == o.scope_id;
   }
-  std::string to_string() const;  // "10.0.0.1:179", "[2001:db8::1]:179"
+  // "10.0.0.1:179", "[2001:db8::1]:179", "[fe80::1%eth1]:179" (the
+  // interface's index when it has no name now).
+  std::string to_string() const;
 };
 
 // A non-blocking listening TCP socket with SO_REUSEADDR. Errors: socket,
@@ -73,9 +78,9 @@ SysResult<Fd> tcp_listen(const InetAddress& local, int backlog = 64);
 // socket, bind or an immediate connect failure (not EINPROGRESS).
 SysResult<Fd> tcp_connect(const InetAddress& remote,
                           const std::optional<InetAddress>& local);
-// The outcome of a non-blocking connect (SO_ERROR). Errors: the connect's
-// errno (ECONNREFUSED, ETIMEDOUT, ...).
-SysResult<void> connect_result(int fd);
+// The outcome of a non-blocking connect to `remote` (SO_ERROR). Errors:
+// the connect's errno (ECONNREFUSED, ETIMEDOUT, ...), named with `remote`.
+SysResult<void> connect_result(int fd, const InetAddress& remote);
 // Accepts one connection, non-blocking. Errors: EAGAIN when none is
 // waiting, else accept4's errno.
 SysResult<std::pair<Fd, InetAddress>> tcp_accept(int listen_fd);

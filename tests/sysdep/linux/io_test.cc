@@ -1,6 +1,9 @@
 #include "sysdep/linux/io.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <net/if.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -68,6 +71,52 @@ TEST(UnixListen, ReplacesOnlyASocketNobodyServes) {
   f >> kept;
   EXPECT_EQ(kept, "notes");
   fs::remove(path);
+}
+
+// A link-local address is shown with its interface, by name while one of
+// that index exists.
+TEST(InetAddress, ALinkLocalAddressShowsItsInterface) {
+  InetAddress a;
+  a.v6 = true;
+  ASSERT_EQ(inet_pton(AF_INET6, "fe80::1", a.bytes.data()), 1);
+  a.port = 179;
+  EXPECT_EQ(a.to_string(), "[fe80::1]:179");
+  a.scope_id = if_nametoindex("lo");
+  ASSERT_NE(a.scope_id, 0u);
+  EXPECT_EQ(a.to_string(), "[fe80::1%lo]:179");
+  InetAddress unscoped = a;
+  unscoped.scope_id = 0;
+  EXPECT_FALSE(a.same_host(unscoped));  // another link, another host
+  a.scope_id = 999999;
+  EXPECT_EQ(a.to_string(), "[fe80::1%999999]:179");
+}
+
+// A refused connection names where it went, whether connect() fails at
+// once or later, through connect_result().
+TEST(TcpConnect, AFailedConnectNamesTheRemoteAddress) {
+  // A port nothing listens on: bind one, learn its number, close it.
+  InetAddress remote;
+  remote.bytes = {127, 0, 0, 1};
+  {
+    auto listener = tcp_listen(remote);
+    ASSERT_TRUE(listener) << listener.error().to_string();
+    auto bound = local_address(listener->get());
+    ASSERT_TRUE(bound);
+    remote.port = bound->port;
+  }
+  const std::string named =
+      "connect(127.0.0.1:" + std::to_string(remote.port) + ")";
+  auto fd = tcp_connect(remote, std::nullopt);
+  if (!fd) {
+    EXPECT_EQ(fd.error().call, named);
+    return;
+  }
+  pollfd p{fd->get(), POLLOUT, 0};
+  ASSERT_EQ(::poll(&p, 1, 5000), 1);
+  auto r = connect_result(fd->get(), remote);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().err, ECONNREFUSED);
+  EXPECT_EQ(r.error().call, named);
 }
 
 }  // namespace
