@@ -162,8 +162,8 @@ struct DaemonConfig {
 // multicast), an IPv4-mapped one, or our own (local_address, listen
 // address), a peer without a link bandwidth source (neither
 // link_bandwidth nor interface), or a peer without a NEXT_HOP source for
-// IPv4 (local_address, or a listen address other than 0.0.0.0). Engine checks (validate(SpeakerConfig)) are
-// reported at the key they come from.
+// IPv4 (local_address, or a listen address other than 0.0.0.0). Engine
+// checks (validate(SpeakerConfig)) are reported at the key they come from.
 std::expected<DaemonConfig, ConfigFileError> load_config(
     const std::string& path);
 // The same from text; `file` names it in errors.

@@ -118,11 +118,14 @@ std::string pad(std::string s, std::size_t width) {
   return s + " ";
 }
 
+// The unit is chosen by magnitude, so that a negative value (an invalid
+// Path Bandwidth) reads "-8G", not "-8e+09".
 std::string rate(double bits_per_second) {
   char buf[32];
-  if (bits_per_second >= 1e9) {
+  const double magnitude = std::fabs(bits_per_second);
+  if (magnitude >= 1e9) {
     std::snprintf(buf, sizeof buf, "%.4gG", bits_per_second / 1e9);
-  } else if (bits_per_second >= 1e6) {
+  } else if (magnitude >= 1e6) {
     std::snprintf(buf, sizeof buf, "%.4gM", bits_per_second / 1e6);
   } else {
     std::snprintf(buf, sizeof buf, "%.4g", bits_per_second);
@@ -306,6 +309,8 @@ std::string render_rib(const json& doc) {
         << pad(nh, 16) << pad(p.value("as_path", ""), 20);
       if (p.contains("path_bandwidth")) {
         s << "pathbw " << rate_of(p["path_bandwidth"]) << " ";
+        // NaN and negative values count as no community (FARE falls back).
+        if (!p["path_bandwidth"].value("valid", true)) s << "(invalid) ";
       }
       if (p.contains("link_bandwidth")) {
         s << "linkbw " << rate_of(p["link_bandwidth"]) << " ";

@@ -77,6 +77,27 @@ TEST(Status, ANonFinitePathBandwidthIsSpecialNotNull) {
   const std::string table = render_rib(rib);
   EXPECT_NE(table.find("pathbw inf"), std::string::npos) << table;
   EXPECT_NE(table.find("linkbw nan"), std::string::npos) << table;
+  EXPECT_EQ(table.find("(invalid)"), std::string::npos) << table;
+}
+
+// A negative Path Bandwidth (binary16 0xbc00 = -1 GB/s) is invalid: the
+// table shows its value in the same units as any other, and says so.
+TEST(Status, ANegativePathBandwidthShowsItsValueAndThatItIsInvalid) {
+  wire::fare::PathBandwidth negative;
+  negative.router_id = 0x0a000001;
+  negative.bandwidth_bits = 0xbc00;
+  const auto j = path_bandwidth_json(negative);
+  EXPECT_FALSE(j["valid"].get<bool>());
+  EXPECT_EQ(j["bits_per_second"], -8e9);
+  const nlohmann::json rib = {{{"prefix", "10.9.0.0/24"},
+                               {"paths",
+                                {{{"peer", "s1"},
+                                  {"next_hop", "10.0.1.2"},
+                                  {"as_path", "65100"},
+                                  {"path_bandwidth", j}}}},
+                               {"installed", nlohmann::json::array()}}};
+  const std::string table = render_rib(rib);
+  EXPECT_NE(table.find("pathbw -8G (invalid)"), std::string::npos) << table;
 }
 
 // Bytes that are not UTF-8 (a request echoed in an error) are replaced,
