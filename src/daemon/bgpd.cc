@@ -40,6 +40,29 @@ sysdep::InetAddress scoped_inet(const IpAddress& a, std::uint16_t port,
   return s;
 }
 
+// Why peer `p` cannot connect to the listening socket `config` asks for,
+// if it cannot: no socket, or one of the other family (an IPv4 socket
+// takes no IPv6 connection; a specific IPv6 address no IPv4 one, while
+// "::" takes both). Only our own connections can then bring the session
+// up, and a passive peer's never comes up.
+std::optional<std::string> cannot_connect_to_us(const DaemonPeer& p,
+                                                const DaemonConfig& config) {
+  std::string why;
+  if (config.listen_port == 0) {
+    why = "nothing listens (listen.port 0)";
+  } else if (p.address.v6 && !config.listen_address.v6) {
+    why = "the listening socket is IPv4 (set listen.address \"::\" for both)";
+  } else if (!p.address.v6 && config.listen_address.v6 &&
+             config.listen_address != IpAddress{true, {}}) {
+    why = "the listening socket is IPv6 only (\"::\" takes both)";
+  } else {
+    return std::nullopt;
+  }
+  return "peer " + p.name + " cannot connect to us: " + why +
+         (p.passive ? "; it is passive, so its session never comes up"
+                    : "; only our connections to it bring the session up");
+}
+
 // Session parameters whose change needs the session restarted; link
 // bandwidth and the name do not. Timers are compared as the running
 // session has them: a peer's own value, else `globals`' (a reload does not
@@ -145,6 +168,11 @@ int Bgpd::run() {
       (config_.listen_port
            ? inet(config_.listen_address, config_.listen_port).to_string()
            : std::string("nothing")));
+  for (const DaemonPeer& p : config_.peers) {
+    // A daemon started with listen.port 0 chose not to listen.
+    if (config_.listen_port == 0 && !p.passive) continue;
+    if (auto why = cannot_connect_to_us(p, config_)) log_->warning(*why);
+  }
   speaker_->start(now());
   pump();
   next_poll_ = now() + ms(config_.interface_poll_ms);
@@ -687,6 +715,9 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
     peers_[*id] = Peer{
         n, bw, 0, false, sysdep::interface_carrier_changes(n.interface), ""};
     log_->info("reload: peer " + n.name + " added");
+    if (config_.listen_port != 0 || n.passive) {
+      if (auto why = cannot_connect_to_us(n, config_)) warn(*why);
+    }
   }
   // Originated prefixes.
   for (const bgp::Destination& d : config_.prefixes) {

@@ -5,7 +5,8 @@
 //   asn: 65001                  # 1..4294967295, not 23456 (AS_TRANS)
 //   router_id: 10.0.0.1
 //   role: leaf                  # leaf | spine | super-spine (FARE rule)
-//   listen: {address: 0.0.0.0, port: 179}   # port 0: no listening socket
+//   listen: {address: 0.0.0.0, port: 179}   # port 0: no listening socket;
+//                               # "::" takes IPv4 and IPv6 connections
 //   control_socket: /run/arfabric-bgpd.sock # bgpctl talks to it
 //   log_level: info             # error | warning | info | debug
 //   prefixes: [10.1.0.0/24, "2001:db8:1::/64"]

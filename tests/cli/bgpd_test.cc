@@ -106,7 +106,11 @@ TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {
   lab_.write("a.yaml", head + peer + "}\n");
   Answer a = bgpctl(socket_, "reload");
   ASSERT_EQ(a.code, 0) << a.err;
-  EXPECT_EQ(a.err, "");  // the peer is new
+  // The peer is new, no restart; but nothing listens for it.
+  EXPECT_EQ(a.err,
+            "arfabric bgpctl: warning: peer s1 cannot connect to us: nothing "
+            "listens (listen.port 0); it is passive, so its session never "
+            "comes up\n");
 
   lab_.write("a.yaml", head + peer + ", hold: 9}\n");
   a = bgpctl(socket_, "reload");
@@ -116,9 +120,13 @@ TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {
   lab_.write("a.yaml", head + peer + ", hold: 30}\n");
   a = bgpctl(socket_, "reload");
   EXPECT_EQ(a.code, 0) << a.err;
+  // Added again, it is named again.
   EXPECT_EQ(a.err,
             "arfabric bgpctl: warning: peer s1: its session settings changed; "
-            "the session restarts\n");
+            "the session restarts\n"
+            "arfabric bgpctl: warning: peer s1 cannot connect to us: nothing "
+            "listens (listen.port 0); it is passive, so its session never "
+            "comes up\n");
 }
 
 // A second daemon given the running one's control socket or pid file

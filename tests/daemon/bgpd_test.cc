@@ -398,6 +398,57 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
   }
 }
 
+// Listening on "::" takes IPv4 peers' connections too, even where the
+// namespace's net.ipv6.bindv6only says IPv6 sockets are IPv6 only: `a`
+// waits (passive) for b over IPv4. And a peer that cannot connect to the
+// listening socket is named at start: b listens on 0.0.0.0 and has a
+// passive IPv6 peer, whose session can never come up.
+TEST(Listening, OnTheUnspecifiedIPv6AddressTakesIPv4ConnectionsToo) {
+  NetnsLab lab;
+  const std::string a = lab.add_namespace("a");
+  const std::string b = lab.add_namespace("b");
+  const auto ab = lab.link(a, "10.0.9.1/30", b, "10.0.9.2/30");
+  lab.exec(a, "sysctl -qw net.ipv6.bindv6only=1");
+  const std::string a_socket = (lab.dir() / "a.sock").string();
+  const std::string ca =
+      "asn: 65001\nrouter_id: 10.0.0.1\nlisten: {address: \"::\"}\n"
+      "control_socket: " +
+      a_socket +
+      "\nfib: {install: false}\npeers:\n"
+      "  - {name: b, address: 10.0.9.2, asn: 65002, passive: true,\n"
+      "     local_address: 10.0.9.1, link_bandwidth: 100G}\n";
+  const std::string cb =
+      "asn: 65002\nrouter_id: 10.0.0.2\nfib: {install: false}\n"
+      "timers: {connect_retry: 1}\npeers:\n"
+      "  - {name: a, address: 10.0.9.1, asn: 65001, local_address: 10.0.9.2,\n"
+      "     link_bandwidth: 100G}\n"
+      "  - {name: far, address: \"fd00::9\", asn: 65009, passive: true,\n"
+      "     next_hop_ipv6: \"fd00::1\", link_bandwidth: 100G}\n";
+  const std::size_t pa = lab.start(
+      a, "arfabric-a",
+      {ARFABRIC_BINARY, "bgpd", "-c", lab.write("a.yaml", ca).string()});
+  const std::size_t pb = lab.start(
+      b, "arfabric-b",
+      {ARFABRIC_BINARY, "bgpd", "-c", lab.write("b.yaml", cb).string()});
+  EXPECT_TRUE(
+      eventually([&] { return peers_established(a_socket, {"b"}); }, 15))
+      << lab.dump_logs();
+  EXPECT_TRUE(eventually(
+      [&] {
+        return lab.log(pb).find(
+                   "warning peer far cannot connect to us: the listening "
+                   "socket "
+                   "is IPv4 (set listen.address \"::\" for both); it is "
+                   "passive, "
+                   "so its session never comes up") != std::string::npos;
+      },
+      5))
+      << lab.dump_logs();
+  EXPECT_EQ(lab.log(pa).find("cannot connect to us"), std::string::npos)
+      << lab.dump_logs();
+  (void)ab;
+}
+
 TEST(BgpdCli, ConfigurationErrorsNameFileLineAndKey) {
   NetnsLab lab;
   const auto path = lab.write("bad.yaml",

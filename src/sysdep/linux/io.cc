@@ -126,6 +126,11 @@ SysResult<Fd> tcp_listen(const InetAddress& local, int backlog) {
   if (!fd) return fd;
   const int one = 1;
   setsockopt(fd->get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (local.v6 && local.bytes == decltype(local.bytes){}) {
+    // "::" takes IPv4 connections too, whatever net.ipv6.bindv6only says.
+    const int zero = 0;
+    setsockopt(fd->get(), IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+  }
   sockaddr_storage s;
   const socklen_t len = to_sockaddr(local, s);
   if (bind(fd->get(), reinterpret_cast<sockaddr*>(&s), len) != 0) {

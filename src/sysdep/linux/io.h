@@ -70,8 +70,9 @@ struct InetAddress {
   std::string to_string() const;
 };
 
-// A non-blocking listening TCP socket with SO_REUSEADDR. Errors: socket,
-// bind (address not local, port in use) or listen failing.
+// A non-blocking listening TCP socket with SO_REUSEADDR; on "::" it takes
+// IPv4 connections too (IPV6_V6ONLY off). Errors: socket, bind (address
+// not local, port in use) or listen failing.
 SysResult<Fd> tcp_listen(const InetAddress& local, int backlog = 64);
 // Starts a non-blocking connect, bound to `local` (port 0: any) when given;
 // completion is reported by writability, then connect_result(). Errors:
