@@ -202,7 +202,6 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
         r.error(n, Reader::join(at, "asn"), "missing required key"));
   }
   ASSIGN(p.asn, r.uint(n["asn"], Reader::join(at, "asn"), 1, 0xffffffffULL));
-  p.name = p.address.to_string();
   if (n["name"]) ASSIGN(p.name, r.string(n["name"], Reader::join(at, "name")));
   if (n["port"]) {
     ASSIGN(p.port, r.uint(n["port"], Reader::join(at, "port"), 1, 65535));
@@ -246,6 +245,17 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
                   "peer's interface (" +
                       Reader::join(at, "interface") + ")"));
     }
+  }
+  if (p.address.link_local() && !p.local_address) {
+    return std::unexpected(r.error(
+        n["address"], Reader::join(at, "address"),
+        "a link-local peer needs local_address: our link-local address on "
+        "its interface, the session's source and our IPv6 NEXT_HOP"));
+  }
+  if (!n["name"]) {
+    // Peers may share a link-local address on different links.
+    p.name = p.address.to_string();
+    if (p.address.link_local()) p.name += "%" + p.interface;
   }
   if (n["link_bandwidth"]) {
     const std::string key = Reader::join(at, "link_bandwidth");

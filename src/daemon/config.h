@@ -20,7 +20,7 @@
 //   fib: {install: true, remove_on_exit: true, protocol: 186}
 //   interface_poll_ms: 1000     # how often interface speeds are re-read
 //   peers:
-//     - name: spine1            # default: the address
+//     - name: spine1            # default: the address (fe80::2%eth1)
 //       address: 10.0.1.2       # IPv4 or IPv6
 //       asn: 65100
 //       port: 179
@@ -37,8 +37,9 @@
 //
 // IPv6 link-local sessions (fe80::/10): a link-local `address` or
 // `local_address` belongs to the peer's `interface`, which is then
-// required (written as its own key, not as "fe80::2%eth1"); two peers may
-// share a link-local address on different interfaces. Toward such a peer
+// required (written as its own key, not as "fe80::2%eth1"); a link-local
+// peer needs local_address too; two peers may share a link-local address
+// on different interfaces. Toward such a peer
 // the IPv6 NEXT_HOP carries next_hop_ipv6 (global) and the link-local
 // local_address, 32 bytes (RFC 2545 section 3), or the link-local address
 // alone when no global one is given.
@@ -158,7 +159,8 @@ struct DaemonConfig {
 // peers[i].address, peers[i].asn), a value of the wrong kind or out of
 // range, two peers with the same address or name (a link-local address
 // only on the same interface), a link-local address or local_address
-// without the peer's interface, a link-local next_hop_ipv6 or listen
+// without the peer's interface, a link-local address without
+// local_address, a link-local next_hop_ipv6 or listen
 // address, a peer address no speaker has (unspecified, broadcast,
 // multicast), an IPv4-mapped one, or our own (local_address, listen
 // address), a peer without a link bandwidth source (neither

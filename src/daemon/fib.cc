@@ -17,18 +17,14 @@ std::string gateway_text(const Bytes& b) {
   return a.to_string();
 }
 
-// The address the kernel routes through (always with the peer's
-// interface, so a link-local one will do): an IPv6 next hop may carry
-// global + link-local (32 bytes), and the global is used unless it is
-// unspecified (::), as a speaker with only a link-local address may send.
+// The address the kernel routes through, always with the peer's
+// interface: of an IPv6 global + link-local pair (32 bytes) the link-local
+// one, which RFC 2545 section 3 sends only when the peer shares our link,
+// so it is always on it (the global one may be a loopback address of an
+// unnumbered link, which the kernel cannot route through); as FRR does.
 Bytes gateway_bytes(const bgp::NextHopAddress& next_hop) {
-  if (next_hop.size() == 32) {
-    const bool global_unspecified = std::all_of(
-        next_hop.begin(), next_hop.begin() + 16, [](auto b) { return b == 0; });
-    const auto from = next_hop.begin() + (global_unspecified ? 16 : 0);
-    return Bytes(from, from + 16);
-  }
-  return Bytes(next_hop.begin(), next_hop.end());
+  const auto from = next_hop.begin() + (next_hop.size() == 32 ? 16 : 0);
+  return Bytes(from, next_hop.end());
 }
 
 Bytes destination_bytes(const bgp::Destination& d) {

@@ -17,8 +17,14 @@ namespace bgp = proto::bgp;
 namespace wb = wire::bgp;
 using nlohmann::json;
 
-std::string format_next_hop(ByteSpan b) {
+// The next hop's first address (of an IPv6 global + link-local pair, the
+// global one), or with `second` its link-local one ("" when it has none).
+std::string format_next_hop(ByteSpan b, bool second = false) {
   IpAddress a;
+  if (second) {
+    if (b.size() != 32) return "";
+    b = b.subspan(16);
+  }
   if (b.size() == 4) {
     std::copy(b.begin(), b.end(), a.bytes.begin());
     return a.to_string();
@@ -74,6 +80,9 @@ json path_json(const bgp::Path& path, const std::vector<PeerView>& peers,
          {"next_hop", format_next_hop(a.next_hop)},
          {"as_path_length", a.as_path_length},
          {"local_pref", a.local_pref}};
+  if (const std::string ll = format_next_hop(a.next_hop, true); !ll.empty()) {
+    j["next_hop_link_local"] = ll;
+  }
   if (const auto* ap = a.find(wb::attr_type::kAsPath)) {
     if (const auto* v = std::get_if<wb::AsPath>(&ap->value)) {
       j["as_path"] = wb::format_as_path(*v);
@@ -123,7 +132,10 @@ std::string pad(std::string s, std::size_t width) {
 std::string rate(double bits_per_second) {
   char buf[32];
   const double magnitude = std::fabs(bits_per_second);
-  if (magnitude >= 1e9) {
+  if (magnitude >= 1e12) {
+    // Up to binary16's largest Path Bandwidth, 65504 GB/s = 524 Tb/s.
+    std::snprintf(buf, sizeof buf, "%.4gT", bits_per_second / 1e12);
+  } else if (magnitude >= 1e9) {
     std::snprintf(buf, sizeof buf, "%.4gG", bits_per_second / 1e9);
   } else if (magnitude >= 1e6) {
     std::snprintf(buf, sizeof buf, "%.4gM", bits_per_second / 1e6);
@@ -188,6 +200,7 @@ json neighbors_json(const bgp::Speaker& speaker,
            {"notifications_in", s.counters().notifications_in},
            {"notifications_out", s.counters().notifications_out},
            {"advertised", speaker.advertised_count(id)}};
+    if (!p.interface.empty()) j["interface"] = p.interface;
     if (const bgp::Negotiated* n = s.negotiated()) {
       json families = json::array();
       for (const wb::AfiSafi& f : n->families) {
@@ -271,7 +284,12 @@ std::string render_neighbors(const json& doc) {
   s << pad("Neighbor", 16) << pad("Address", 18) << pad("AS", 10)
     << pad("State", 12) << pad("PfxRcd", 8) << pad("PfxSnt", 8) << "LinkBW\n";
   for (const json& n : doc) {
-    s << pad(n.value("name", ""), 16) << pad(n.value("address", ""), 18)
+    // A link-local address with its link: "fe80::2%eth1".
+    std::string address = n.value("address", "");
+    if (auto ip = parse_ip(address); ip && ip->link_local()) {
+      address += "%" + n.value("interface", "");
+    }
+    s << pad(n.value("name", ""), 16) << pad(address, 18)
       << pad(std::to_string(n.value("remote_as", 0u)), 10)
       << pad(n.value("state", ""), 12)
       // A daemon older than "received" gives its lifetime count.
@@ -305,12 +323,20 @@ std::string render_rib(const json& doc) {
           weight = h.value("weight", 0ull);
         }
       }
+      const std::string ll = p.value("next_hop_link_local", "");
       s << (used ? "  *> " : "     ") << pad(p.value("peer", ""), 14)
-        << pad(nh, 16) << pad(p.value("as_path", ""), 20);
-      if (p.contains("path_bandwidth")) {
-        s << "pathbw " << rate_of(p["path_bandwidth"]) << " ";
-        // NaN and negative values count as no community (FARE falls back).
-        if (!p["path_bandwidth"].value("valid", true)) s << "(invalid) ";
+        << pad(ll.empty() ? nh : nh + " " + ll, 16)
+        << pad(p.value("as_path", ""), 20);
+      // The non-transitive one (fare.transitivity: non-transitive, or a
+      // super-spine's link) as "pathbw-nt". NaN and negative values count
+      // as no community (FARE falls back).
+      for (const char* key :
+           {"path_bandwidth", "path_bandwidth_non_transitive"}) {
+        if (!p.contains(key)) continue;
+        s << (key == std::string_view("path_bandwidth") ? "pathbw "
+                                                        : "pathbw-nt ")
+          << rate_of(p[key]) << " ";
+        if (!p[key].value("valid", true)) s << "(invalid) ";
       }
       if (p.contains("link_bandwidth")) {
         s << "linkbw " << rate_of(p["link_bandwidth"]) << " ";

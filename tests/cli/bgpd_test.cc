@@ -108,7 +108,7 @@ TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {
   ASSERT_EQ(a.code, 0) << a.err;
   // The peer is new, no restart; but nothing listens for it.
   EXPECT_EQ(a.err,
-            "arfabric bgpctl: warning: peer s1 cannot connect to us: nothing "
+            "arfabric bgpctl: warning: peer s1: cannot connect to us: nothing "
             "listens (listen.port 0); it is passive, so its session never "
             "comes up\n");
 
@@ -124,7 +124,7 @@ TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {
   EXPECT_EQ(a.err,
             "arfabric bgpctl: warning: peer s1: its session settings changed; "
             "the session restarts\n"
-            "arfabric bgpctl: warning: peer s1 cannot connect to us: nothing "
+            "arfabric bgpctl: warning: peer s1: cannot connect to us: nothing "
             "listens (listen.port 0); it is passive, so its session never "
             "comes up\n");
 }

@@ -319,16 +319,22 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
   };
   auto peer = [](const std::string& name, const std::string& address,
                  const std::string& asn, const std::string& local,
-                 const std::string& dev, bool passive) {
+                 const std::string& dev, bool passive,
+                 const std::string& global = "") {
     return "  - {name: " + name + ", address: \"" + address +
            "\", asn: " + asn + ", local_address: \"" + local +
            "\", interface: " + dev +
+           (global.empty() ? "" : ", next_hop_ipv6: \"" + global + "\"") +
            ", link_bandwidth: 100G, families: [ipv6], passive: " +
            (passive ? "true" : "false") + "}\n";
   };
+  // a's NEXT_HOP toward b is 32 bytes: its loopback address, which b has
+  // no route to, and its link-local address, which b routes through.
+  lab.exec(a, "ip addr add 2001:db8:a::1/128 dev lo");
   const std::string ca =
       head("65001", "10.0.0.1", "2001:db8:a::/48") +
-      peer("b", "fe80::2", "65002", "fe80::1", ab.first, true) +
+      peer("b", "fe80::2", "65002", "fe80::1", ab.first, true,
+           "2001:db8:a::1") +
       peer("c", "fe80::2", "65003", "fe80::1", ac.first, true);
   const std::string cb =
       head("65002", "10.0.0.2", "2001:db8:b::/48") +
@@ -343,6 +349,7 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
                lab.write(std::string(name) + ".yaml", text).string()});
   }
   const std::string a_socket = (lab.dir() / "10.0.0.1.sock").string();
+  const std::string b_socket = (lab.dir() / "10.0.0.2.sock").string();
   ASSERT_TRUE(eventually([&] {
     return peers_established(a_socket, {"b", "c"});
   })) << bgpctl(a_socket, "neighbors").dump(2)
@@ -361,7 +368,8 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
         << prefix << ": " << ::testing::PrintToString(hops)
         << lab.exec(a, "ip -6 route").second << lab.dump_logs();
   }
-  // At b, c's prefix through a, whose NEXT_HOP is its link-local address.
+  // At b, c's prefix through a's link-local address (of a global +
+  // link-local NEXT_HOP).
   std::set<std::string> hops;
   ASSERT_TRUE(eventually(
       [&] {
@@ -370,6 +378,16 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
       },
       10))
       << ::testing::PrintToString(hops) << lab.dump_logs();
+  // bgpctl shows both halves of that NEXT_HOP, and each peer's link.
+  const json rib = bgpctl(b_socket, "rib");
+  const json* entry = find_by(rib, "prefix", "2001:db8:c::/48");
+  ASSERT_NE(entry, nullptr) << rib.dump(2);
+  EXPECT_EQ((*entry)["paths"][0].value("next_hop", ""), "2001:db8:a::1");
+  EXPECT_EQ((*entry)["paths"][0].value("next_hop_link_local", ""), "fe80::1");
+  auto [listed, table] =
+      shell(std::string(ARFABRIC_BINARY) + " bgpctl neighbors -s " + a_socket);
+  EXPECT_NE(table.find("fe80::2%" + ab.first), std::string::npos) << table;
+  EXPECT_NE(table.find("fe80::2%" + ac.first), std::string::npos) << table;
   EXPECT_TRUE(eventually(
       [&] {
         return lab.exec(b, "ping -6 -c1 -W1 -I 2001:db8:b::1 2001:db8:c::1")
@@ -400,14 +418,15 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
 
 // Listening on "::" takes IPv4 peers' connections too, even where the
 // namespace's net.ipv6.bindv6only says IPv6 sockets are IPv6 only: `a`
-// waits (passive) for b over IPv4. And a peer that cannot connect to the
-// listening socket is named at start: b listens on 0.0.0.0 and has a
-// passive IPv6 peer, whose session can never come up.
+// waits (passive) for b over IPv4. And what cannot work is named at
+// start: b listens on 0.0.0.0 and has a passive IPv6 peer, whose session
+// can never come up, and which offers IPv4 (the default families) without
+// an IPv4 next hop to send it routes with.
 TEST(Listening, OnTheUnspecifiedIPv6AddressTakesIPv4ConnectionsToo) {
   NetnsLab lab;
   const std::string a = lab.add_namespace("a");
   const std::string b = lab.add_namespace("b");
-  const auto ab = lab.link(a, "10.0.9.1/30", b, "10.0.9.2/30");
+  lab.link(a, "10.0.9.1/30", b, "10.0.9.2/30");
   lab.exec(a, "sysctl -qw net.ipv6.bindv6only=1");
   const std::string a_socket = (lab.dir() / "a.sock").string();
   const std::string ca =
@@ -433,20 +452,25 @@ TEST(Listening, OnTheUnspecifiedIPv6AddressTakesIPv4ConnectionsToo) {
   EXPECT_TRUE(
       eventually([&] { return peers_established(a_socket, {"b"}); }, 15))
       << lab.dump_logs();
-  EXPECT_TRUE(eventually(
-      [&] {
-        return lab.log(pb).find(
-                   "warning peer far cannot connect to us: the listening "
-                   "socket "
-                   "is IPv4 (set listen.address \"::\" for both); it is "
-                   "passive, "
-                   "so its session never comes up") != std::string::npos;
-      },
-      5))
+  for (const std::string warning :
+       {"warning peer far: cannot connect to us: the listening socket is "
+        "IPv4 (set listen.address \"::\" for both); it is passive, so its "
+        "session never comes up",
+        "warning peer far: IPv4 routes are not sent to it: an IPv6 peer's "
+        "IPv4 NEXT_HOP is an IPv4 listen.address, and there is none"}) {
+    EXPECT_TRUE(eventually(
+        [&] { return lab.log(pb).find(warning) != std::string::npos; }, 5))
+        << warning << "\n"
+        << lab.dump_logs();
+  }
+  // Nothing to say of a's peer, nor of b's IPv4 peer without an IPv6 next
+  // hop (an IPv4-only session).
+  for (const char* said : {"cannot connect to us", "routes are not sent"}) {
+    EXPECT_EQ(lab.log(pa).find(said), std::string::npos) << lab.dump_logs();
+  }
+  EXPECT_EQ(lab.log(pb).find("peer a: IPv6 routes are not sent"),
+            std::string::npos)
       << lab.dump_logs();
-  EXPECT_EQ(lab.log(pa).find("cannot connect to us"), std::string::npos)
-      << lab.dump_logs();
-  (void)ab;
 }
 
 TEST(BgpdCli, ConfigurationErrorsNameFileLineAndKey) {

@@ -243,10 +243,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"one link-local address twice on one interface",
                 kHead + "peers:\n"
                         "  - {address: \"fe80::2\", asn: 2, interface: e1,\n"
-                        "     link_bandwidth: 1G}\n"
+                        "     local_address: \"fe80::1\", link_bandwidth: 1G}\n"
                         "  - {address: \"fe80::2\", asn: 3, interface: e1,\n"
+                        "     local_address: \"fe80::1\", name: x,\n"
                         "     link_bandwidth: 1G}\n",
                 6, "peers[1].address", "same address"},
+        BadCase{"a link-local peer without local_address",
+                kHead + "peers:\n  - {address: \"fe80::2\", asn: 2,\n"
+                        "     interface: e1, link_bandwidth: 1G}\n",
+                4, "peers[0].address", "needs local_address"},
         BadCase{"yaml syntax", kHead + "peers: [\n", 4, "(yaml)", ""},
         // Found by fuzz/daemon_config_fuzz: keys without a name gave an
         // error with an empty key.
@@ -350,6 +355,18 @@ TEST(DaemonConfig, LinkLocalPeersAreTiedToTheirInterfaces) {
       "ll.yaml");
   ASSERT_TRUE(c) << c.error().to_string();
   EXPECT_TRUE(c->peers[0].address.link_local());
+  // Unnamed, a link-local peer is named with its interface.
+  auto unnamed =
+      parse_config(kHead +
+                       "peers:\n"
+                       "  - {address: \"fe80::2\", asn: 2, interface: e1,\n"
+                       "     local_address: \"fe80::1\", link_bandwidth: 1G}\n"
+                       "  - {address: \"fe80::2\", asn: 3, interface: e2,\n"
+                       "     local_address: \"fe80::1\", link_bandwidth: 1G}\n",
+                   "unnamed.yaml");
+  ASSERT_TRUE(unnamed) << unnamed.error().to_string();
+  EXPECT_EQ(unnamed->peers[0].name, "fe80::2%e1");
+  EXPECT_EQ(unnamed->peers[1].name, "fe80::2%e2");
   EXPECT_FALSE(parse_ip("fec0::1")->link_local());  // site-local, not fe80::/10
   EXPECT_TRUE(parse_ip("febf::1")->link_local());
   EXPECT_FALSE(parse_ip("10.0.0.1")->link_local());

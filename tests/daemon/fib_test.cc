@@ -36,11 +36,11 @@ TEST(KernelWeights, ScaleTheLargestTo256AndKeepLivePathsAboveZero) {
             (std::vector<std::uint16_t>{256, 256, 256}));
 }
 
-// The gateway of an IPv6 next hop: the global address of a global +
-// link-local pair, the link-local one when the global is unspecified (a
-// speaker with only a link-local address), and a lone link-local address
-// as it is (the route always names the peer's device).
-TEST(FibView, IPv6GatewaysAreTheGlobalAddressUnlessItIsUnspecified) {
+// The gateway of an IPv6 next hop: the link-local address of a global +
+// link-local pair (on the peer's link by RFC 2545, where the global one
+// may be an unnumbered link's loopback address), and a lone address as it
+// is (the route always names the peer's device).
+TEST(FibView, TheLinkLocalAddressOfAnIPv6PairIsTheGateway) {
   auto bytes = [](std::initializer_list<const char*> addresses) {
     Bytes out;
     for (const char* a : addresses) {
@@ -57,7 +57,7 @@ TEST(FibView, IPv6GatewaysAreTheGlobalAddressUnlessItIsUnspecified) {
       {3, bgp::NextHopAddress(bytes({"2001:db8::5"})), gbps(1)}};
   const FibRoute view = fib_view(d, hops, {"e0", "e1", "e2", "e3"});
   ASSERT_EQ(view.members.size(), 4u);
-  EXPECT_EQ(view.members[0].gateway, "2001:db8::2");
+  EXPECT_EQ(view.members[0].gateway, "fe80::2");
   EXPECT_EQ(view.members[1].gateway, "fe80::3");
   EXPECT_EQ(view.members[2].gateway, "fe80::4");
   EXPECT_EQ(view.members[3].gateway, "2001:db8::5");

@@ -100,6 +100,30 @@ TEST(Status, ANegativePathBandwidthShowsItsValueAndThatItIsInvalid) {
   EXPECT_NE(table.find("pathbw -8G (invalid)"), std::string::npos) << table;
 }
 
+// The largest Path Bandwidth (binary16 65504 GB/s) reads in Tb/s, a
+// non-transitive one is shown too, and a link-local next hop after the
+// global one.
+TEST(Status, RibTableShowsTerabitsNonTransitiveBandwidthAndLinkLocalHops) {
+  const auto largest =
+      path_bandwidth_json(wire::fare::make_path_bandwidth(0x0a000001, 65504));
+  auto non_transitive =
+      path_bandwidth_json(wire::fare::make_path_bandwidth(0x0a000002, 50));
+  const nlohmann::json rib = {
+      {{"prefix", "2001:db8:9::/48"},
+       {"paths",
+        {{{"peer", "s1"},
+          {"next_hop", "2001:db8::1"},
+          {"next_hop_link_local", "fe80::1"},
+          {"as_path", "65100"},
+          {"path_bandwidth", largest},
+          {"path_bandwidth_non_transitive", non_transitive}}}},
+       {"installed", nlohmann::json::array()}}};
+  const std::string table = render_rib(rib);
+  EXPECT_NE(table.find("pathbw 524T pathbw-nt 400G"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("2001:db8::1 fe80::1"), std::string::npos) << table;
+}
+
 // Bytes that are not UTF-8 (a request echoed in an error) are replaced,
 // not thrown on: bgpd used to die on one such byte on its control socket.
 TEST(Status, DumpJsonReplacesBytesThatAreNotUtf8) {

@@ -17,7 +17,7 @@ std::uint32_t to_host(const wire::Ipv4Address& a) {
          (std::uint32_t{a[2]} << 8) | a[3];
 }
 
-// A bit per address family the RIB holds (PeerRuntime::family_afis).
+// A bit per address family the RIB holds (PeerRuntime::export_afis).
 std::uint8_t afi_bit(std::uint16_t afi) {
   if (afi == wire::bgp::kAfiIpv4) return 1;
   if (afi == wire::bgp::kAfiIpv6) return 2;
@@ -350,8 +350,14 @@ void Speaker::on_session_up(PeerId peer, const Negotiated& negotiated) {
   p.established = true;
   ++p.counters.established_transitions;
   p.families = negotiated.families;
-  p.family_afis = 0;
-  for (const wb::AfiSafi& f : p.families) p.family_afis |= afi_bit(f.afi);
+  p.export_afis = 0;
+  const PeerConfig& pc = config_.peers[peer];
+  for (const wb::AfiSafi& f : p.families) {
+    const bool next_hop = f.afi == wb::kAfiIpv4   ? !pc.next_hop_ipv4.empty()
+                          : f.afi == wb::kAfiIpv6 ? !pc.next_hop_ipv6.empty()
+                                                  : true;
+    if (next_hop) p.export_afis |= afi_bit(f.afi);
+  }
   p.disabled_afis.clear();
   p.target.send = negotiated.send;
   p.target.next_hop_ipv4 = config_.peers[peer].next_hop_ipv4;
@@ -552,7 +558,7 @@ void Speaker::mark_changed_export(std::uint32_t index, const RibEntry& e) {
     if (!p.established) continue;
     bool send = index < p.advertised.size() && p.advertised[index];
     // exportable()'s test, its AS_PATH check shared by a run of one AS.
-    if (!send && e.exported && (p.family_afis & family) != 0) {
+    if (!send && e.exported && (p.export_afis & family) != 0) {
       if (checked_as != p.remote_as) {
         checked_as = p.remote_as;
         as_in_path = e.exported->contains_as(p.remote_as);
@@ -568,7 +574,7 @@ bool Speaker::exportable(PeerId peer, const RouteAttributes& exported,
   const PeerRuntime& p = peers_[peer];
   // Sender-side loop prevention: a peer whose AS is in the path would drop
   // the route (RFC 4271 section 9.1.2), so it is not sent.
-  return (p.family_afis & afi_bit(afi)) != 0 &&
+  return (p.export_afis & afi_bit(afi)) != 0 &&
          !exported.contains_as(p.remote_as);
 }
 

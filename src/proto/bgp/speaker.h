@@ -38,9 +38,11 @@ struct PeerConfig {
   BitsPerSecond link_bandwidth = 0;    // link toward the peer
   // Our address on the link, used as NEXT_HOP toward this peer (every eBGP
   // route is re-advertised next-hop-self).
-  Bytes next_hop_ipv4;  // 4 bytes, or empty when IPv4 is not carried
-  // 16 bytes, 32 (global, then link-local: RFC 2545 section 3), or empty
-  // when IPv6 is not carried.
+  // 4 bytes, or empty: then no IPv4 route is sent to this peer, even in a
+  // negotiated IPv4 family (routes are still received).
+  Bytes next_hop_ipv4;
+  // 16 bytes, 32 (global, then link-local: RFC 2545 section 3), or empty:
+  // then no IPv6 route is sent to this peer (they are still received).
   Bytes next_hop_ipv6;
   // Minimum Route Advertisement Interval (RFC 4271 section 9.2.1.1); 0
   // sends at once. RFC 7938 section 6.1 recommends 0 inside a data center.
@@ -167,7 +169,10 @@ class Speaker {
     bool removed = false;  // remove_peer(): never started again
     ExportTarget target;
     std::vector<wire::bgp::AfiSafi> families;
-    std::uint8_t family_afis = 0;  // families' AFIs, as afi_bit() bits
+    // The AFIs of the negotiated families that routes are sent in, as
+    // afi_bit() bits: those the peer's configuration gives a next hop for
+    // (no IPv4 routes without next_hop_ipv4, none over an IPv6 next hop).
+    std::uint8_t export_afis = 0;
     std::vector<std::uint16_t> disabled_afis;  // RFC 7606 AFI/SAFI disable
     // Adj-RIB-Out: a bit per RIB entry, and the entries to (re)consider.
     std::vector<bool> advertised;

@@ -63,12 +63,12 @@ wb::Open peer_open(std::uint32_t asn = 65100) {
 }
 
 struct Scripted {
-  Speaker speaker{config()};
+  Speaker speaker;
   Time now = sec(1);
   std::vector<wb::Message> received;  // what the speaker sent, parsed
   std::vector<FibUpdate> fib;
 
-  Scripted() {
+  explicit Scripted(SpeakerConfig c = config()) : speaker(std::move(c)) {
     speaker.start(now);
     speaker.on_connected(0, kConn, Direction::outgoing, now);
     drain();
@@ -129,6 +129,32 @@ wb::Update announce(const std::string& prefix,
 
 wb::PathAttribute raw(std::uint8_t flags, std::uint8_t type, Bytes value) {
   return wb::PathAttribute{flags, type, wb::RawAttribute{std::move(value)}};
+}
+
+// A negotiated family without a next hop for it (an IPv6 peer has no
+// IPv4 NEXT_HOP of its own) carries no routes: nothing is built that
+// cannot be encoded, and nothing is counted as sent.
+TEST(Speaker, AFamilyWithoutANextHopCarriesNoRoutes) {
+  SpeakerConfig c = config();
+  c.peers[0].next_hop_ipv4.clear();
+  c.networks.push_back(destination("2001:db8:1::/48"));
+  Scripted s(c);
+  std::vector<Destination> sent;
+  for (const wb::Update& u : s.updates()) {
+    for (const auto& p : u.nlri)
+      sent.push_back(destination_of(wb::kAfiIpv4, p));
+    for (const auto& a : u.attributes) {
+      if (const auto* mp = std::get_if<wb::MpReachNlri>(&a.value)) {
+        for (const auto& p : mp->nlri) {
+          sent.push_back(destination_of(wb::kAfiIpv6, p));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(sent, std::vector<Destination>{destination("2001:db8:1::/48")});
+  EXPECT_EQ(s.speaker.counters(0).prefixes_out, 1u);
+  EXPECT_EQ(s.speaker.counters(0).encode_errors, 0u);
+  EXPECT_EQ(s.speaker.advertised_count(0), 1u);
 }
 
 TEST(Speaker, SendsItsTableThenEndOfRibOnEstablishment) {
