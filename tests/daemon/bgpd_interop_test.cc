@@ -749,15 +749,7 @@ TEST(LinkLocalInterop, FrrAndGobgpAtOneLinkLocalAddressOnTwoLinks) {
   // own link.
   for (const auto& [prefix, dev] : {std::pair{"2001:db8:2::/48", af.first},
                                     {"2001:db8:3::/48", ag.first}}) {
-    std::set<std::string> hops;
-    EXPECT_TRUE(eventually(
-        [&] {
-          hops = kernel_next_hops(lab, a, prefix);
-          return hops == std::set<std::string>{"fe80::2 " + dev};
-        },
-        10))
-        << prefix << ": " << ::testing::PrintToString(hops)
-        << lab.exec(a, "ip -6 route").second << lab.dump_logs();
+    EXPECT_TRUE(next_hops_become(lab, a, prefix, {"fe80::2 " + dev}));
   }
   // GoBGP has a's prefix and FRR's, passed on by a.
   json rib;
@@ -769,18 +761,11 @@ TEST(LinkLocalInterop, FrrAndGobgpAtOneLinkLocalAddressOnTwoLinks) {
   })) << rib.dump(2)
       << lab.dump_logs();
   // FRR's zebra installed GoBGP's prefix through a's link-local NEXT_HOP.
-  std::set<std::string> hops;
-  EXPECT_TRUE(eventually(
-      [&] {
-        hops = kernel_next_hops(lab, f, "2001:db8:3::/48");
-        return hops == std::set<std::string>{"fe80::1 " + af.second};
-      },
-      10))
-      << ::testing::PrintToString(hops) << lab.exec(f, "ip -6 route").second
+  EXPECT_TRUE(
+      next_hops_become(lab, f, "2001:db8:3::/48", {"fe80::1 " + af.second}))
       << shell(kVtysh + " --vty_socket " + lab.dir().string() +
                " -c 'show bgp ipv6 unicast'")
-             .second
-      << lab.dump_logs();
+             .second;
 }
 
 }  // namespace

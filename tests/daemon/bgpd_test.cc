@@ -358,26 +358,12 @@ TEST(LinkLocalSessions, OneAddressOnTwoLinksIsTwoPeers) {
   // At a, each prefix through the link it came over.
   for (const auto& [prefix, dev] : {std::pair{"2001:db8:b::/48", ab.first},
                                     {"2001:db8:c::/48", ac.first}}) {
-    std::set<std::string> hops;
-    EXPECT_TRUE(eventually(
-        [&] {
-          hops = kernel_next_hops(lab, a, prefix);
-          return hops == std::set<std::string>{"fe80::2 " + dev};
-        },
-        10))
-        << prefix << ": " << ::testing::PrintToString(hops)
-        << lab.exec(a, "ip -6 route").second << lab.dump_logs();
+    EXPECT_TRUE(next_hops_become(lab, a, prefix, {"fe80::2 " + dev}));
   }
   // At b, c's prefix through a's link-local address (of a global +
   // link-local NEXT_HOP).
-  std::set<std::string> hops;
-  ASSERT_TRUE(eventually(
-      [&] {
-        hops = kernel_next_hops(lab, b, "2001:db8:c::/48");
-        return hops == std::set<std::string>{"fe80::1 " + ab.second};
-      },
-      10))
-      << ::testing::PrintToString(hops) << lab.dump_logs();
+  ASSERT_TRUE(
+      next_hops_become(lab, b, "2001:db8:c::/48", {"fe80::1 " + ab.second}));
   // bgpctl shows both halves of that NEXT_HOP, and each peer's link.
   const json rib = bgpctl(b_socket, "rib");
   const json* entry = find_by(rib, "prefix", "2001:db8:c::/48");

@@ -327,4 +327,27 @@ inline std::set<std::string> kernel_next_hops(NetnsLab& lab,
   return out;
 }
 
+// Whether the kernel next hops of `prefix` in `ns` become `expected`
+// ("GATEWAY DEVICE" each) within `seconds`; if not, what they were, with
+// the namespace's routes and the processes' logs.
+inline ::testing::AssertionResult next_hops_become(
+    NetnsLab& lab, const std::string& ns, const std::string& prefix,
+    const std::set<std::string>& expected, double seconds = 10) {
+  std::set<std::string> hops;
+  if (eventually(
+          [&] {
+            hops = kernel_next_hops(lab, ns, prefix);
+            return hops == expected;
+          },
+          seconds)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << prefix << " in " << ns << ": next hops "
+         << ::testing::PrintToString(hops) << ", expected "
+         << ::testing::PrintToString(expected) << "\n"
+         << lab.exec(ns, "ip route").second
+         << lab.exec(ns, "ip -6 route").second << lab.dump_logs();
+}
+
 }  // namespace arfabric::testing
