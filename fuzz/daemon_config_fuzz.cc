@@ -6,9 +6,12 @@
 // message, with a line within the input (0 only with column 0). A
 // configuration that parses must keep the header's promises: asn neither
 // 0 nor AS_TRANS, a non-zero IPv4 router_id, timers and ranges as
-// documented, peers with distinct addresses, another AS, a link bandwidth
-// source, an IPv4 NEXT_HOP source and at least one family, and an engine
-// configuration that passes validate(SpeakerConfig).
+// documented, peers with distinct addresses (a link-local one per
+// interface) and names, another AS, a link bandwidth source, an IPv4
+// NEXT_HOP source and at least one family, link-local addresses only with
+// an interface (and a peer's with a local_address), no link-local listen
+// address or next_hop_ipv6, and an engine configuration that passes
+// validate(SpeakerConfig).
 //
 // parse_rate: a rate is non-zero and reads back from its decimal digits
 // (and from its value in G when it is whole gigabits). parse_ip: an
@@ -45,11 +48,21 @@ void check_config(const DaemonConfig& c) {
     if (leaves < 1) __builtin_trap();
   const bool listen_v4 =
       !c.listen_address.v6 && c.listen_address != IpAddress{};
+  if (c.listen_address.link_local()) __builtin_trap();
   for (std::size_t i = 0; i < c.peers.size(); ++i) {
     const DaemonPeer& p = c.peers[i];
     if (p.asn == 0 || p.asn == c.asn || p.port == 0) __builtin_trap();
     for (std::size_t j = 0; j < i; ++j)
-      if (c.peers[j].address == p.address) __builtin_trap();
+      if (same_neighbor(c.peers[j], p) || c.peers[j].name == p.name)
+        __builtin_trap();
+    // A link-local peer: its interface, a local_address, a global
+    // next_hop_ipv6 (the link-local one goes with it).
+    const bool bound_link_local =
+        p.local_address && p.local_address->link_local();
+    if ((p.address.link_local() || bound_link_local) && p.interface.empty())
+      __builtin_trap();
+    if (p.address.link_local() && !p.local_address) __builtin_trap();
+    if (p.next_hop_ipv6 && p.next_hop_ipv6->link_local()) __builtin_trap();
     if (!p.ipv4 && !p.ipv6) __builtin_trap();
     if (p.bandwidth_from_interface ? p.interface.empty()
                                    : p.link_bandwidth == 0)

@@ -40,6 +40,11 @@ std::uint16_t opcode_of(ByteSpan payload) {
              : 0;
 }
 
+// An 802.1Q tag's VLAN ID and priority (PCP).
+nlohmann::json vlan_json(std::uint16_t tci) {
+  return {{"id", tci & 0x0fff}, {"priority", tci >> 13}};
+}
+
 // BGP messages in a TCP segment to or from the BGP port, if the segment
 // is one and carries any; else nothing. `l4` is the segment's offset in
 // the frame.
@@ -153,6 +158,7 @@ nlohmann::json decode_other_frame(ByteSpan body, const wire::EthernetFrame& eth,
   }
   nlohmann::json ibcs = decode_ibcs_frame(body, options.ibcs);
   if (!ibcs.empty()) j["ibcs"] = std::move(ibcs);
+  if (eth.header.vlan_tci) j["vlan"] = vlan_json(*eth.header.vlan_tci);
   return j;
 }
 
@@ -193,45 +199,59 @@ nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
         field, frame.size(),
         "shorter than the " + std::to_string(header) + "-byte header"});
   }
-  const std::uint16_t protocol = be16(frame, version == 1 ? 14 : 0);
+  const std::uint16_t cooked_protocol = be16(frame, version == 1 ? 14 : 0);
   const std::uint16_t packet_type = version == 1 ? be16(frame, 0) : frame[10];
-  const nlohmann::json cooked = {{"protocol", protocol},
+  const nlohmann::json cooked = {{"protocol", cooked_protocol},
                                  {"packet_type", packet_type}};
+  // libpcap puts the VLAN tag the kernel took off back after the header.
+  std::uint16_t protocol = cooked_protocol;
+  std::size_t at = header;
+  std::optional<std::uint16_t> tci;
+  if (protocol == wire::kEtherTypeVlan) {
+    if (frame.size() < at + 4) {
+      return error_json(
+          DecodeError{version == 1 ? "sll.vlan" : "sll2.vlan", frame.size(),
+                      "an 802.1Q tag needs 4 bytes after the header"});
+    }
+    tci = be16(frame, at);
+    protocol = be16(frame, at + 2);
+    at += 4;
+  }
   nlohmann::json j;
   if (protocol == wire::kEtherTypeIpv4) {
-    j = decode_ipv4(frame, header, options);
+    j = decode_ipv4(frame, at, options);
   } else if (protocol == wire::kEtherTypeIpv6) {
-    j = decode_ipv6(frame, header, options);
+    j = decode_ipv6(frame, at, options);
   } else {
-    j = {{"protocol", "unknown"}, {"payload", to_hex(frame.subspan(header))}};
+    j = {{"protocol", "unknown"}, {"payload", to_hex(frame.subspan(at))}};
   }
   j[version == 1 ? "sll" : "sll2"] = cooked;
+  if (tci) j["vlan"] = vlan_json(*tci);
   return j;
 }
 
-nlohmann::json decode_captured_frame(const sysdep::CapturedFrame& frame,
-                                     const DecodeOptions& options) {
-  switch (frame.link_type) {
+}  // namespace
+
+nlohmann::json decode_link_frame(int link_type, ByteSpan frame,
+                                 const DecodeOptions& options) {
+  switch (link_type) {
     case kDltEthernet:
-      return decode_ethernet_frame(frame.data, options);
+      return decode_ethernet_frame(frame, options);
     case kDltRaw:
     case kDltIpv4:
-      return decode_ip_packet(frame.data, 0, options);
+      return decode_ip_packet(frame, 0, options);
     case kDltLinuxSll:
-      return decode_linux_cooked(frame.data, 1, options);
+      return decode_linux_cooked(frame, 1, options);
     case kDltLinuxSll2:
-      return decode_linux_cooked(frame.data, 2, options);
+      return decode_linux_cooked(frame, 2, options);
     default:
-      return error_json(
-          "pcap.link_type",
-          "link type " + std::to_string(frame.link_type) + " (" +
-              sysdep::link_type_name(frame.link_type) +
-              ") is not decoded: Ethernet, raw IP and Linux cooked "
-              "captures are");
+      return error_json("pcap.link_type",
+                        "link type " + std::to_string(link_type) + " (" +
+                            sysdep::link_type_name(link_type) +
+                            ") is not decoded: Ethernet, raw IP and Linux "
+                            "cooked captures are");
   }
 }
-
-}  // namespace
 
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
   CLI::App* cmd = app.add_subcommand(
@@ -324,7 +344,8 @@ int run_decode(const DecodeOptions& options, std::istream& in,
         return 1;
       }
       if (!*frame) break;
-      nlohmann::json j = decode_captured_frame(**frame, options);
+      nlohmann::json j =
+          decode_link_frame((*frame)->link_type, (*frame)->data, options);
       if ((*frame)->original_length > (*frame)->data.size()) {
         j["truncated"] = {{"captured", (*frame)->data.size()},
                           {"length", (*frame)->original_length}};

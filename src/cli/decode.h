@@ -45,6 +45,13 @@ int run_decode(const DecodeOptions& options, std::istream& in,
 nlohmann::json decode_ethernet_frame(ByteSpan frame,
                                      const DecodeOptions& options = {});
 
+// Decodes one captured frame of libpcap link type (DLT) `link_type`:
+// Ethernet (1), raw IP (12, 228) or Linux cooked (113, 276). Never fails:
+// errors, another link type included ("pcap.link_type"), become
+// {"error": {...}}.
+nlohmann::json decode_link_frame(int link_type, ByteSpan frame,
+                                 const DecodeOptions& options = {});
+
 // Decodes one hex line: a bare BGP message stream (starts with the 16-byte
 // marker) or an Ethernet frame.
 nlohmann::json decode_hex_frame(ByteSpan bytes,

@@ -201,9 +201,15 @@ TEST(Decode, BgpOverIpv6) {
   const std::string bgp = to_hex(bgp_keepalive_ipv6_packet());
   std::string udp = bgp;
   udp.replace(udp.find("002706"), 6, "002711");
-  const auto frames =
-      decode_lines(eth + bgp + "\n" + eth + udp + "\n" + eth + "6000\n");
-  ASSERT_EQ(frames.size(), 3u);
+  // The fourth in VLAN 100, priority 6: the tag is shown.
+  const std::string tagged = "020000000002 020000000001 8100 c064 86dd ";
+  const auto frames = decode_lines(eth + bgp + "\n" + eth + udp + "\n" + eth +
+                                   "6000\n" + tagged + bgp + "\n");
+  ASSERT_EQ(frames.size(), 4u);
+  EXPECT_FALSE(frames[0].contains("vlan"));
+  EXPECT_EQ(frames[3].at("protocol"), "bgp") << frames[3].dump();
+  EXPECT_EQ(frames[3].at("vlan"),
+            (nlohmann::json{{"id", 100}, {"priority", 6}}));
   EXPECT_EQ(frames[0].at("protocol"), "bgp") << frames[0].dump();
   EXPECT_EQ(frames[0].at("source"), "fe80::1");
   EXPECT_EQ(frames[0].at("destination"), "fe80::2");
@@ -261,12 +267,29 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   sll2_v6.insert(sll2_v6.end(), bgp6.begin(), bgp6.end());
   const std::string cooked2 = testing::temp_path("decode-sll2.pcap");
   write_pcap_file(cooked2, 276, {{sll2, 0}, {sll2_v6, 0}});
+  // A VLAN tag libpcap put back after the header (VLAN 10, priority 3),
+  // and one cut short.
+  Bytes sll2_vlan = *from_hex(
+      "8100 0000 00000002 0001 00 06 0200000000010000"
+      "600a 0800");
+  sll2_vlan.insert(sll2_vlan.end(), ip.begin(), ip.end());
+  const Bytes sll2_cut_vlan =
+      *from_hex("8100 0000 00000002 0001 00 06 0200000000010000 600a");
+  write_pcap_file(
+      cooked2, 276,
+      {{sll2, 0}, {sll2_v6, 0}, {sll2_vlan, 0}, {sll2_cut_vlan, 0}});
   frames = decode_pcap(cooked2);
-  ASSERT_EQ(frames.size(), 2u);
+  ASSERT_EQ(frames.size(), 4u);
   EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
   EXPECT_EQ(frames[0].at("sll2").at("protocol"), 0x0800);
+  EXPECT_FALSE(frames[0].contains("vlan"));
   EXPECT_EQ(frames[1].at("protocol"), "bgp") << frames[1].dump();
   EXPECT_EQ(frames[1].at("sll2").at("packet_type"), 4);
+  EXPECT_EQ(frames[2].at("protocol"), "arn") << frames[2].dump();
+  EXPECT_EQ(frames[2].at("sll2").at("protocol"), 0x8100);
+  EXPECT_EQ(frames[2].at("vlan"),
+            (nlohmann::json{{"id", 10}, {"priority", 3}}));
+  EXPECT_EQ(frames[3].at("error").at("field"), "sll2.vlan") << frames[3].dump();
 
   // Any other link type is named.
   const std::string ppp = testing::temp_path("decode-ppp.pcap");
