@@ -73,9 +73,37 @@ std::optional<nlohmann::json> decode_bgp_segment(ByteSpan segment,
                             l4 + (segment.size() - tcp->payload.size()))}};
 }
 
+// A frame the capture cut short (its snaplen) holds less of its IP
+// packet than the header's length field (at `field`, `header` bytes from
+// `offset`, counting from the end of a header of `header` bytes) says.
+// Returns a copy of `frame` whose field says what was kept, so that the
+// headers and every whole message inside are decoded (the cut one is an
+// error at the end); nothing when the frame was not cut or the field asks
+// for no more than is there (the packet is then malformed, as reported).
+std::optional<Bytes> kept_by_capture(ByteSpan frame, std::size_t offset,
+                                     std::size_t field, std::size_t header,
+                                     const DecodeOptions& options) {
+  if (!options.frame_cut || frame.size() < offset + header) return {};
+  const std::size_t said = static_cast<std::size_t>(frame[offset + field] << 8 |
+                                                    frame[offset + field + 1]);
+  // IPv4's Total Length counts the header, IPv6's Payload Length not.
+  const std::size_t kept = frame.size() - offset - (field == 2 ? 0 : header);
+  if (said <= kept) return {};
+  Bytes patched(frame.begin(), frame.end());
+  patched[offset + field] = static_cast<std::uint8_t>(kept >> 8);
+  patched[offset + field + 1] = static_cast<std::uint8_t>(kept);
+  return patched;
+}
+
 nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
                            const DecodeOptions& options) {
   auto ip = wire::parse_ipv4(frame.subspan(offset), offset);
+  std::optional<Bytes> patched;
+  if (!ip && ip.error().field == "ipv4.total_length" &&
+      (patched = kept_by_capture(frame, offset, 2, 20, options))) {
+    frame = *patched;
+    ip = wire::parse_ipv4(frame.subspan(offset), offset);
+  }
   if (!ip) return error_json(ip.error());
   const std::size_t l4 = offset + wire::encoded_size(ip->header);
   const std::string source = wire::format_ipv4(ip->header.source);
@@ -111,6 +139,13 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
 nlohmann::json decode_ipv6(ByteSpan frame, std::size_t offset,
                            const DecodeOptions& options) {
   auto ip = wire::parse_ipv6(frame.subspan(offset), offset);
+  std::optional<Bytes> patched;
+  if (!ip && ip.error().field == "ipv6.payload_length" &&
+      (patched = kept_by_capture(frame, offset, 4, wire::kIpv6HeaderBytes,
+                                 options))) {
+    frame = *patched;
+    ip = wire::parse_ipv6(frame.subspan(offset), offset);
+  }
   if (!ip) return error_json(ip.error());
   const std::size_t l4 = offset + wire::kIpv6HeaderBytes;
   const std::string source = wire::format_ipv6(ip->header.source);
@@ -344,9 +379,12 @@ int run_decode(const DecodeOptions& options, std::istream& in,
         return 1;
       }
       if (!*frame) break;
+      DecodeOptions frame_options = options;
+      frame_options.frame_cut =
+          (*frame)->original_length > (*frame)->data.size();
       nlohmann::json j =
-          decode_link_frame((*frame)->link_type, (*frame)->data, options);
-      if ((*frame)->original_length > (*frame)->data.size()) {
+          decode_link_frame((*frame)->link_type, (*frame)->data, frame_options);
+      if (frame_options.frame_cut) {
         j["truncated"] = {{"captured", (*frame)->data.size()},
                           {"length", (*frame)->original_length}};
       }

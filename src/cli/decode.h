@@ -7,7 +7,7 @@
 // (SLL, SLL2) frames; of the last two, IPv4 and IPv6 are decoded. A
 // malformed frame prints a JSON object with "error" (field, offset, reason)
 // and decoding goes on with the next; a frame cut by the capture's snaplen
-// also carries "truncated".
+// also carries "truncated", and what it kept is decoded up to the cut.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -31,6 +31,10 @@ struct DecodeOptions {
   wire::arn::L2Options arn_l2;
   wire::ibcs::BindingConfig ibcs;
   std::uint16_t bgp_port = 179;
+  // Per frame: the capture cut it short (its snaplen). Its IP header's
+  // length is then taken as what was kept, so that the headers and whole
+  // messages inside are decoded; the cut message is an error.
+  bool frame_cut = false;
 };
 
 void add_decode_command(CLI::App& app, DecodeOptions& options);

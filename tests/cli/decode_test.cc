@@ -318,6 +318,47 @@ TEST(Decode, AFrameCutByTheSnaplenSaysSo) {
   EXPECT_EQ(frames[0].at("truncated").at("length"), whole);
 }
 
+// What a cut frame kept is decoded up to the cut: the IP and TCP headers
+// and every whole BGP message; the cut message is an error. Over IPv4 and
+// IPv6 (their length fields count the header, and do not).
+TEST(Decode, ACutFrameIsDecodedUpToTheCut) {
+  const std::string tcp = "00b3 9c40 00000001 00000001 5018 ffff 0000 0000 ";
+  const std::string keepalive = "ffffffffffffffffffffffffffffffff 0013 04 ";
+  Bytes v4 = *from_hex(
+      "020000000002 020000000001 0800 "
+      "4500 004e 0000 4000 40 06 0000 0a000001 0a000002 " +
+      tcp + keepalive + keepalive);
+  Bytes v6 = *from_hex(
+      "020000000002 020000000001 86dd "
+      "6c000000 003a 06 01 fe800000000000000000000000000001 "
+      "fe800000000000000000000000000002 " +
+      tcp + keepalive + keepalive);
+  const auto v4_whole = static_cast<std::uint32_t>(v4.size());
+  const auto v6_whole = static_cast<std::uint32_t>(v6.size());
+  v4.resize(v4.size() - 9);  // the second KEEPALIVE keeps 10 bytes
+  v6.resize(v6.size() - 9);
+  const std::string path = testing::temp_path("decode-cut-bgp.pcap");
+  write_pcap_file(path, 1, {{v4, v4_whole}, {v6, v6_whole}});
+  const auto frames = decode_pcap(path);
+  ASSERT_EQ(frames.size(), 2u);
+  for (const nlohmann::json& f : frames) {
+    EXPECT_EQ(f.at("protocol"), "bgp") << f.dump();
+    ASSERT_EQ(f.at("messages").size(), 2u) << f.dump();
+    EXPECT_EQ(f.at("messages").at(0).at("type"), "KEEPALIVE");
+    EXPECT_TRUE(f.at("messages").at(1).contains("error")) << f.dump();
+    EXPECT_TRUE(f.contains("truncated"));
+  }
+  EXPECT_EQ(frames[0].at("source"), "10.0.0.1");
+  EXPECT_EQ(frames[1].at("source"), "fe80::1");
+
+  // The same bytes as a hex line (nothing says the capture cut them): the
+  // IP length that runs past the frame is an error.
+  const auto lines = decode_lines(to_hex(v4) + "\n" + to_hex(v6) + "\n");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].at("error").at("field"), "ipv4.total_length");
+  EXPECT_EQ(lines[1].at("error").at("field"), "ipv6.payload_length");
+}
+
 // A comment may follow the hex; a line that is not hex has an error with
 // its position in the line, and no frame offset.
 TEST(Decode, CommentsAfterHexAndHexErrorsWithoutAnOffset) {
