@@ -17,6 +17,11 @@ bool is_separator(char c) {
 
 }  // namespace
 
+std::string to_upper_hex(std::uint8_t byte) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  return {kDigits[byte >> 4], kDigits[byte & 0xF]};
+}
+
 std::string to_hex(ByteSpan bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;

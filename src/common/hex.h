@@ -12,6 +12,9 @@ namespace arfabric {
 // Lower-case hex, no separators.
 std::string to_hex(ByteSpan bytes);
 
+// One byte in upper-case hex, as messages quote a byte: "E9" for 0xE9.
+std::string to_upper_hex(std::uint8_t byte);
+
 // Parses hex digits; whitespace, ':' and '-' between byte pairs are ignored,
 // as is a leading "0x". Errors name the offending character's position.
 std::expected<Bytes, std::string> from_hex(std::string_view text);

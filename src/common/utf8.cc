@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/hex.h"
+
 namespace arfabric {
 
 std::size_t first_non_utf8(std::string_view text) {
@@ -47,9 +49,7 @@ std::size_t first_non_utf8(std::string_view text) {
 std::string why_not_utf8(std::string_view text, std::size_t offset) {
   if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"))
     return "UTF-16 text (it starts with a UTF-16 byte-order mark)";
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  const auto byte = static_cast<std::uint8_t>(text[offset]);
-  return std::string("byte 0x") + kDigits[byte >> 4] + kDigits[byte & 0xF] +
+  return "byte 0x" + to_upper_hex(static_cast<std::uint8_t>(text[offset])) +
          " is not UTF-8";
 }
 

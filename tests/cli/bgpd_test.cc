@@ -166,17 +166,11 @@ TEST_F(BgpdControl, ASecondDaemonCannotTakeTheSocketOrThePidFile) {
   EXPECT_FALSE(fs::exists(pid_file_));
 }
 
-fs::path fresh_socket(const std::string& name) {
-  const fs::path socket = testing::temp_path(name);
-  fs::remove(socket);
-  return socket;
-}
-
 // A socket that accepts and never answers: bgpctl gives up at --timeout.
 // So it does when the server accepts nothing and its backlog is full (a
 // stopped daemon): connecting waits no longer than the timeout either.
 TEST(Bgpctl, ASocketThatDoesNotAnswerTimesOut) {
-  const fs::path socket = fresh_socket("bgpctl-silent.sock");
+  const fs::path socket = testing::fresh_temp_path("bgpctl-silent.sock");
   auto listening = sysdep::unix_listen(socket.string());
   ASSERT_TRUE(listening) << listening.error().to_string();
   Answer a = bgpctl(socket, "neighbors", 1);
@@ -219,7 +213,7 @@ std::thread serve_once(const fs::path& socket, std::string answer) {
 // bgpd) is an error naming the socket, not an abort; a reload that says
 // it failed, without a reason, fails.
 TEST(Bgpctl, AnswersOfUnexpectedShapesAreErrors) {
-  const fs::path socket = fresh_socket("bgpctl-odd.sock");
+  const fs::path socket = testing::fresh_temp_path("bgpctl-odd.sock");
   std::thread server = serve_once(socket, R"({"reloaded": true, "file": 5})");
   Answer a = bgpctl(socket, "reload");
   server.join();

@@ -14,12 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path p = testing::temp_path(name);
-  fs::remove_all(p);
-  return p;
-}
-
 std::string read(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
   std::stringstream s;
@@ -28,14 +22,14 @@ std::string read(const fs::path& p) {
 }
 
 TEST(SimOutput, CreatesAMissingDirectoryWithItsParents) {
-  const fs::path dir = fresh_dir("out-new") / "a" / "b";
+  const fs::path dir = testing::fresh_temp_path("out-new") / "a" / "b";
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
   EXPECT_TRUE(fs::is_directory(dir));
 }
 
 TEST(SimOutput, AFileIsNotADirectory) {
-  const fs::path file = fresh_dir("out-file");
+  const fs::path file = testing::fresh_temp_path("out-file");
   std::ofstream(file) << "x";
   auto out = SimOutput::open(file);
   ASSERT_FALSE(out);
@@ -45,7 +39,7 @@ TEST(SimOutput, AFileIsNotADirectory) {
 }
 
 TEST(SimOutput, ADirectoryUnderAFileCannotBeCreated) {
-  const fs::path file = fresh_dir("out-parent-file");
+  const fs::path file = testing::fresh_temp_path("out-parent-file");
   std::ofstream(file) << "x";
   auto out = SimOutput::open(file / "sub");
   ASSERT_FALSE(out);
@@ -54,7 +48,7 @@ TEST(SimOutput, ADirectoryUnderAFileCannotBeCreated) {
 }
 
 TEST(SimOutput, FilesAppearOnlyWhenComplete) {
-  const fs::path dir = fresh_dir("out-atomic");
+  const fs::path dir = testing::fresh_temp_path("out-atomic");
   fs::create_directories(dir);
   ASSERT_TRUE(write_file_atomically(dir, "a.txt", "hello\n"));
   EXPECT_EQ(read(dir / "a.txt"), "hello\n");
@@ -106,7 +100,7 @@ TEST(SimOutput, TsharkDecodesEveryBgpMessageOfTheControlPcap) {
   const std::string root = ARFABRIC_SOURCE_DIR;
   auto s = sim::load_scenario_file(root + "/examples/scenarios/tiny.yaml");
   ASSERT_TRUE(s) << s.error().to_string();
-  const fs::path dir = fresh_dir("out-pcap");
+  const fs::path dir = testing::fresh_temp_path("out-pcap");
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
   auto tap = out->begin_mode(sim::Mode::fare);
@@ -157,7 +151,7 @@ TEST(SimOutput, TsharkDecodesEveryLsnAndArnPacketOfTheControlPcap) {
   const std::string root = ARFABRIC_SOURCE_DIR;
   auto s = sim::load_scenario_file(root + "/examples/scenarios/tiny.yaml");
   ASSERT_TRUE(s) << s.error().to_string();
-  const fs::path dir = fresh_dir("out-pcap-hw");
+  const fs::path dir = testing::fresh_temp_path("out-pcap-hw");
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
   auto tap = out->begin_mode(sim::Mode::fare_lsn_arn);
@@ -190,7 +184,7 @@ TEST(SimOutput, TsharkDecodesEveryLsnAndArnPacketOfTheControlPcap) {
 
 // libpcap's reason names the file too: the message names it once.
 TEST(SimOutput, APcapThatCannotBeCreatedIsNamedOnce) {
-  const fs::path dir = fresh_dir("out-pcap-blocked");
+  const fs::path dir = testing::fresh_temp_path("out-pcap-blocked");
   fs::create_directories(dir / "control-ecmp.pcap.partial");
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
@@ -204,7 +198,7 @@ TEST(SimOutput, APcapThatCannotBeCreatedIsNamedOnce) {
 // A directory in the place of a file the run writes is found before
 // anything runs, not after every mode has.
 TEST(SimOutput, ADirectoryInTheWayIsFoundBeforeTheRun) {
-  const fs::path dir = fresh_dir("out-in-the-way");
+  const fs::path dir = testing::fresh_temp_path("out-in-the-way");
   fs::create_directories(dir / "control-fare.pcap");
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
@@ -225,7 +219,7 @@ TEST(SimOutput, ADirectoryInTheWayIsFoundBeforeTheRun) {
 // did not write go (they would pass for this run's); the files arfabric
 // does not write stay.
 TEST(SimOutput, AnEarlierRunsCapturesOfOtherModesAreRemoved) {
-  const fs::path dir = fresh_dir("out-stale");
+  const fs::path dir = testing::fresh_temp_path("out-stale");
   fs::create_directories(dir);
   for (const char* name :
        {"control-fare.pcap", "control-fare+lsn+arn.pcap", "notes.txt"}) {
@@ -248,7 +242,7 @@ TEST(SimOutput, AnEarlierRunsCapturesOfOtherModesAreRemoved) {
 }
 
 TEST(SimOutput, AModeThatDidNotRunLeavesNoPcap) {
-  const fs::path dir = fresh_dir("out-discard");
+  const fs::path dir = testing::fresh_temp_path("out-discard");
   auto out = SimOutput::open(dir);
   ASSERT_TRUE(out) << out.error();
   ASSERT_TRUE(out->begin_mode(sim::Mode::fare_lsn));

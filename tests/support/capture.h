@@ -80,6 +80,14 @@ inline std::string temp_path(const std::string& name) {
   return (dir / name).string();
 }
 
+// temp_path(name) with nothing there: a file or directory an earlier run
+// of this name left is removed.
+inline std::filesystem::path fresh_temp_path(const std::string& name) {
+  const std::filesystem::path p = temp_path(name);
+  std::filesystem::remove_all(p);
+  return p;
+}
+
 inline void write_pcap(const std::string& path,
                        const std::vector<Bytes>& frames) {
   auto writer = sysdep::PcapWriter::open(path);

@@ -229,17 +229,31 @@ std::expected<double, std::string> parse_fraction(std::string_view text) {
   return v;
 }
 
+namespace {
+
+// `value` in the largest of `units` (scale and suffix, largest first) that
+// divides it exactly, else with `base` after it: 400G, 64KiB, 20us.
+template <typename T, std::size_t N>
+std::string in_exact_unit(
+    T value, const std::array<std::pair<T, std::string_view>, N>& units,
+    std::string_view base) {
+  for (const auto& [scale, unit] : units)
+    if (value >= scale && value % scale == 0)
+      return strformat("{}{}", value / scale, unit);
+  return strformat("{}{}", value, base);
+}
+
+}  // namespace
+
 std::string format_rate(BitsPerSecond rate) {
-  static constexpr std::array<std::pair<BitsPerSecond, char>, 4> kUnits{{
-      {1'000'000'000'000, 'T'},
-      {1'000'000'000, 'G'},
-      {1'000'000, 'M'},
-      {1'000, 'K'},
-  }};
-  for (const auto& [scale, suffix] : kUnits)
-    if (rate >= scale && rate % scale == 0)
-      return strformat("{}{}", rate / scale, suffix);
-  return strformat("{}", rate);
+  static constexpr std::array<std::pair<BitsPerSecond, std::string_view>, 4>
+      kUnits{{
+          {1'000'000'000'000, "T"},
+          {1'000'000'000, "G"},
+          {1'000'000, "M"},
+          {1'000, "K"},
+      }};
+  return in_exact_unit(rate, kUnits, "");
 }
 
 std::string format_size(std::uint64_t bytes) {
@@ -255,10 +269,7 @@ std::string format_size(std::uint64_t bytes) {
           {std::uint64_t{1} << 20, "MiB"},
           {std::uint64_t{1} << 10, "KiB"},
       }};
-  for (const auto& [scale, unit] : kUnits)
-    if (bytes >= scale && bytes % scale == 0)
-      return strformat("{}{}", bytes / scale, unit);
-  return strformat("{}B", bytes);
+  return in_exact_unit(bytes, kUnits, "B");
 }
 
 std::string format_time(Time t) {
@@ -269,10 +280,7 @@ std::string format_time(Time t) {
           {1'000'000, "us"},
           {1'000, "ns"},
       }};
-  const std::int64_t v = t.ps();
-  for (const auto& [scale, unit] : kUnits)
-    if (v >= scale && v % scale == 0) return strformat("{}{}", v / scale, unit);
-  return strformat("{}ps", v);
+  return in_exact_unit(t.ps(), kUnits, "ps");
 }
 
 std::string format_time_rounded(Time t) {

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "common/error.h"
+#include "common/hex.h"
 #include "common/text_file.h"
 #include "common/utf8.h"
 #include "common/yaml_documents.h"
@@ -1152,12 +1153,6 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
   sorted.reserve(out.size());
   for (std::size_t i : order) sorted.push_back(std::move(out[i]));
   return sorted;
-}
-
-// "E9" for 0xE9.
-std::string to_upper_hex(std::uint8_t byte) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  return {kDigits[byte >> 4], kDigits[byte & 0xF]};
 }
 
 // The one YAML document of the file. Errors: a byte that is not UTF-8

@@ -19,16 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh(const std::string& name) {
-  const fs::path p = testing::temp_path(name);
-  fs::remove_all(p);
-  return p;
-}
-
 // A control socket: a live one (another daemon's) is refused, a dead one
 // (its daemon died) replaced, anything else left alone.
 TEST(UnixListen, ReplacesOnlyASocketNobodyServes) {
-  const fs::path path = fresh("sock");
+  const fs::path path = testing::fresh_temp_path("sock");
   {
     auto first = unix_listen(path.string());
     ASSERT_TRUE(first) << first.error().to_string();
