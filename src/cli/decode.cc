@@ -244,8 +244,9 @@ nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
   std::optional<std::uint16_t> tci;
   if (protocol == wire::kEtherTypeVlan) {
     if (frame.size() < at + 4) {
+      // At the tag, as Ethernet's eth.vlan errors are.
       return error_json(
-          DecodeError{version == 1 ? "sll.vlan" : "sll2.vlan", frame.size(),
+          DecodeError{version == 1 ? "sll.vlan" : "sll2.vlan", at,
                       "an 802.1Q tag needs 4 bytes after the header"});
     }
     tci = be16(frame, at);

@@ -40,52 +40,6 @@ sysdep::InetAddress scoped_inet(const IpAddress& a, std::uint16_t port,
   return s;
 }
 
-// What a warning should say of peer `p` under `config`, at start or when
-// a reload adds it:
-// - it cannot connect to the listening socket: none (listen.port 0, said
-//   only of passive peers: the daemon chose not to listen), or one of the
-//   other family (an IPv4 socket takes no IPv6 connection; a specific IPv6
-//   address no IPv4 one, while "::" takes both). Only our connections can
-//   then bring its session up, and a passive peer's never comes up.
-// - an IPv6 peer offers a family whose routes it will not be sent for want
-//   of a next hop (the engine sends none; an IPv4 peer without an IPv6
-//   next hop is the usual IPv4-only session, not named).
-std::vector<std::string> peer_warnings(const DaemonPeer& p,
-                                       const DaemonConfig& config) {
-  std::vector<std::string> out;
-  const std::string peer = "peer " + p.name + ": ";
-  std::string why;
-  if (config.listen_port == 0) {
-    if (p.passive) why = "nothing listens (listen.port 0)";
-  } else if (p.address.v6 && !config.listen_address.v6) {
-    why = "the listening socket is IPv4 (set listen.address \"::\" for both)";
-  } else if (!p.address.v6 && config.listen_address.v6 &&
-             config.listen_address != IpAddress{true, {}}) {
-    why = "the listening socket is IPv6 only (\"::\" takes both)";
-  }
-  if (!why.empty()) {
-    out.push_back(peer + "cannot connect to us: " + why +
-                  (p.passive
-                       ? "; it is passive, so its session never comes up"
-                       : "; only our connections to it bring the session up"));
-  }
-  if (!p.address.v6) return out;
-  const bgp::PeerConfig engine = peer_config(config, p, 0);
-  if (p.ipv4 && engine.next_hop_ipv4.empty()) {
-    out.push_back(peer +
-                  "IPv4 routes are not sent to it: an IPv6 peer's IPv4 "
-                  "NEXT_HOP is an IPv4 listen.address, and there is none "
-                  "(IPv4 over an IPv6 next hop, RFC 8950, is not supported; "
-                  "families: [ipv6] stops offering IPv4)");
-  }
-  if (p.ipv6 && engine.next_hop_ipv6.empty()) {
-    out.push_back(peer +
-                  "IPv6 routes are not sent to it: give it next_hop_ipv6 or "
-                  "an IPv6 local_address");
-  }
-  return out;
-}
-
 // Session parameters whose change needs the session restarted; link
 // bandwidth and the name do not. Timers are compared as the running
 // session has them: a peer's own value, else `globals`' (a reload does not

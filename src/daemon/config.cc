@@ -615,11 +615,15 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
                                        "iBGP is not supported: the peer "
                                        "must be in another AS"));
       }
-      if (!p.address.v6 && !p.local_address && c.listen_address.v6 == false &&
-          c.listen_address == IpAddress{}) {
-        return std::unexpected(r.error(peers[i], at + ".local_address",
-                                       "needed: it is our NEXT_HOP toward "
-                                       "the peer (or set listen.address)"));
+      // The IPv4 NEXT_HOP: local_address, else a specific IPv4 listen
+      // address (not 0.0.0.0, nor "::", which are no address of ours).
+      const bool listen_ipv4 =
+          !c.listen_address.v6 && c.listen_address != IpAddress{};
+      if (!p.address.v6 && !p.local_address && !listen_ipv4) {
+        return std::unexpected(
+            r.error(peers[i], at + ".local_address",
+                    "needed: it is our NEXT_HOP toward the peer (or set "
+                    "listen.address to our IPv4 address)"));
       }
       c.peers.push_back(std::move(p));
     }
@@ -858,6 +862,47 @@ bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,
   }
   pc.address_rank = rank;
   return pc;
+}
+
+std::vector<std::string> peer_warnings(const DaemonPeer& p,
+                                       const DaemonConfig& config) {
+  std::vector<std::string> out;
+  const std::string peer = "peer " + p.name + ": ";
+  const IpAddress& listen = config.listen_address;
+  const bool listen_any =
+      listen == IpAddress{} || listen == IpAddress{true, {}};
+  std::string why;
+  if (config.listen_port == 0) {
+    if (p.passive) why = "nothing listens (listen.port 0)";
+  } else if (p.address.v6 && !listen.v6) {
+    why = "the listening socket is IPv4 (set listen.address \"::\" for both)";
+  } else if (!p.address.v6 && listen.v6 && !listen_any) {
+    why = "the listening socket is IPv6 only (\"::\" takes both)";
+  } else if (!listen_any && p.local_address && *p.local_address != listen) {
+    why = "it connects to our local_address " + p.local_address->to_string() +
+          ", and we listen on " + listen.to_string() + " only";
+  }
+  if (!why.empty()) {
+    out.push_back(peer + "cannot connect to us: " + why +
+                  (p.passive
+                       ? "; it is passive, so its session never comes up"
+                       : "; only our connections to it bring the session up"));
+  }
+  const bgp::PeerConfig engine = peer_config(config, p, 0);
+  const bool one_family = p.ipv4 != p.ipv6;
+  if (p.ipv4 && engine.next_hop_ipv4.empty() && (p.address.v6 || one_family)) {
+    out.push_back(peer +
+                  "IPv4 routes are not sent to it: an IPv6 peer's IPv4 "
+                  "NEXT_HOP is an IPv4 listen.address, and there is none "
+                  "(IPv4 over an IPv6 next hop, RFC 8950, is not supported; "
+                  "families: [ipv6] stops offering IPv4)");
+  }
+  if (p.ipv6 && engine.next_hop_ipv6.empty() && (p.address.v6 || one_family)) {
+    out.push_back(peer +
+                  "IPv6 routes are not sent to it: give it next_hop_ipv6 or "
+                  "an IPv6 local_address");
+  }
+  return out;
 }
 
 bgp::SpeakerConfig speaker_config(const DaemonConfig& config,

@@ -164,8 +164,8 @@ struct DaemonConfig {
 // address, a peer address no speaker has (unspecified, broadcast,
 // multicast), an IPv4-mapped one, or our own (local_address, listen
 // address), a peer without a link bandwidth source (neither
-// link_bandwidth nor interface), or a peer without a NEXT_HOP source for
-// IPv4 (local_address, or a listen address other than 0.0.0.0). Engine
+// link_bandwidth nor interface), or an IPv4 peer without a NEXT_HOP
+// source (local_address, or a specific IPv4 listen address). Engine
 // checks (validate(SpeakerConfig)) are reported at the key they come from.
 std::expected<DaemonConfig, ConfigFileError> load_config(
     const std::string& path);
@@ -180,5 +180,22 @@ proto::bgp::PeerConfig peer_config(const DaemonConfig& config,
                                    BitsPerSecond bandwidth);
 proto::bgp::SpeakerConfig speaker_config(
     const DaemonConfig& config, const std::vector<BitsPerSecond>& bandwidth);
+
+// What a valid configuration cannot do for peer `p`, as warnings (bgpd
+// logs them at start and when a reload adds the peer), each starting
+// "peer NAME: ":
+// - it cannot connect to the listening socket: none (listen.port 0, said
+//   only of passive peers: the daemon chose not to listen), one of the
+//   other family (an IPv4 socket takes no IPv6 connection; a specific IPv6
+//   address no IPv4 one, while "::" takes both), or one bound to a
+//   specific address other than our local_address toward the peer, which
+//   is where it connects. Only our connections can then bring its session
+//   up, and a passive peer's never comes up.
+// - it offers a family whose routes it will not be sent for want of a
+//   next hop (the engine sends none): said when that family is the peer's
+//   own address family or the only one it offers; an IPv4 peer offered
+//   IPv6 as well without an IPv6 next hop is the usual IPv4-only session.
+std::vector<std::string> peer_warnings(const DaemonPeer& p,
+                                       const DaemonConfig& config);
 
 }  // namespace arfabric::daemon

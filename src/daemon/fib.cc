@@ -21,10 +21,16 @@ std::string gateway_text(const Bytes& b) {
 // interface: of an IPv6 global + link-local pair (32 bytes) the link-local
 // one, which RFC 2545 section 3 sends only when the peer shares our link,
 // so it is always on it (the global one may be a loopback address of an
-// unnumbered link, which the kernel cannot route through); as FRR does.
+// unnumbered link, which the kernel cannot route through), as FRR does;
+// the global one when the second half is not link-local (:: or another
+// address: nothing the kernel could use as a gateway).
 Bytes gateway_bytes(const bgp::NextHopAddress& next_hop) {
-  const auto from = next_hop.begin() + (next_hop.size() == 32 ? 16 : 0);
-  return Bytes(from, next_hop.end());
+  if (next_hop.size() == 32 && next_hop[16] == 0xfe &&
+      (next_hop[17] & 0xc0) == 0x80) {
+    return Bytes(next_hop.begin() + 16, next_hop.end());
+  }
+  const std::size_t n = next_hop.size() == 32 ? 16 : next_hop.size();
+  return Bytes(next_hop.begin(), next_hop.begin() + n);
 }
 
 Bytes destination_bytes(const bgp::Destination& d) {

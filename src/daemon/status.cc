@@ -243,9 +243,14 @@ json rib_json(const bgp::Speaker& speaker, const std::vector<PeerView>& peers) {
     }
     json installed = json::array();
     for (const bgp::NextHopWeight& h : e.installed) {
-      installed.push_back({{"peer", peer_name(peers, h.peer)},
-                           {"next_hop", format_next_hop(h.next_hop)},
-                           {"weight", h.weight}});
+      json member = {{"peer", peer_name(peers, h.peer)},
+                     {"next_hop", format_next_hop(h.next_hop)},
+                     {"weight", h.weight}};
+      if (const std::string ll = format_next_hop(h.next_hop, true);
+          !ll.empty()) {
+        member["next_hop_link_local"] = ll;
+      }
+      installed.push_back(std::move(member));
     }
     out.push_back(
         {{"prefix", bgp::format_destination(d)},

@@ -290,6 +290,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   EXPECT_EQ(frames[2].at("vlan"),
             (nlohmann::json{{"id", 10}, {"priority", 3}}));
   EXPECT_EQ(frames[3].at("error").at("field"), "sll2.vlan") << frames[3].dump();
+  EXPECT_EQ(frames[3].at("error").at("offset"), 20);  // where the tag starts
 
   // Any other link type is named.
   const std::string ppp = testing::temp_path("decode-ppp.pcap");

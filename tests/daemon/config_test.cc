@@ -248,6 +248,10 @@ INSTANTIATE_TEST_SUITE_P(
                         "     local_address: \"fe80::1\", name: x,\n"
                         "     link_bandwidth: 1G}\n",
                 6, "peers[1].address", "same address"},
+        BadCase{"\"::\" is no IPv4 next hop",
+                kHead + "listen: {address: \"::\"}\npeers:\n"
+                        "  - {address: 10.0.1.2, asn: 2, link_bandwidth: 1G}\n",
+                5, "peers[0].local_address", "our IPv4 address"},
         BadCase{"a link-local peer without local_address",
                 kHead + "peers:\n  - {address: \"fe80::2\", asn: 2,\n"
                         "     interface: e1, link_bandwidth: 1G}\n",
@@ -381,6 +385,54 @@ TEST(DaemonConfig, LinkLocalPeersAreTiedToTheirInterfaces) {
   EXPECT_EQ(sc.peers[1].next_hop_ipv6, parse_ip("fe80::1")->to_bytes());
   EXPECT_TRUE(proto::bgp::validate(sc))
       << proto::bgp::validate(sc).error().reason;
+}
+
+// What a valid configuration cannot do for a peer is said, and nothing is
+// said of the usual sessions (the README's: IPv4 peers with local_address,
+// IPv6 offered too without an IPv6 next hop).
+TEST(DaemonConfig, PeerWarningsNameWhatCannotWork) {
+  auto warnings = [](const std::string& listen, const std::string& peer) {
+    auto c = parse_config(kHead + listen + "peers:\n  - {name: p, asn: 2, " +
+                              "link_bandwidth: 1G, " + peer + "}\n",
+                          "w.yaml");
+    EXPECT_TRUE(c) << c.error().to_string();
+    return c ? peer_warnings(c->peers[0], *c) : std::vector<std::string>{};
+  };
+  const std::string v4 = "address: 10.0.1.2, local_address: 10.0.1.1";
+  EXPECT_EQ(warnings("", v4), std::vector<std::string>{});
+  EXPECT_EQ(warnings("listen: {address: \"::\"}\n", v4),
+            std::vector<std::string>{});
+  EXPECT_EQ(warnings("listen: {port: 0}\n", v4), std::vector<std::string>{});
+  EXPECT_EQ(warnings("listen: {port: 0}\n", v4 + ", passive: true"),
+            std::vector<std::string>{
+                "peer p: cannot connect to us: nothing listens (listen.port "
+                "0); it is passive, so its session never comes up"});
+  // It connects to our local_address, where nothing listens.
+  EXPECT_EQ(warnings("listen: {address: 10.0.0.1}\n", v4),
+            std::vector<std::string>{
+                "peer p: cannot connect to us: it connects to our "
+                "local_address 10.0.1.1, and we listen on 10.0.0.1 only; only "
+                "our connections to it bring the session up"});
+  EXPECT_EQ(warnings("listen: {address: \"fd00::1\"}\n", v4)[0],
+            "peer p: cannot connect to us: the listening socket is IPv6 only "
+            "(\"::\" takes both); only our connections to it bring the "
+            "session up");
+  // IPv6 offered alone, without an IPv6 next hop.
+  EXPECT_EQ(warnings("", v4 + ", families: [ipv6]"),
+            std::vector<std::string>{
+                "peer p: IPv6 routes are not sent to it: give it "
+                "next_hop_ipv6 or an IPv6 local_address"});
+  // An IPv6 peer: an IPv4 socket, and IPv4 offered without an IPv4 next
+  // hop.
+  const auto v6 =
+      warnings("", "address: \"fd00::2\", local_address: \"fd00::1\"");
+  ASSERT_EQ(v6.size(), 2u);
+  EXPECT_NE(v6[0].find("the listening socket is IPv4"), std::string::npos);
+  EXPECT_NE(v6[1].find("IPv4 routes are not sent to it"), std::string::npos);
+  EXPECT_EQ(warnings("listen: {address: \"::\"}\n",
+                     "address: \"fe80::2\", local_address: \"fe80::1\", "
+                     "interface: e1, families: [ipv6]"),
+            std::vector<std::string>{});
 }
 
 TEST(DaemonConfig, ParsesAddresses) {

@@ -38,8 +38,9 @@ TEST(KernelWeights, ScaleTheLargestTo256AndKeepLivePathsAboveZero) {
 
 // The gateway of an IPv6 next hop: the link-local address of a global +
 // link-local pair (on the peer's link by RFC 2545, where the global one
-// may be an unnumbered link's loopback address), and a lone address as it
-// is (the route always names the peer's device).
+// may be an unnumbered link's loopback address), the global one when the
+// second half is not link-local, and a lone address as it is (the route
+// always names the peer's device).
 TEST(FibView, TheLinkLocalAddressOfAnIPv6PairIsTheGateway) {
   auto bytes = [](std::initializer_list<const char*> addresses) {
     Bytes out;
@@ -54,13 +55,18 @@ TEST(FibView, TheLinkLocalAddressOfAnIPv6PairIsTheGateway) {
       {0, bgp::NextHopAddress(bytes({"2001:db8::2", "fe80::2"})), gbps(1)},
       {1, bgp::NextHopAddress(bytes({"::", "fe80::3"})), gbps(1)},
       {2, bgp::NextHopAddress(bytes({"fe80::4"})), gbps(1)},
-      {3, bgp::NextHopAddress(bytes({"2001:db8::5"})), gbps(1)}};
-  const FibRoute view = fib_view(d, hops, {"e0", "e1", "e2", "e3"});
-  ASSERT_EQ(view.members.size(), 4u);
+      {3, bgp::NextHopAddress(bytes({"2001:db8::5"})), gbps(1)},
+      // A second half that is not link-local is no gateway: the global.
+      {4, bgp::NextHopAddress(bytes({"2001:db8::6", "::"})), gbps(1)},
+      {5, bgp::NextHopAddress(bytes({"2001:db8::7", "2001:db8::8"})), gbps(1)}};
+  const FibRoute view = fib_view(d, hops, {"e0", "e1", "e2", "e3", "e4", "e5"});
+  ASSERT_EQ(view.members.size(), 6u);
   EXPECT_EQ(view.members[0].gateway, "fe80::2");
   EXPECT_EQ(view.members[1].gateway, "fe80::3");
   EXPECT_EQ(view.members[2].gateway, "fe80::4");
   EXPECT_EQ(view.members[3].gateway, "2001:db8::5");
+  EXPECT_EQ(view.members[4].gateway, "2001:db8::6");
+  EXPECT_EQ(view.members[5].gateway, "2001:db8::7");
   EXPECT_EQ(view.members[1].interface, "e1");
 }
 
