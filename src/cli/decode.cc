@@ -73,20 +73,20 @@ std::optional<nlohmann::json> decode_bgp_segment(ByteSpan segment,
                             l4 + (segment.size() - tcp->payload.size()))}};
 }
 
-// A frame the capture cut short (its snaplen) holds less of its IP
-// packet than the header's length field (at `field`, `header` bytes from
-// `offset`, counting from the end of a header of `header` bytes) says.
-// Returns a copy of `frame` whose field says what was kept, so that the
-// headers and every whole message inside are decoded (the cut one is an
-// error at the end); nothing when the frame was not cut or the field asks
-// for no more than is there (the packet is then malformed, as reported).
+// A frame the capture cut short (its snaplen) holds less of the IP packet
+// at `offset` than its length field says: the 2 bytes at offset + `field`
+// (IPv4's Total Length, counting the `header`-byte fixed header, or IPv6's
+// Payload Length, not counting it). Returns a copy of `frame` whose field
+// says what was kept, so that the headers and every whole message inside
+// are decoded (the cut one is an error at the end); nothing when the
+// frame was not cut or the field asks for no more than is there (the
+// packet is then malformed, as reported).
 std::optional<Bytes> kept_by_capture(ByteSpan frame, std::size_t offset,
                                      std::size_t field, std::size_t header,
                                      const DecodeOptions& options) {
   if (!options.frame_cut || frame.size() < offset + header) return {};
   const std::size_t said = static_cast<std::size_t>(frame[offset + field] << 8 |
                                                     frame[offset + field + 1]);
-  // IPv4's Total Length counts the header, IPv6's Payload Length not.
   const std::size_t kept = frame.size() - offset - (field == 2 ? 0 : header);
   if (said <= kept) return {};
   Bytes patched(frame.begin(), frame.end());
