@@ -2,9 +2,8 @@
 // (cli/decode.h, decode_link_frame) over every link type it decodes, and
 // of a hex line's bytes (decode_hex_frame): Ethernet, raw IP and Linux
 // cooked (SLL, SLL2) headers, 802.1Q tags, and the wire codecs and JSON
-// builders behind them. The first byte picks the link type, and whether
-// the capture cut the frame (its IP length is then taken as what is
-// there).
+// builders behind them. The first byte picks the link type, whether the
+// capture cut the frame (from what length on the wire) and --fcs.
 //
 // Whatever the bytes, the answer is a JSON object that either names an
 // error (a non-empty field and reason; an offset, when given, inside the
@@ -48,9 +47,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   // is not decoded.
   static constexpr std::array<int, 6> kLinkTypes = {1, 12, 228, 113, 276, 9};
   const int link_type = kLinkTypes[data[0] % kLinkTypes.size()];
+  // The top bit: cut, from a wire length a little longer than what is
+  // here (or far longer: 64 KB).
   cli::DecodeOptions options;
-  options.frame_cut = (data[0] & 0x80) != 0;
   const ByteSpan frame(data + 1, size - 1);
+  if (data[0] & 0x80) {
+    options.cut_from_length = (data[0] & 0x40) ? 65536 : frame.size() + 9;
+  }
+  options.fcs = (data[0] & 0x20) != 0;
   check(cli::decode_link_frame(link_type, frame, options), frame.size());
   check(cli::decode_hex_frame(frame), frame.size());
   return 0;

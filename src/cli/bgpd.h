@@ -18,9 +18,11 @@ struct BgpdOptions {
 
 void add_bgpd_command(CLI::App& app, BgpdOptions& options);
 
-// Exit code: 0 after a clean stop (SIGTERM/SIGINT) or a good --check, 1 on a
-// configuration error (printed as file:line:column: key: message), 2 when
-// the daemon cannot start (socket, pid file) or fails while running.
+// Exit code: 0 after a clean stop (SIGTERM/SIGINT) or a good --check (which
+// prints the warnings the daemon would log at start, daemon::peer_warnings,
+// on `err`), 1 on a configuration error (printed as file:line:column: key:
+// message), 2 when the daemon cannot start (socket, pid file) or fails
+// while running.
 int run_bgpd(const BgpdOptions& options, std::ostream& out, std::ostream& err);
 
 struct BgpctlOptions {

@@ -79,16 +79,22 @@ std::optional<nlohmann::json> decode_bgp_segment(ByteSpan segment,
 // Payload Length, not counting it). Returns a copy of `frame` whose field
 // says what was kept, so that the headers and every whole message inside
 // are decoded (the cut one is an error at the end); nothing when the
-// frame was not cut or the field asks for no more than is there (the
-// packet is then malformed, as reported).
+// frame was not cut, the field asks for no more than is there, or more
+// than the whole frame on the wire held (the packet is then malformed, as
+// reported).
 std::optional<Bytes> kept_by_capture(ByteSpan frame, std::size_t offset,
                                      std::size_t field, std::size_t header,
                                      const DecodeOptions& options) {
-  if (!options.frame_cut || frame.size() < offset + header) return {};
+  const std::size_t wire = options.cut_from_length;
+  if (wire == 0 || frame.size() < offset + header) return {};
   const std::size_t said = static_cast<std::size_t>(frame[offset + field] << 8 |
                                                     frame[offset + field + 1]);
-  const std::size_t kept = frame.size() - offset - (field == 2 ? 0 : header);
-  if (said <= kept) return {};
+  const std::size_t uncounted = field == 2 ? 0 : header;
+  const std::size_t kept = frame.size() - offset - uncounted;
+  if (said <= kept || wire < offset + uncounted ||
+      said > wire - offset - uncounted) {
+    return {};
+  }
   Bytes patched(frame.begin(), frame.end());
   patched[offset + field] = static_cast<std::uint8_t>(kept >> 8);
   patched[offset + field + 1] = static_cast<std::uint8_t>(kept);
@@ -327,9 +333,11 @@ void add_decode_command(CLI::App& app, DecodeOptions& options) {
 
 nlohmann::json decode_ethernet_frame(ByteSpan frame,
                                      const DecodeOptions& options) {
-  // An FCS belongs to LSN frames' codec; other protocols just drop it.
+  // An FCS belongs to LSN frames' codec; other protocols just drop it. A
+  // frame the capture cut short has lost it.
+  const bool fcs = options.fcs && options.cut_from_length == 0;
   ByteSpan body = frame;
-  if (options.fcs) {
+  if (fcs) {
     if (frame.size() < 4)
       return error_json("eth.fcs", "frame shorter than an FCS");
     body = frame.first(frame.size() - 4);
@@ -340,7 +348,7 @@ nlohmann::json decode_ethernet_frame(ByteSpan frame,
   if (type == options.lsn.ethertype &&
       opcode_of(eth->payload) == options.lsn.opcode && !eth->header.vlan_tci) {
     wire::lsn::CodecOptions lsn = options.lsn;
-    lsn.fcs = options.fcs;
+    lsn.fcs = fcs;
     auto f = wire::lsn::parse(frame, lsn);
     if (!f) return error_json(f.error());
     return to_json(*f);
@@ -380,12 +388,12 @@ int run_decode(const DecodeOptions& options, std::istream& in,
         return 1;
       }
       if (!*frame) break;
+      const bool cut = (*frame)->original_length > (*frame)->data.size();
       DecodeOptions frame_options = options;
-      frame_options.frame_cut =
-          (*frame)->original_length > (*frame)->data.size();
+      frame_options.cut_from_length = cut ? (*frame)->original_length : 0;
       nlohmann::json j =
           decode_link_frame((*frame)->link_type, (*frame)->data, frame_options);
-      if (frame_options.frame_cut) {
+      if (cut) {
         j["truncated"] = {{"captured", (*frame)->data.size()},
                           {"length", (*frame)->original_length}};
       }

@@ -31,10 +31,12 @@ struct DecodeOptions {
   wire::arn::L2Options arn_l2;
   wire::ibcs::BindingConfig ibcs;
   std::uint16_t bgp_port = 179;
-  // Per frame: the capture cut it short (its snaplen). Its IP header's
-  // length is then taken as what was kept, so that the headers and whole
-  // messages inside are decoded; the cut message is an error.
-  bool frame_cut = false;
+  // Per frame: its length on the wire when the capture cut it short (its
+  // snaplen); 0 when it was not cut. An IP length that runs past what was
+  // kept, but not past this, is then taken as what was kept, so that the
+  // headers and whole messages inside are decoded (the cut message is an
+  // error); a cut frame has no FCS to drop (--fcs).
+  std::size_t cut_from_length = 0;
 };
 
 void add_decode_command(CLI::App& app, DecodeOptions& options);

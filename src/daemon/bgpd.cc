@@ -642,6 +642,7 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
   log_->set_level(next.log_level);
   const Time t = now();
   // Peers, matched by address (and a link-local one's interface).
+  std::vector<std::string> removed;  // names, to tell a peer that moved
   for (bgp::PeerId id = 0; id < peers_.size(); ++id) {
     Peer& p = peers_[id];
     if (!p.config) continue;
@@ -651,6 +652,7 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
     if (it == next.peers.end() || !same_session(*it, *p.config, config_)) {
       if (it == next.peers.end()) {
         log_->info("reload: peer " + p.config->name + " removed");
+        removed.push_back(p.config->name);
       } else {
         warn("peer " + p.config->name +
              ": its session settings changed; the session restarts");
@@ -690,6 +692,13 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
     peers_[*id] = Peer{
         n, bw, 0, false, sysdep::interface_carrier_changes(n.interface), ""};
     log_->info("reload: peer " + n.name + " added");
+    // A link-local peer given another interface is another neighbour (the
+    // same address on another link), but to whoever edited the file it
+    // is the same peer, whose session restarts.
+    if (std::find(removed.begin(), removed.end(), n.name) != removed.end()) {
+      warn("peer " + n.name +
+           ": its address or link changed; the session restarts");
+    }
     for (std::string& w : peer_warnings(n, globals)) warn(std::move(w));
   }
   // Originated prefixes.

@@ -129,6 +129,56 @@ TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {
             "comes up\n");
 }
 
+// A link-local peer moved to another interface is another neighbour (the
+// same address on another link), so its session restarts; the reload says
+// so, as it does when a peer's address changes under the same name.
+TEST_F(BgpdControl, AReloadSaysWhenAPeerMovesToAnotherLinkOrAddress) {
+  const std::string head = config_text(socket_, 65001) + "peers:\n";
+  auto peer = [](const std::string& address, const std::string& local,
+                 const std::string& interface) {
+    return "  - {name: s1, address: \"" + address +
+           "\", asn: 65100,\n"
+           "     local_address: \"" +
+           local + "\", interface: " + interface +
+           ",\n     link_bandwidth: 100G, families: [ipv6]}\n";
+  };
+  lab_.write("a.yaml", head + peer("fe80::2", "fe80::1", "e1"));
+  Answer a = bgpctl(socket_, "reload");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.err, "");
+  const std::string restarts =
+      "arfabric bgpctl: warning: peer s1: its address or link changed; the "
+      "session restarts\n";
+  lab_.write("a.yaml", head + peer("fe80::2", "fe80::1", "e2"));
+  a = bgpctl(socket_, "reload");
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.err, restarts);
+  lab_.write("a.yaml", head + peer("fd00::2", "fd00::1", "e2"));
+  a = bgpctl(socket_, "reload");
+  EXPECT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.err, restarts);
+}
+
+// --check prints the warnings the daemon would log at start, and still
+// calls the configuration OK.
+TEST(BgpdCheck, PrintsTheWarningsOfAValidConfiguration) {
+  const fs::path path = testing::fresh_temp_path("check.yaml");
+  std::ofstream(path) << "asn: 65001\nrouter_id: 10.0.0.1\npeers:\n"
+                         "  - {name: p, address: \"fd00::2\", asn: 2,\n"
+                         "     passive: true, link_bandwidth: 1G,\n"
+                         "     local_address: \"fd00::1\", families: [ipv6]}\n";
+  BgpdOptions o;
+  o.config_path = path.string();
+  o.check = true;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_bgpd(o, out, err), 0);
+  EXPECT_EQ(out.str(), path.string() + ": OK, 1 peer\n");
+  EXPECT_EQ(err.str(),
+            "arfabric bgpd: warning: peer p: cannot connect to us: the "
+            "listening socket is IPv4 (set listen.address \"::\" for both); "
+            "it is passive, so its session never comes up\n");
+}
+
 // A second daemon given the running one's control socket or pid file
 // stops with an error, and leaves both to the first; the first removes
 // them when it stops.

@@ -169,8 +169,8 @@ void write_pcap_file(
              static_cast<std::streamsize>(b.size()));
 }
 
-std::vector<nlohmann::json> decode_pcap(const std::string& path) {
-  DecodeOptions options;
+std::vector<nlohmann::json> decode_pcap(const std::string& path,
+                                        DecodeOptions options = {}) {
   options.pcap_path = path;
   std::istringstream in;
   return decode(options, in);
@@ -351,6 +351,21 @@ TEST(Decode, ACutFrameIsDecodedUpToTheCut) {
   }
   EXPECT_EQ(frames[0].at("source"), "10.0.0.1");
   EXPECT_EQ(frames[1].at("source"), "fe80::1");
+
+  // A cut frame has lost its FCS: --fcs drops nothing of it.
+  DecodeOptions fcs;
+  fcs.fcs = true;
+  EXPECT_EQ(decode_pcap(path, fcs), frames);
+
+  // A length the frame on the wire could not have held is no cut: it is
+  // the error it is (the IPv4 packet claims 78 bytes of the 74 the
+  // 88-byte frame had after its Ethernet header).
+  const std::string wrong = testing::temp_path("decode-cut-wrong.pcap");
+  write_pcap_file(wrong, 1, {{v4, 88}});
+  const auto wrong_frames = decode_pcap(wrong);
+  ASSERT_EQ(wrong_frames.size(), 1u);
+  EXPECT_EQ(wrong_frames[0].at("error").at("field"), "ipv4.total_length")
+      << wrong_frames[0].dump();
 
   // The same bytes as a hex line (nothing says the capture cut them): the
   // IP length that runs past the frame is an error.
