@@ -55,10 +55,8 @@ int run_bgpd(const BgpdOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (options.check) {
     // What the daemon would warn of at start, without starting it.
-    for (const daemon::DaemonPeer& p : config->peers) {
-      for (const std::string& w : daemon::peer_warnings(p, *config)) {
-        err << "arfabric bgpd: warning: " << w << "\n";
-      }
+    for (const std::string& w : daemon::peer_warnings(*config)) {
+      err << "arfabric bgpd: warning: " << w << "\n";
     }
     out << options.config_path << ": OK, " << config->peers.size()
         << (config->peers.size() == 1 ? " peer\n" : " peers\n");

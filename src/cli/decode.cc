@@ -73,31 +73,40 @@ std::optional<nlohmann::json> decode_bgp_segment(ByteSpan segment,
                             l4 + (segment.size() - tcp->payload.size()))}};
 }
 
+// An IP header's length field: where it is, how long the fixed header
+// is, and whether the length counts that header (IPv4's Total Length) or
+// not (IPv6's Payload Length).
+struct IpLengthField {
+  std::size_t at;
+  std::size_t header;
+  bool counts_header;
+};
+constexpr IpLengthField kIpv4TotalLength{2, 20, true};
+constexpr IpLengthField kIpv6PayloadLength{4, wire::kIpv6HeaderBytes, false};
+
 // A frame the capture cut short (its snaplen) holds less of the IP packet
-// at `offset` than its length field says: the 2 bytes at offset + `field`
-// (IPv4's Total Length, counting the `header`-byte fixed header, or IPv6's
-// Payload Length, not counting it). Returns a copy of `frame` whose field
-// says what was kept, so that the headers and every whole message inside
-// are decoded (the cut one is an error at the end); nothing when the
-// frame was not cut, the field asks for no more than is there, or more
-// than the whole frame on the wire held (the packet is then malformed, as
-// reported).
+// at `offset` than its `length` field says. Returns a copy of `frame`
+// whose field says what was kept, so that the headers and every whole
+// message inside are decoded (the cut one is an error at the end);
+// nothing when the frame was not cut, the field asks for no more than is
+// there, or more than the whole frame on the wire held (the packet is
+// then malformed, as reported).
 std::optional<Bytes> kept_by_capture(ByteSpan frame, std::size_t offset,
-                                     std::size_t field, std::size_t header,
+                                     IpLengthField length,
                                      const DecodeOptions& options) {
   const std::size_t wire = options.cut_from_length;
-  if (wire == 0 || frame.size() < offset + header) return {};
-  const std::size_t said = static_cast<std::size_t>(frame[offset + field] << 8 |
-                                                    frame[offset + field + 1]);
-  const std::size_t uncounted = field == 2 ? 0 : header;
-  const std::size_t kept = frame.size() - offset - uncounted;
-  if (said <= kept || wire < offset + uncounted ||
-      said > wire - offset - uncounted) {
+  // Not cut (0), or nothing the captured frame could have been cut from.
+  if (wire <= frame.size() || frame.size() < offset + length.header) {
     return {};
   }
+  const std::size_t said = static_cast<std::size_t>(
+      frame[offset + length.at] << 8 | frame[offset + length.at + 1]);
+  const std::size_t uncounted = length.counts_header ? 0 : length.header;
+  const std::size_t kept = frame.size() - offset - uncounted;
+  if (said <= kept || said > wire - offset - uncounted) return {};
   Bytes patched(frame.begin(), frame.end());
-  patched[offset + field] = static_cast<std::uint8_t>(kept >> 8);
-  patched[offset + field + 1] = static_cast<std::uint8_t>(kept);
+  patched[offset + length.at] = static_cast<std::uint8_t>(kept >> 8);
+  patched[offset + length.at + 1] = static_cast<std::uint8_t>(kept);
   return patched;
 }
 
@@ -106,7 +115,7 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
   auto ip = wire::parse_ipv4(frame.subspan(offset), offset);
   std::optional<Bytes> patched;
   if (!ip && ip.error().field == "ipv4.total_length" &&
-      (patched = kept_by_capture(frame, offset, 2, 20, options))) {
+      (patched = kept_by_capture(frame, offset, kIpv4TotalLength, options))) {
     frame = *patched;
     ip = wire::parse_ipv4(frame.subspan(offset), offset);
   }
@@ -147,8 +156,7 @@ nlohmann::json decode_ipv6(ByteSpan frame, std::size_t offset,
   auto ip = wire::parse_ipv6(frame.subspan(offset), offset);
   std::optional<Bytes> patched;
   if (!ip && ip.error().field == "ipv6.payload_length" &&
-      (patched = kept_by_capture(frame, offset, 4, wire::kIpv6HeaderBytes,
-                                 options))) {
+      (patched = kept_by_capture(frame, offset, kIpv6PayloadLength, options))) {
     frame = *patched;
     ip = wire::parse_ipv6(frame.subspan(offset), offset);
   }

@@ -27,6 +27,14 @@ namespace {
 
 std::string reason(const std::error_code& ec) { return ec.message(); }
 
+// Why the run could not write `p` when it ends: something other than a
+// file (a directory) has its name. Nothing when `p` is free or a file.
+std::optional<std::string> taken_by_other_than_a_file(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::exists(p, ec) || fs::is_regular_file(p, ec)) return std::nullopt;
+  return "cannot write " + p.string() + ": it exists and is not a file";
+}
+
 }  // namespace
 
 std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
@@ -52,10 +60,8 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
   // Something other than a file in the place of a result file would fail
   // the run at its end: say so now.
   for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"}) {
-    const fs::path p = dir / name;
-    if (fs::exists(p, ec) && !fs::is_regular_file(p, ec)) {
-      return std::unexpected("cannot write " + p.string() +
-                             ": it exists and is not a file");
+    if (auto why = taken_by_other_than_a_file(dir / name)) {
+      return std::unexpected(*why);
     }
   }
   SimOutput out;
@@ -107,10 +113,8 @@ std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
   c->partial = dir_ / (c->name + ".partial");
   // Found now rather than when the mode has run: the capture could not
   // be renamed over it.
-  std::error_code ec;
-  if (fs::exists(c->final_path, ec) && !fs::is_regular_file(c->final_path)) {
-    return std::unexpected("cannot write " + c->final_path.string() +
-                           ": it exists and is not a file");
+  if (auto why = taken_by_other_than_a_file(c->final_path)) {
+    return std::unexpected(*why);
   }
   auto writer = sysdep::PcapWriter::open(c->partial.string());
   if (!writer) return std::unexpected(writer.error());  // names the path

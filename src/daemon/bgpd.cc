@@ -145,9 +145,7 @@ int Bgpd::run() {
       (config_.listen_port
            ? inet(config_.listen_address, config_.listen_port).to_string()
            : std::string("nothing")));
-  for (const DaemonPeer& p : config_.peers) {
-    for (const std::string& w : peer_warnings(p, config_)) log_->warning(w);
-  }
+  for (const std::string& w : peer_warnings(config_)) log_->warning(w);
   speaker_->start(now());
   pump();
   next_poll_ = now() + ms(config_.interface_poll_ms);

@@ -233,18 +233,18 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
     ASSIGN(p.interface,
            r.string(n["interface"], Reader::join(at, "interface")));
   }
-  for (const char* key : {"address", "local_address"}) {
-    const bool link_local =
-        key == std::string_view("address")
-            ? p.address.link_local()
-            : p.local_address && p.local_address->link_local();
-    if (link_local && p.interface.empty()) {
-      return std::unexpected(
-          r.error(n[key], Reader::join(at, key),
-                  "a link-local address is one only on its link: give the "
-                  "peer's interface (" +
-                      Reader::join(at, "interface") + ")"));
-    }
+  const auto without_link = [&](const char* key) {
+    return std::unexpected(
+        r.error(n[key], Reader::join(at, key),
+                "a link-local address is one only on its link: give the "
+                "peer's interface (" +
+                    Reader::join(at, "interface") + ")"));
+  };
+  if (p.interface.empty() && p.address.link_local()) {
+    return without_link("address");
+  }
+  if (p.interface.empty() && p.local_address && p.local_address->link_local()) {
+    return without_link("local_address");
   }
   if (p.address.link_local() && !p.local_address) {
     return std::unexpected(r.error(
@@ -338,7 +338,7 @@ std::optional<std::string> not_a_peer_address(const IpAddress& a,
                                               const DaemonConfig& c,
                                               const DaemonPeer& p) {
   const auto& b = a.bytes;
-  if (a == IpAddress{a.v6, {}}) return "the unspecified address is no peer's";
+  if (a.unspecified()) return "the unspecified address is no peer's";
   if (!a.v6) {
     if (b[0] >= 224 && b[0] <= 239) return "a multicast address is no peer's";
     if (b[0] == 255 && b[1] == 255 && b[2] == 255 && b[3] == 255)
@@ -397,7 +397,7 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
   {
     IpAddress id;
     ASSIGN(id, r.ip(root["router_id"], "router_id"));
-    if (id.v6 || id == IpAddress{}) {
+    if (id.v6 || id.unspecified()) {
       return std::unexpected(r.error(root["router_id"], "router_id",
                                      "must be a non-zero IPv4 address "
                                      "(RFC 6286)"));
@@ -618,7 +618,7 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
       // The IPv4 NEXT_HOP: local_address, else a specific IPv4 listen
       // address (not 0.0.0.0, nor "::", which are no address of ours).
       const bool listen_ipv4 =
-          !c.listen_address.v6 && c.listen_address != IpAddress{};
+          !c.listen_address.v6 && !c.listen_address.unspecified();
       if (!p.address.v6 && !p.local_address && !listen_ipv4) {
         return std::unexpected(
             r.error(peers[i], at + ".local_address",
@@ -689,6 +689,14 @@ std::string IpAddress::to_string() const {
 
 Bytes IpAddress::to_bytes() const {
   return Bytes(bytes.begin(), bytes.begin() + (v6 ? 16 : 4));
+}
+
+std::optional<IpAddress> IpAddress::from_bytes(ByteSpan b) {
+  if (b.size() != 4 && b.size() != 16) return std::nullopt;
+  IpAddress a;
+  a.v6 = b.size() == 16;
+  std::copy(b.begin(), b.end(), a.bytes.begin());
+  return a;
 }
 
 std::expected<IpAddress, std::string> parse_ip(std::string_view text) {
@@ -839,7 +847,7 @@ bgp::PeerConfig peer_config(const DaemonConfig& config, const DaemonPeer& peer,
   if (peer.local_address && !peer.local_address->v6) {
     pc.next_hop_ipv4 = peer.local_address->to_bytes();
   } else if (!config.listen_address.v6 &&
-             config.listen_address != IpAddress{}) {
+             !config.listen_address.unspecified()) {
     pc.next_hop_ipv4 = config.listen_address.to_bytes();
   }
   if (peer.next_hop_ipv6) {
@@ -869,8 +877,7 @@ std::vector<std::string> peer_warnings(const DaemonPeer& p,
   std::vector<std::string> out;
   const std::string peer = "peer " + p.name + ": ";
   const IpAddress& listen = config.listen_address;
-  const bool listen_any =
-      listen == IpAddress{} || listen == IpAddress{true, {}};
+  const bool listen_any = listen.unspecified();
   std::string why;
   if (config.listen_port == 0) {
     if (p.passive) why = "nothing listens (listen.port 0)";
@@ -901,6 +908,14 @@ std::vector<std::string> peer_warnings(const DaemonPeer& p,
     out.push_back(peer +
                   "IPv6 routes are not sent to it: give it next_hop_ipv6 or "
                   "an IPv6 local_address");
+  }
+  return out;
+}
+
+std::vector<std::string> peer_warnings(const DaemonConfig& config) {
+  std::vector<std::string> out;
+  for (const DaemonPeer& p : config.peers) {
+    for (std::string& w : peer_warnings(p, config)) out.push_back(std::move(w));
   }
   return out;
 }

@@ -82,6 +82,11 @@ struct IpAddress {
   bool operator==(const IpAddress&) const = default;
   std::string to_string() const;
   Bytes to_bytes() const;  // 4 or 16 bytes
+  // 4 bytes (IPv4) or 16 (IPv6), as the wire carries them; nullopt for
+  // any other length.
+  static std::optional<IpAddress> from_bytes(ByteSpan b);
+  // 0.0.0.0 or ::, no host's address.
+  bool unspecified() const { return bytes == decltype(bytes){}; }
   // IPv6 fe80::/10: meaningful only together with an interface.
   bool link_local() const {
     return v6 && bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80;
@@ -197,5 +202,7 @@ proto::bgp::SpeakerConfig speaker_config(
 //   IPv6 as well without an IPv6 next hop is the usual IPv4-only session.
 std::vector<std::string> peer_warnings(const DaemonPeer& p,
                                        const DaemonConfig& config);
+// Every peer's warnings, in order (what bgpd logs at start).
+std::vector<std::string> peer_warnings(const DaemonConfig& config);
 
 }  // namespace arfabric::daemon

@@ -11,10 +11,7 @@ namespace bgp = proto::bgp;
 namespace {
 
 std::string gateway_text(const Bytes& b) {
-  IpAddress a;
-  a.v6 = b.size() == 16;
-  std::copy(b.begin(), b.end(), a.bytes.begin());
-  return a.to_string();
+  return IpAddress::from_bytes(b).value_or(IpAddress{}).to_string();
 }
 
 // The address the kernel routes through, always with the peer's
@@ -25,12 +22,12 @@ std::string gateway_text(const Bytes& b) {
 // the global one when the second half is not link-local (:: or another
 // address: nothing the kernel could use as a gateway).
 Bytes gateway_bytes(const bgp::NextHopAddress& next_hop) {
-  if (next_hop.size() == 32 && next_hop[16] == 0xfe &&
-      (next_hop[17] & 0xc0) == 0x80) {
-    return Bytes(next_hop.begin() + 16, next_hop.end());
-  }
-  const std::size_t n = next_hop.size() == 32 ? 16 : next_hop.size();
-  return Bytes(next_hop.begin(), next_hop.begin() + n);
+  const ByteSpan bytes = next_hop;
+  if (bytes.size() != 32) return Bytes(bytes.begin(), bytes.end());
+  const auto second = IpAddress::from_bytes(bytes.subspan(16));
+  const ByteSpan gateway =
+      second->link_local() ? bytes.subspan(16) : bytes.first(16);
+  return Bytes(gateway.begin(), gateway.end());
 }
 
 Bytes destination_bytes(const bgp::Destination& d) {

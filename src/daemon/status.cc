@@ -20,21 +20,10 @@ using nlohmann::json;
 // The next hop's first address (of an IPv6 global + link-local pair, the
 // global one), or with `second` its link-local one ("" when it has none).
 std::string format_next_hop(ByteSpan b, bool second = false) {
-  IpAddress a;
-  if (second) {
-    if (b.size() != 32) return "";
-    b = b.subspan(16);
-  }
-  if (b.size() == 4) {
-    std::copy(b.begin(), b.end(), a.bytes.begin());
-    return a.to_string();
-  }
-  if (b.size() >= 16) {
-    a.v6 = true;
-    std::copy(b.begin(), b.begin() + 16, a.bytes.begin());
-    return a.to_string();
-  }
-  return "";
+  if (second && b.size() != 32) return "";
+  if (b.size() == 32) b = second ? b.subspan(16) : b.first(16);
+  const auto a = IpAddress::from_bytes(b);
+  return a ? a->to_string() : "";
 }
 
 std::string format_ipv4_host(std::uint32_t v) {
@@ -335,12 +324,11 @@ std::string render_rib(const json& doc) {
       // The non-transitive one (fare.transitivity: non-transitive, or a
       // super-spine's link) as "pathbw-nt". NaN and negative values count
       // as no community (FARE falls back).
-      for (const char* key :
-           {"path_bandwidth", "path_bandwidth_non_transitive"}) {
+      for (const auto& [key, label] :
+           {std::pair{"path_bandwidth", "pathbw"},
+            {"path_bandwidth_non_transitive", "pathbw-nt"}}) {
         if (!p.contains(key)) continue;
-        s << (key == std::string_view("path_bandwidth") ? "pathbw "
-                                                        : "pathbw-nt ")
-          << rate_of(p[key]) << " ";
+        s << label << " " << rate_of(p[key]) << " ";
         if (!p[key].value("valid", true)) s << "(invalid) ";
       }
       if (p.contains("link_bandwidth")) {

@@ -1200,24 +1200,24 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   ARF_TRY(top.read_string("name", s.name));
   ARF_TRY(top.read_string("description", s.description));
   // Both reach the terminal and the SVG: no escape sequences or bytes XML
-  // cannot hold (YAML's "\x1b" and "\0" escapes make them).
-  // A description may run over several lines.
-  for (const char* key : {"name", "description"}) {
-    const bool lines = key[0] == 'd';
-    const std::string& text = lines ? s.description : s.name;
+  // cannot hold (YAML's "\x1b" and "\0" escapes make them). A description
+  // may run over several lines.
+  const auto plain_text = [&](const char* key, const std::string& text,
+                              bool newlines) -> Result<void> {
     const auto control = std::find_if(text.begin(), text.end(), [&](char c) {
       return (static_cast<unsigned char>(c) < 0x20 && c != '\t' &&
-              !(lines && c == '\n')) ||
+              !(newlines && c == '\n')) ||
              c == 0x7f;
     });
-    if (control != text.end()) {
-      return std::unexpected(top.error(
-          key, strformat("a control character (0x{}) at position {}: write "
-                         "plain text",
-                         to_upper_hex(static_cast<std::uint8_t>(*control)),
-                         control - text.begin())));
-    }
-  }
+    if (control == text.end()) return {};
+    return std::unexpected(top.error(
+        key, strformat("a control character (0x{}) at position {}: write "
+                       "plain text",
+                       to_upper_hex(static_cast<std::uint8_t>(*control)),
+                       control - text.begin())));
+  };
+  ARF_TRY(plain_text("name", s.name, false));
+  ARF_TRY(plain_text("description", s.description, true));
   ARF_TRY(top.read_uint64("seed", s.seed));
   s.stop_at =
       ARF_TRY(as_time(file, ARF_TRY(top.require("stop_at")), "stop_at"));

@@ -216,10 +216,9 @@ SysResult<std::size_t> write_some(int fd, std::span<const std::uint8_t> data) {
 }
 
 bool same_file(int fd, const std::string& path) {
-  struct stat open_file {
-  }, named{};
-  return ::fstat(fd, &open_file) == 0 && ::stat(path.c_str(), &named) == 0 &&
-         open_file.st_dev == named.st_dev && open_file.st_ino == named.st_ino;
+  struct stat open_file {};
+  return ::fstat(fd, &open_file) == 0 &&
+         file_id(path) == FileId{open_file.st_dev, open_file.st_ino};
 }
 
 namespace {
