@@ -46,12 +46,13 @@ std::uint32_t NotificationPlane::send(NodeIndex node, proto::PortId port,
 
 void NotificationPlane::on_control(NodeIndex node, proto::PortId port,
                                    PacketIndex packet, Time now) {
+  const std::uint32_t slot = (*pool_)[packet].control;
+  pool_->release(packet);
   if (index_[node] == kNotSwitch) {  // cannot happen: only switches send
-    on_control_dropped((*pool_)[packet]);
-    pool_->release(packet);
+    payloads_.release(slot);
     return;
   }
-  events_->push(now + processing_, event_type_, packet, port);
+  events_->push(now + processing_, event_type_, slot, port, index_[node]);
 }
 
 void NotificationPlane::on_control_dropped(const Packet& packet) {

@@ -4,15 +4,17 @@
 // - Switches are numbered 0, 1, ... in the order they are added; hosts
 //   have no number (kNotSwitch).
 // - A notification (an LSN frame, an ARN message) travels as a control
-//   packet carrying its encoded bytes, kept in a PayloadSlab until it
-//   arrives or is lost.
+//   packet carrying its encoded bytes, kept in a PayloadSlab until it is
+//   processed or lost.
 // - A received one is processed `processing` after its arrival (a
 //   pipelined latency: notifications do not wait for each other), as an
-//   event of the plane's own EventType.
+//   event of the plane's own EventType. Its packet is freed on arrival,
+//   as a BGP message's is: from then on it counts as delivered and no
+//   longer in flight, even when the run ends before its processing.
 // - The plane's events say what they are by `b`: kTimer (a switch's
 //   engine timer, a = switch), kSample (a switch's periodic sampling, a =
-//   switch) or a port, 1-based (a received notification, a = packet,
-//   b = the port it arrived on).
+//   switch) or a port, 1-based (a received notification: a = its bytes'
+//   slot, b = the port it arrived on, c = the switch's number).
 #pragma once
 
 #include <cstdint>
@@ -60,17 +62,14 @@ class NotificationPlane {
   void on_control_dropped(const Packet& packet);
 
   // For a received notification's event: calls handle(switch number,
-  // arrival port, its bytes), then frees the packet and its bytes, and
-  // returns the switch number. `handle` must not send: the bytes live in
-  // the slab that send() grows.
+  // arrival port, its bytes), then frees its bytes, and returns the switch
+  // number. `handle` must not send: the bytes live in the slab that send()
+  // grows.
   template <typename Handle>
   std::uint32_t deliver(const Event& e, Handle handle) {
-    const PacketIndex packet = e.a;
-    const auto control = (*pool_)[packet].control;
-    const std::uint32_t index = index_[(*pool_)[packet].destination];
-    handle(index, static_cast<proto::PortId>(e.b), payloads_.at(control));
-    payloads_.release(control);
-    pool_->release(packet);
+    const std::uint32_t slot = e.a, index = e.c;
+    handle(index, static_cast<proto::PortId>(e.b), payloads_.at(slot));
+    payloads_.release(slot);
     return index;
   }
 

@@ -212,7 +212,9 @@ workloads:
 
 // Parsing is not enough: each small example runs every mode it lists and
 // delivers data (an example whose hosts the simulator cannot model, or
-// whose flows never complete, fails here).
+// whose flows never complete, fails here), and every packet it sent is
+// accounted for (edges.yaml's ARN modes end with a message between its
+// arrival and its processing: it is delivered, not in flight).
 TEST(Runner, EverySmallExampleRunsItsModes) {
   std::size_t ran = 0;
   for (const auto& entry : std::filesystem::directory_iterator(
@@ -227,6 +229,8 @@ TEST(Runner, EverySmallExampleRunsItsModes) {
       auto r = run_mode(*s, m);
       ASSERT_TRUE(r) << name << " " << mode_name(m) << ": " << r.error();
       EXPECT_GT(r->payload_bytes, 0u) << name << " " << mode_name(m);
+      EXPECT_EQ(r->injected, r->delivered + dropped(*r) + r->in_flight)
+          << name << " " << mode_name(m);
     }
   }
   EXPECT_GE(ran, 3u);  // tiny, tiny_degrade, edges
