@@ -100,6 +100,9 @@ std::expected<Network, NetworkError> Network::create(const NetworkSpec& spec,
   // The links, node by node in port order.
   net.cable_links_.resize(spec.cables.size());
   net.first_port_.reserve(n + 1);
+  net.links_.reserve(2 * spec.cables.size());
+  net.cable_of_.reserve(2 * spec.cables.size());
+  net.drop_probability_.reserve(2 * spec.cables.size());
   for (std::size_t i = 0; i < n; ++i) {
     net.first_port_.push_back(static_cast<LinkIndex>(net.links_.size()));
     for (const auto& [c, dir] : out[i]) {

@@ -382,8 +382,11 @@ GroupState Fib::compute_group(const Dest& d, bool& fallback_entered) {
   auto routing = [](const PortState& p) { return p.routing_weight; };
   auto backup = [](const PortState& p) { return p.backup_weight; };
   fallback_entered = false;
-  collect([](const PortState& p) { return p.routing_weight > 0; }, routing);
-  if (scratch_.empty()) return GroupState::no_route;
+  if (std::ranges::none_of(
+          ports, [](const PortState& p) { return p.routing_weight > 0; })) {
+    scratch_.clear();
+    return GroupState::no_route;
+  }
   collect(
       [](const PortState& p) { return p.routing_weight > 0 && !is_vetoed(p); },
       routing);
