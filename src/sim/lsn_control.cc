@@ -12,7 +12,8 @@ namespace lsn = proto::lsn;
 namespace {
 
 // FCS, preamble and inter-frame gap around the frame the engine builds.
-constexpr std::uint32_t kFrameOverheadBytes = 4 + 20;
+constexpr std::uint32_t kFrameOverheadBytes =
+    wire::lsn::kWireSize - wire::lsn::kFrameSize;
 
 wire::MacAddress switch_mac(NodeIndex node) {
   return {0x02,

@@ -22,6 +22,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/strformat.h"
 #include "sim/scenario/yaml_reader.h"
+#include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::sim {
 namespace {
@@ -555,6 +556,12 @@ Result<SwitchParams> read_switches(const Map& top) {
     ARF_TRY(l.read_time("congestion_sample", p.lsn_congestion_sample));
     if (p.lsn_period == Time{})
       return std::unexpected(l.error("period", "must be > 0"));
+    // Each sample is an event at every originating switch: a finer one
+    // sees no queue change a packet could make (a 64-byte packet takes
+    // 1.3 ns at 400G) and only slows the run down, without end at 1ps.
+    if (p.lsn_congestion_sample != Time{} && p.lsn_congestion_sample < ns(1))
+      return std::unexpected(
+          l.error("congestion_sample", "must be at least 1ns (or 0s: never)"));
     for (const auto& [key, out] :
          {std::pair{std::string_view("congestion_rise"),
                     &p.lsn_congestion_rise},
@@ -1188,6 +1195,47 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
   return first;
 }
 
+// LSN frames leave every switch-to-switch port each period, one per
+// 256-device range and Msg-type (four with congestion sampling on, LSN
+// §3.2.2), and control packets are never dropped: a period shorter than
+// their time on the slowest such port would queue frames without bound,
+// and the run would not end. Error: such a period (at the period's key,
+// or at `switches` when the default is the one too short).
+Result<void> check_lsn_load(const Map& top, const Scenario& s) {
+  const std::size_t edge = s.topology.count(NodeRole::leaf) +
+                           s.topology.count(NodeRole::dragonfly_router);
+  BitsPerSecond slowest = 0;
+  for (const LinkSpec& link : s.topology.links) {
+    if (s.topology.is_host_link(
+            static_cast<std::uint32_t>(&link - s.topology.links.data())))
+      continue;
+    if (slowest == 0 || link.rate < slowest) slowest = link.rate;
+  }
+  if (slowest == 0 || edge == 0) return {};
+  const std::size_t ranges =
+      (edge + wire::lsn::kDevicesPerRange - 1) / wire::lsn::kDevicesPerRange;
+  const std::size_t frames =
+      ranges * (s.switches.lsn_congestion_sample != Time{} ? 4 : 1);
+  const Time needed = transmission_time(frames * wire::lsn::kWireSize, slowest);
+  if (s.switches.lsn_period >= needed) return {};
+  // Whole nanoseconds, rounded up, read better than picoseconds.
+  const Time at_least = ns((needed.ps() + 999) / 1000);
+  std::string message = strformat(
+      "{}: the LSN frames a switch sends on each port per period ({}) "
+      "take {} on the slowest switch link ({}), so they would queue "
+      "without bound; use at least {}",
+      format_time(s.switches.lsn_period), frames, format_time(needed),
+      format_rate(slowest), format_time(at_least));
+  const auto switches = top.get("switches");
+  if (switches && switches->IsMap() && (*switches)["lsn"].IsMap() &&
+      (*switches)["lsn"]["period"])
+    return std::unexpected(error_at(top.file(), (*switches)["lsn"]["period"],
+                                    "switches.lsn.period", message));
+  return std::unexpected(error_at(top.file(), switches ? *switches : top.node(),
+                                  "switches.lsn.period",
+                                  "the default " + message));
+}
+
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   const YAML::Node root = ARF_TRY(load_document(yaml_text, file));
   const Map top = ARF_TRY(
@@ -1238,6 +1286,7 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
                   edge, kMaxLsnNodes)));
   }
   s.switches = ARF_TRY(read_switches(top));
+  if (lsn) ARF_TRY(check_lsn_load(top, s));
   s.hosts = ARF_TRY(read_hosts(top, s.switches));
   if (s.hosts.mss_bytes + s.hosts.header_bytes >
       s.switches.buffer_bytes_per_port)

@@ -38,6 +38,9 @@ inline constexpr std::uint8_t kMaxDevRange = 63;
 // Frame length without FCS: header, opcode and payload padded to 60 bytes.
 inline constexpr std::size_t kFrameSize = kEthernetMinFrameSize;
 inline constexpr std::size_t kFcsSize = 4;
+// What one frame takes of a link: the frame, its FCS, and the preamble
+// (8 bytes) and inter-frame gap (12) around it.
+inline constexpr std::size_t kWireSize = kFrameSize + kFcsSize + 20;
 
 // Msg-type values (§3.1). Levels 1..3 are implementation specific; see
 // docs/PROTOCOLS.md for what arfabric makes of them.

@@ -314,6 +314,30 @@ TEST(ParseScenario, ControlCharactersInTheNameAreRefused) {
       parse_scenario(tiny_with("description: |\n  two\n  lines\n"), "c.yaml"));
 }
 
+// An LSN period must leave room for the frames a switch sends per period
+// on its slowest switch link (control packets are never dropped, so
+// shorter ones queue without bound): 4 frames of 84 bytes at 400G take
+// 6.72 ns, one (no congestion sampling) 1.68 ns. Without an LSN mode the
+// period is not used and not checked.
+TEST(ParseScenario, AnLsnPeriodLeavesRoomForItsFrames) {
+  EXPECT_TRUE(parse_scenario(tiny_with("switches:\n  lsn: {period: 6720ps}\n"),
+                             "l.yaml"));
+  EXPECT_FALSE(parse_scenario(tiny_with("switches:\n  lsn: {period: 6719ps}\n"),
+                              "l.yaml"));
+  EXPECT_TRUE(parse_scenario(
+      tiny_with("switches:\n  lsn: {period: 1680ps, congestion_sample: 0s}\n"),
+      "l.yaml"));
+  const auto r = parse_scenario(
+      tiny_with("switches:\n  lsn: {period: 1679ps, congestion_sample: 0s}\n"),
+      "l.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("per period (1)"), std::string::npos)
+      << r.error().to_string();
+  EXPECT_TRUE(parse_scenario(
+      tiny_with("modes: [ecmp, fare+arn]\nswitches:\n  lsn: {period: 1ps}\n"),
+      "l.yaml"));
+}
+
 // The byte that is not UTF-8 is named by line and column (in bytes: the
 // two-byte e-acute before it counts two).
 TEST(ParseScenario, ANonUtf8ByteIsNamedWhereItIs) {
@@ -494,6 +518,18 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
                  "    duration: 1000s\n"
                  "    flow_size_cdf: WebSearch_distribution.txt\n"),
        9, "workloads[0].load", "more than the 10000000 a run holds"},
+      {"LSN period shorter than its frames' time",
+       tiny_with("switches:\n  lsn: {period: 2ns}\n"), 8, "switches.lsn.period",
+       "2ns: the LSN frames a switch sends on each port per period (4) take "
+       "6720ps on the slowest switch link (400G), so they would queue "
+       "without bound; use at least 7ns"},
+      {"LSN default period on slow links",
+       tiny_with("  leaf_spine_link: {rate: 10M}\n"), 1, "switches.lsn.period",
+       "the default 100us: the LSN frames a switch sends on each port per "
+       "period (4) take 268800ns"},
+      {"LSN congestion sampling below 1ns",
+       tiny_with("switches:\n  lsn: {congestion_sample: 1ps}\n"), 8,
+       "switches.lsn.congestion_sample", "must be at least 1ns (or 0s: never)"},
       {"bad path selection", tiny_with("switches:\n  path_selection: random\n"),
        8, "switches.path_selection", "unknown path selection 'random'"},
       {"bad routing", tiny_with("switches:\n  routing: ospf\n"), 8,
