@@ -6,6 +6,7 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <future>
 #include <mutex>
@@ -219,6 +220,10 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   // stop, the rest do not start, and what finished is still printed and
   // written.
   std::atomic<bool> stop_runs{false};
+  // A reader that stops reading (`| head`) must not kill the run before
+  // --out's files are written: writes to standard output fail instead,
+  // and the end says so.
+  std::signal(SIGPIPE, SIG_IGN);
   auto interrupt = sysdep::InterruptWatch::start(stop_runs);
   if (!interrupt) {
     err << "arfabric sim: " << interrupt.error() << "\n";
@@ -521,6 +526,16 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     out << "wrote " << output->dir().string() << ":";
     for (const std::string& f : output->written()) out << " " << f;
     out << "\n";
+  }
+  // A closed pipe or a full disk behind standard output lost the table:
+  // say so, and fail (the files, if any, are whole).
+  out.flush();
+  if (!out) {
+    err << "arfabric sim: could not write the results to standard output"
+        << (output ? " (the files in " + output->dir().string() + " are whole)"
+                   : "")
+        << "\n";
+    if (code == 0) code = 1;
   }
   // A signal that came after the last mode's last check (or while the
   // files were written) stopped nothing, but was still a request to

@@ -60,6 +60,29 @@ TEST(SimCommand, OutWritesEveryFileAndSaysWhere) {
   EXPECT_EQ(err.str(), "");  // no progress bar when not a terminal
 }
 
+// Standard output that cannot be written (a reader gone, `| head`; a full
+// disk) loses the table but not the files: they are written whole, and
+// the run fails saying so. A closed pipe does not kill the process
+// (SIGPIPE is ignored): the write fails instead.
+TEST(SimCommand, AStandardOutputThatFailsStillWritesTheFiles) {
+  const fs::path dir = testing::temp_path("sim-out") + "/failing-stdout";
+  fs::remove_all(dir);
+  std::ostringstream failing, err;
+  failing.setstate(std::ios::badbit);
+  EXPECT_EQ(run_sim(tiny(dir.string()), failing, err), 1);
+  EXPECT_EQ(err.str(),
+            "arfabric sim: could not write the results to standard output "
+            "(the files in " +
+                dir.string() + " are whole)\n");
+  for (const char* f :
+       {"results.json", "timeseries.csv", "goodput.svg", "control-ecmp.pcap"}) {
+    EXPECT_GT(fs::file_size(dir / f), 0u) << f;
+  }
+  struct sigaction now {};
+  ASSERT_EQ(sigaction(SIGPIPE, nullptr, &now), 0);
+  EXPECT_EQ(now.sa_handler, SIG_IGN);
+}
+
 // --seed replaces the scenario's seed: the header and results.json say
 // which one ran, the run is the scenario's with that seed written in it,
 // another seed gives another run (the seed drives the links' random
