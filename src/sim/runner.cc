@@ -81,12 +81,16 @@ struct Arrival {
   std::uint64_t bytes = 0;
 };
 
+constexpr std::int32_t kBackgroundTag = -1;
 constexpr std::int32_t kPoissonTag = -2;
+constexpr std::int32_t kAllToAllTag = -3;
 
 // What a flow is part of: a ring's step from `member`, a Poisson workload
-// (kPoissonTag) or an all-to-all (-1).
+// (kPoissonTag), the all-to-all workload numbered `member`
+// (kAllToAllTag), or no workload (kBackgroundTag: an incast's flow, which
+// no workload's completion waits for).
 struct FlowTag {
-  std::int32_t ring = -1;
+  std::int32_t ring = kBackgroundTag;
   std::uint32_t member = 0;
 };
 
@@ -209,7 +213,7 @@ struct ModeRun::State {
   std::vector<std::unique_ptr<Ring>> rings;
   std::uint32_t pending_workloads = 0;
   std::vector<FlowTag> tags;
-  std::uint32_t open_a2a = 0;
+  std::vector<std::uint32_t> open_a2a;  // by workload: its flows running
   // Poisson flows, generated up front in time order; and their FCTs.
   std::vector<Arrival> arrivals;
   std::size_t next_arrival = 0, open_poisson = 0;
@@ -451,6 +455,7 @@ std::expected<void, std::string> ModeRun::State::start() {
   }
 
   ring_of_workload.assign(scenario.workloads.size(), 0);
+  open_a2a.assign(scenario.workloads.size(), 0);
   for (std::size_t wi = 0; wi < scenario.workloads.size(); ++wi) {
     const WorkloadSpec& w = scenario.workloads[wi];
     const std::size_t n = w.participants.size();
@@ -471,6 +476,7 @@ std::expected<void, std::string> ModeRun::State::start() {
         break;
       }
       case WorkloadKind::all_to_all:
+        if (n < 2) break;
         ++pending_workloads;
         break;
       case WorkloadKind::poisson:
@@ -546,23 +552,26 @@ void ModeRun::State::ring_send(std::size_t r, std::uint32_t m, Time now) {
 }
 
 void ModeRun::State::flow_complete(FlowId f, Time now) {
-  if (f < tags.size() && tags[f].ring == kPoissonTag) {
-    poisson_fct.push_back(now - flow_started[f]);
-    if (--open_poisson == 0 && next_arrival == arrivals.size()) {
-      --pending_workloads;
-      completed_at(now - t0);
-    }
-    return;
+  const FlowTag tag = f < tags.size() ? tags[f] : FlowTag{};
+  switch (tag.ring) {
+    case kBackgroundTag:
+      return;
+    case kPoissonTag:
+      poisson_fct.push_back(now - flow_started[f]);
+      if (--open_poisson == 0 && next_arrival == arrivals.size()) {
+        --pending_workloads;
+        completed_at(now - t0);
+      }
+      return;
+    case kAllToAllTag:
+      if (--open_a2a[tag.member] == 0) {
+        --pending_workloads;
+        completed_at(now - t0);
+      }
+      return;
   }
-  if (f >= tags.size() || tags[f].ring < 0) {
-    if (open_a2a > 0 && --open_a2a == 0) {
-      --pending_workloads;
-      completed_at(now - t0);
-    }
-    return;
-  }
-  Ring& ring = *rings[tags[f].ring];
-  const std::uint32_t to = (tags[f].member + 1) % ring.members.size();
+  Ring& ring = *rings[static_cast<std::size_t>(tag.ring)];
+  const std::uint32_t to = (tag.member + 1) % ring.members.size();
   ++ring.received[to];
   if (ring.received[to] == ring.steps) {
     if (++ring.finished_members == ring.members.size()) {
@@ -572,7 +581,7 @@ void ModeRun::State::flow_complete(FlowId f, Time now) {
   }
   // The receiver forwards the next chunk once it has this one.
   if (ring.sent[to] < ring.steps && ring.sent[to] <= ring.received[to]) {
-    ring_send(static_cast<std::size_t>(tags[f].ring), to, now);
+    ring_send(static_cast<std::size_t>(tag.ring), to, now);
   }
 }
 
@@ -581,11 +590,13 @@ void ModeRun::State::start_workload(std::size_t i, Time now) {
   if (w.kind == WorkloadKind::poisson) return;  // flows come as arrivals
   if (w.kind == WorkloadKind::all_to_all) {
     // `bytes` from every participant to every other (docs/SCENARIO.md).
+    if (w.participants.size() < 2) return;
     for (NodeIndex a : w.participants) {
       for (NodeIndex b : w.participants) {
         if (a == b) continue;
-        flows->start(a, b, w.bytes, now);
-        ++open_a2a;
+        ++open_a2a[i];
+        tag_flow(flows->start(a, b, w.bytes, now),
+                 {kAllToAllTag, static_cast<std::uint32_t>(i)});
       }
     }
     return;
@@ -724,7 +735,12 @@ void ModeRun::State::measure(Time end) {
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();
   result.retransmissions = flows->sender_totals().retransmissions;
-  const Time span = result.finished ? result.completion : result.simulated;
+  // Over the completion; over the whole run when unfinished, or when no
+  // workload sent anything (an incast alone: the run ends when its flows
+  // have).
+  const Time span = result.finished && result.completion > Time{}
+                        ? result.completion
+                        : result.simulated;
   if (span > Time{}) {
     result.goodput_gbps =
         static_cast<double>(result.payload_bytes) * 8 / span.seconds() / 1e9;
