@@ -85,10 +85,16 @@ std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text) {
   const auto d = read_decimal(s);
   if (!d) return bad();
   std::string_view suffix = d->suffix;
-  // Accept "400Gbps" and "400G b/s" as well as "400G".
+  // Accept "400Gbps" and "400G b/s" as well as "400G". A capital B is
+  // bytes ("50GBps", "50GB/s"): refused, not read as bits, 8x off.
   for (std::string_view unit : {"bps", "b/s"}) {
     if (suffix.size() >= unit.size() &&
         iequals(suffix.substr(suffix.size() - unit.size()), unit)) {
+      if (suffix[suffix.size() - unit.size()] == 'B')
+        return std::unexpected(
+            strformat("rate '{}': B is bytes, and rates are in bits per second "
+                      "(e.g. 400G or 400Gbps)",
+                      s));
       suffix = trim(suffix.substr(0, suffix.size() - unit.size()));
       break;
     }

@@ -28,6 +28,18 @@ TEST(ParseRate, RejectsWithTheValueInTheMessage) {
   EXPECT_FALSE(parse_rate("2000T"));
 }
 
+// Bits per second, however written; a capital B (bytes) is refused rather
+// than read as bits, which would be 8x off.
+TEST(ParseRate, BytesPerSecondIsRefused) {
+  EXPECT_EQ(parse_rate("400G b/s").value(), gbps(400));
+  EXPECT_EQ(parse_rate("400GBPS").error(),
+            "rate '400GBPS': B is bytes, and rates are in bits per second "
+            "(e.g. 400G or 400Gbps)");
+  EXPECT_FALSE(parse_rate("50GBps"));
+  EXPECT_FALSE(parse_rate("400GB/s"));
+  EXPECT_FALSE(parse_rate("100Bps"));
+}
+
 TEST(ParseTime, AcceptsUnitsExactly) {
   EXPECT_EQ(parse_time("10us").value(), us(10));
   EXPECT_EQ(parse_time("5ms").value(), ms(5));
