@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "common/hex.h"
 
@@ -51,6 +52,54 @@ std::string why_not_utf8(std::string_view text, std::size_t offset) {
     return "UTF-16 text (it starts with a UTF-16 byte-order mark)";
   return "byte 0x" + to_upper_hex(static_cast<std::uint8_t>(text[offset])) +
          " is not UTF-8";
+}
+
+namespace {
+
+// The code point of the well-formed UTF-8 sequence at text[i], and its
+// length in bytes.
+std::pair<char32_t, std::size_t> decode_at(std::string_view text,
+                                           std::size_t i) {
+  const auto byte = [&](std::size_t k) {
+    return static_cast<std::uint8_t>(text[i + k]);
+  };
+  const std::uint8_t lead = byte(0);
+  if (lead < 0x80) return {lead, 1};
+  if (lead < 0xE0) return {char32_t(lead & 0x1F) << 6 | (byte(1) & 0x3F), 2};
+  if (lead < 0xF0)
+    return {char32_t(lead & 0x0F) << 12 | char32_t(byte(1) & 0x3F) << 6 |
+                (byte(2) & 0x3F),
+            3};
+  return {char32_t(lead & 0x07) << 18 | char32_t(byte(1) & 0x3F) << 12 |
+              char32_t(byte(2) & 0x3F) << 6 | (byte(3) & 0x3F),
+          4};
+}
+
+bool yaml_printable(char32_t c) {
+  if (c < 0x20) return c == '\t' || c == '\n' || c == '\r';
+  if (c < 0x7F) return true;
+  if (c < 0xA0) return c == 0x85;
+  return c != 0xFFFE && c != 0xFFFF;
+}
+
+}  // namespace
+
+std::size_t first_non_yaml_printable(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [c, length] = decode_at(text, i);
+    if (!yaml_printable(c)) return i;
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+std::string why_not_yaml_printable(std::string_view text, std::size_t offset) {
+  const char32_t c = decode_at(text, offset).first;
+  return std::string(c < 0xA0 ? "control character" : "non-character") + " U+" +
+         to_upper_hex(static_cast<std::uint8_t>(c >> 8)) +
+         to_upper_hex(static_cast<std::uint8_t>(c)) +
+         " is not allowed in YAML text (write it as an escape in a "
+         "double-quoted string)";
 }
 
 TextPosition position_of(std::string_view text, std::size_t offset) {

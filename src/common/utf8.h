@@ -23,6 +23,20 @@ std::size_t first_non_utf8(std::string_view text);
 // byte-order mark)".
 std::string why_not_utf8(std::string_view text, std::size_t offset);
 
+// Where UTF-8 `text` (first_non_utf8 found none) first holds a character
+// YAML does not allow raw in a stream (YAML 1.2 §5.1, c-printable): a C0
+// control but tab, line feed and carriage return (NUL among them), DEL, a
+// C1 control but NEL (U+0085), U+FFFE or U+FFFF; std::string_view::npos
+// when it holds none. yaml-cpp does not check, and misreads what follows
+// (a NUL became "bad character found while scanning hex number"). Such a
+// character may still be written as an escape in a double-quoted string.
+std::size_t first_non_yaml_printable(std::string_view text);
+
+// Why, for first_non_yaml_printable's answer: "control character U+0000
+// is not allowed in YAML text (write it as an escape in a double-quoted
+// string)" ("non-character U+FFFE ..." for the last two).
+std::string why_not_yaml_printable(std::string_view text, std::size_t offset);
+
 // The 1-based line and column of byte `offset` of `text` (at most its
 // size), for an error message; the column counts bytes.
 struct TextPosition {

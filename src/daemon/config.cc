@@ -803,6 +803,12 @@ std::expected<DaemonConfig, ConfigFileError> parse_config(
                                                ": the file must be UTF-8 "
                                                "text"});
   }
+  if (const std::size_t bad = first_non_yaml_printable(text);
+      bad != std::string_view::npos) {
+    const TextPosition at = position_of(text, bad);
+    return std::unexpected(ConfigFileError{file, at.line, at.column, "(file)",
+                                           why_not_yaml_printable(text, bad)});
+  }
   YAML::Node root;
   std::optional<YAML::Mark> second;
   try {

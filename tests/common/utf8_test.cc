@@ -56,12 +56,8 @@ TEST(PositionOf, CountsLinesAndBytes) {
   EXPECT_EQ(position_of(text, text.size()).line, 3);
 }
 
-// Every code point's encoding is accepted, and a byte string of
-// well-formed code points joined stays accepted.
-RC_GTEST_PROP(FirstNonUtf8Property, AcceptsEveryEncodedCodePoint, ()) {
-  const auto points = *rc::gen::container<std::vector<char32_t>>(
-      rc::gen::suchThat(rc::gen::inRange<char32_t>(0, 0x110000),
-                        [](char32_t c) { return c < 0xD800 || c > 0xDFFF; }));
+// The UTF-8 encoding of `points` (no surrogates among them).
+std::string encode(const std::vector<char32_t>& points) {
   std::string text;
   for (char32_t c : points) {
     if (c < 0x80) {
@@ -80,7 +76,56 @@ RC_GTEST_PROP(FirstNonUtf8Property, AcceptsEveryEncodedCodePoint, ()) {
       text += static_cast<char>(0x80 | (c & 0x3F));
     }
   }
-  RC_ASSERT(first_non_utf8(text) == npos);
+  return text;
+}
+
+const auto kCodePoints = [] {
+  return rc::gen::container<std::vector<char32_t>>(
+      rc::gen::suchThat(rc::gen::inRange<char32_t>(0, 0x110000),
+                        [](char32_t c) { return c < 0xD800 || c > 0xDFFF; }));
+};
+
+// Every code point's encoding is accepted, and a byte string of
+// well-formed code points joined stays accepted.
+RC_GTEST_PROP(FirstNonUtf8Property, AcceptsEveryEncodedCodePoint, ()) {
+  RC_ASSERT(first_non_utf8(encode(*kCodePoints())) == npos);
+}
+
+// YAML's printable set (YAML 1.2 §5.1): tab, line feed, carriage return,
+// the rest of ASCII but DEL, NEL, and everything from U+00A0 on but
+// U+FFFE and U+FFFF.
+TEST(FirstNonYamlPrintable, FindsControlCharactersAndNonCharacters) {
+  EXPECT_EQ(first_non_yaml_printable("name: x\tz\r\n# caf\xC3\xA9 \xC2\x85"),
+            npos);
+  EXPECT_EQ(first_non_yaml_printable("\xEF\xBB\xBF" "a: 1"), npos);  // a BOM
+  EXPECT_EQ(first_non_yaml_printable(std::string_view("name: t\0x", 10)), 7u);
+  EXPECT_EQ(first_non_yaml_printable("a\x7F"), 1u);
+  EXPECT_EQ(first_non_yaml_printable("\xC3\xA9\xC2\x9B["), 2u);  // U+009B
+  EXPECT_EQ(first_non_yaml_printable("\xEF\xBF\xBE"), 0u);       // U+FFFE
+  EXPECT_EQ(why_not_yaml_printable(std::string_view("a\0", 2), 1),
+            "control character U+0000 is not allowed in YAML text (write it "
+            "as an escape in a double-quoted string)");
+  EXPECT_EQ(why_not_yaml_printable("\xEF\xBF\xBF", 0),
+            "non-character U+FFFF is not allowed in YAML text (write it as "
+            "an escape in a double-quoted string)");
+}
+
+// The offset found is that of the first code point outside the set.
+RC_GTEST_PROP(FirstNonYamlPrintableProperty, FindsTheFirstOutsideTheSet, ()) {
+  const auto points = *kCodePoints();
+  const auto printable = [](char32_t c) {
+    return c == 9 || c == 10 || c == 13 || (c >= 0x20 && c < 0x7F) ||
+           c == 0x85 || (c >= 0xA0 && c != 0xFFFE && c != 0xFFFF);
+  };
+  std::size_t expected = npos, offset = 0;
+  for (char32_t c : points) {
+    if (!printable(c)) {
+      expected = offset;
+      break;
+    }
+    offset += encode({c}).size();
+  }
+  RC_ASSERT(first_non_yaml_printable(encode(points)) == expected);
 }
 
 }  // namespace

@@ -160,6 +160,11 @@ INSTANTIATE_TEST_SUITE_P(
                 kHead + "role: l\xE9"
                         "af\n",
                 3, "(file)", "not UTF-8"},
+        BadCase{"a raw DEL",
+                kHead + "role: le\x7f"
+                        "af\n",
+                3, "(file)",
+                "control character U+007F is not allowed in YAML text"},
         BadCase{"a second document", kHead + "---\nrole: leaf\n", 4, "(yaml)",
                 "a second YAML document"},
         BadCase{"sub-type 2 is a route target", kHead + "fare: {sub_type: 2}\n",

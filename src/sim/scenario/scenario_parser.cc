@@ -1162,9 +1162,10 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
   return sorted;
 }
 
-// The one YAML document of the file. Errors: a byte that is not UTF-8
-// (its line and column, the column counting bytes), YAML's own, or a
-// second document (at its first line).
+// The one YAML document of the file. Errors: a byte that is not UTF-8 or
+// a character YAML does not allow raw, such as NUL (its line and column,
+// the column counting bytes), YAML's own, or a second document (at its
+// first line).
 Result<YAML::Node> load_document(std::string_view yaml_text,
                                  std::string_view file) {
   if (const std::size_t bad = first_non_utf8(yaml_text);
@@ -1173,6 +1174,13 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
     return std::unexpected(ScenarioError{
         std::string(file), at.line, at.column, "",
         why_not_utf8(yaml_text, bad) + ": a scenario file is UTF-8 text"});
+  }
+  if (const std::size_t bad = first_non_yaml_printable(yaml_text);
+      bad != std::string_view::npos) {
+    const TextPosition at = position_of(yaml_text, bad);
+    return std::unexpected(
+        ScenarioError{std::string(file), at.line, at.column, "",
+                      why_not_yaml_printable(yaml_text, bad)});
   }
   YAML::Node first;
   std::optional<YAML::Mark> second;
@@ -1248,21 +1256,27 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   ARF_TRY(top.read_string("name", s.name));
   ARF_TRY(top.read_string("description", s.description));
   // Both reach the terminal and the SVG: no escape sequences or bytes XML
-  // cannot hold (YAML's "\x1b" and "\0" escapes make them). A description
-  // may run over several lines.
+  // cannot hold (YAML's "\x1b", "\0" and "\x9b" escapes make them, the
+  // last a C1 control, U+009B, that terminals also read as an escape). A
+  // description may run over several lines and hold tabs; a name is one
+  // table cell.
   const auto plain_text = [&](const char* key, const std::string& text,
-                              bool newlines) -> Result<void> {
-    const auto control = std::find_if(text.begin(), text.end(), [&](char c) {
-      return (static_cast<unsigned char>(c) < 0x20 && c != '\t' &&
-              !(newlines && c == '\n')) ||
-             c == 0x7f;
-    });
-    if (control == text.end()) return {};
-    return std::unexpected(top.error(
-        key, strformat("a control character (0x{}) at position {}: write "
-                       "plain text",
-                       to_upper_hex(static_cast<std::uint8_t>(*control)),
-                       control - text.begin())));
+                              bool multi_line) -> Result<void> {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      const auto next =
+          i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+      // A C1 control is U+0080..U+009F: 0xC2 then 0x80..0x9F in UTF-8.
+      const bool c1 = c == 0xC2 && next >= 0x80 && next <= 0x9F;
+      const bool allowed = multi_line && (c == '\n' || c == '\t');
+      if (((c < 0x20 || c == 0x7f) && !allowed) || c1) {
+        return std::unexpected(top.error(
+            key, strformat("a control character (0x{}) at position {}: "
+                           "write plain text",
+                           to_upper_hex(c1 ? next : c), i)));
+      }
+    }
+    return {};
   };
   ARF_TRY(plain_text("name", s.name, false));
   ARF_TRY(plain_text("description", s.description, true));

@@ -312,6 +312,30 @@ TEST(ParseScenario, ControlCharactersInTheNameAreRefused) {
   EXPECT_EQ(r.error().key, "description");
   EXPECT_TRUE(
       parse_scenario(tiny_with("description: |\n  two\n  lines\n"), "c.yaml"));
+  // A C1 control (U+009B is a terminal's CSI too), and a tab in a name (one
+  // cell of the table); a description may hold tabs.
+  r = parse_scenario(tiny_with("name: \"a\\x9b31m\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("a control character (0x9B) at position 1"),
+            std::string::npos)
+      << r.error().to_string();
+  r = parse_scenario(tiny_with("name: \"a\\tb\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("(0x09) at position 1"), std::string::npos);
+  EXPECT_TRUE(parse_scenario(tiny_with("description: \"a\\tb\"\n"), "c.yaml"));
+  EXPECT_TRUE(parse_scenario(tiny_with("name: \"caf\\xe9\"\n"), "c.yaml"));
+}
+
+// A raw character YAML does not allow (NUL, DEL, a C1 control) is named
+// where it is: yaml-cpp would misread what follows it ("bad character
+// found while scanning hex number" a line later).
+TEST(ParseScenario, ARawControlCharacterIsNamedWhereItIs) {
+  const auto r = parse_scenario(
+      std::string_view("name: t\0x\nstop_at: 1ms\n", 22), "nul.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().to_string(),
+            "nul.yaml:1:8: control character U+0000 is not allowed in YAML "
+            "text (write it as an escape in a double-quoted string)");
 }
 
 // An LSN period must leave room for the frames a switch sends per period
