@@ -435,6 +435,9 @@ std::expected<void, std::string> ModeRun::State::start() {
   const SwitchParams& sp = scenario.switches;
   result.mode = mode;
   result.warm_up = t0;
+  // The time series counts from here: LSN's first frames, sent at t0, are
+  // in its first row.
+  const RunTotals before_start = totals();
 
   if (lsn) lsn->start(t0);
   if (uses_arn(mode)) {
@@ -500,7 +503,7 @@ std::expected<void, std::string> ModeRun::State::start() {
   result.sample_interval = options.sample_interval > Time{}
                                ? options.sample_interval
                                : default_sample_interval(scenario);
-  series.emplace(scenario, t0, result.sample_interval, totals());
+  series.emplace(scenario, t0, result.sample_interval, before_start);
 
   flows->on_complete([this](FlowId f, Time now) { flow_complete(f, now); });
   for (std::size_t i = 0; i < scenario.workloads.size(); ++i) {

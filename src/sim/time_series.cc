@@ -57,20 +57,26 @@ TimeSeriesRecorder::TimeSeriesRecorder(const Scenario& scenario, Time start,
       previous_(baseline) {}
 
 void TimeSeriesRecorder::sample(Time now, const RunTotals& totals) {
-  if (now <= last_) return;
-  TimeSample s;
-  s.at = now - start_;
-  s.duration = now - last_;
-  s.payload_bytes = totals.payload_bytes - previous_.payload_bytes;
+  // A sample at the last row's end again (the run's end, after the events
+  // at that time: its last ones, at stop_at) adds them to that row.
+  const bool same_end = now == last_ && !samples_.empty();
+  if (now <= last_ && !same_end) return;
+  if (!same_end) {
+    TimeSample s;
+    s.at = now - start_;
+    s.duration = now - last_;
+    samples_.push_back(s);
+  }
+  TimeSample& s = samples_.back();
+  s.payload_bytes += totals.payload_bytes - previous_.payload_bytes;
   s.goodput_gbps =
       static_cast<double>(s.payload_bytes) * 8 / s.duration.seconds() / 1e9;
   for (std::size_t r = 0; r < kDropReasons; ++r) {
-    s.dropped[r] = totals.dropped[r] - previous_.dropped[r];
+    s.dropped[r] += totals.dropped[r] - previous_.dropped[r];
   }
-  s.control_messages = totals.control_messages - previous_.control_messages;
-  s.control_bytes = totals.control_bytes - previous_.control_bytes;
+  s.control_messages += totals.control_messages - previous_.control_messages;
+  s.control_bytes += totals.control_bytes - previous_.control_bytes;
   s.packets_in_flight = totals.packets_in_flight;
-  samples_.push_back(s);
   previous_ = totals;
   last_ = now;
 }

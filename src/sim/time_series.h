@@ -58,8 +58,11 @@ class TimeSeriesRecorder {
   // Absolute time of the next interval boundary.
   Time next_at() const { return last_ + interval_; }
   // Records the interval from the previous sample to `now` (absolute,
-  // normally next_at(); shorter at the end of the run); ignored when `now`
-  // is not after the previous sample.
+  // normally next_at(); shorter at the end of the run). A row counts what
+  // happened from its start up to, not including, its end, but the last:
+  // `now` equal to the previous sample's adds what happened since to that
+  // row (the run's events at its very end). Ignored when `now` is earlier,
+  // or when there is no row yet.
   void sample(Time now, const RunTotals& totals);
   // The run's progress in [0, 1]: the larger of simulated time over
   // stop_at and planned payload delivered.

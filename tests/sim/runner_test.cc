@@ -281,6 +281,24 @@ TEST(Runner, EverySmallExampleRunsItsModes) {
       EXPECT_GT(r->payload_bytes, 0u) << name << " " << mode_name(m);
       EXPECT_EQ(r->injected, r->delivered + dropped(*r) + r->in_flight)
           << name << " " << mode_name(m);
+      // The time series' rows add up to the run's totals: LSN's first
+      // frames at the start and what happened at the very end included.
+      std::uint64_t payload = 0, drops = 0, control = 0;
+      for (const TimeSample& sample : r->samples) {
+        payload += sample.payload_bytes;
+        for (std::uint64_t d : sample.dropped) drops += d;
+        control += sample.control_messages;
+      }
+      EXPECT_EQ(payload, r->payload_bytes) << name << " " << mode_name(m);
+      EXPECT_EQ(drops, dropped(*r)) << name << " " << mode_name(m);
+      // BGP's messages of the warm-up are in no row.
+      EXPECT_GE(control, r->lsn_frames + r->arn_messages)
+          << name << " " << mode_name(m);
+      EXPECT_LE(control, r->lsn_frames + r->arn_messages + r->control_messages)
+          << name << " " << mode_name(m);
+      ASSERT_FALSE(r->samples.empty());
+      EXPECT_EQ(r->samples.back().packets_in_flight, r->in_flight)
+          << name << " " << mode_name(m);
     }
   }
   EXPECT_GE(ran, 3u);  // tiny, tiny_degrade, edges
@@ -862,8 +880,8 @@ TEST(ModeRun, AStopDuringTheWorkloadEndsItWhereItIs) {
 
 // Issue 5: "packet pool and no per-packet heap allocation". Mid-way
 // through a long all-to-all (every flow started, none finished, no
-// event), some 25,000 packet hops allocate nothing per packet: only when the
-// packets in flight or a link's queue reach a new high (the pool's and
+// event), some 25,000 packet hops allocate nothing per packet: only when
+// the packets in flight or a link's queue reach a new high (the pool's and
 // the queue's amortised growth) — a handful, where one allocation per
 // packet would be thousands. LSN's periodic frames are included. Counted
 // by the sanitizer's allocator hooks, which see every malloc and

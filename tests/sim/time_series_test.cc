@@ -61,14 +61,34 @@ TEST(TimeSeries, SamplesAreDifferencesOverTheirInterval) {
   EXPECT_EQ(a.control_bytes, 300u);
   EXPECT_EQ(a.packets_in_flight, 42u);
 
-  // A last, shorter interval; a sample not after the last is ignored.
+  // A last, shorter interval; a sample before the last is ignored.
   t.payload_bytes += 12'500;
   rec.sample(start + us(12), t);
-  rec.sample(start + us(12), t);
+  rec.sample(start + us(11), t);
   ASSERT_EQ(rec.samples().size(), 2u);
   EXPECT_EQ(rec.samples()[1].duration, us(2));
   EXPECT_DOUBLE_EQ(rec.samples()[1].goodput_gbps, 50.0);
   EXPECT_EQ(rec.samples()[1].dropped[0], 0u);
+
+  // One at the last row's end again (the run's events at stop_at, after
+  // the row's sample) adds to that row: no row of zero length.
+  t.payload_bytes += 12'500;
+  t.control_messages += 4;
+  t.packets_in_flight = 4;
+  rec.sample(start + us(12), t);
+  ASSERT_EQ(rec.samples().size(), 2u);
+  EXPECT_EQ(rec.samples()[1].duration, us(2));
+  EXPECT_EQ(rec.samples()[1].payload_bytes, 25'000u);
+  EXPECT_DOUBLE_EQ(rec.samples()[1].goodput_gbps, 100.0);
+  EXPECT_EQ(rec.samples()[1].control_messages, 4u);
+  EXPECT_EQ(rec.samples()[1].packets_in_flight, 4u);
+}
+
+// Without a row yet, a sample at the start is not one.
+TEST(TimeSeries, ASampleAtTheStartIsIgnored) {
+  TimeSeriesRecorder rec(tiny(), ms(5), us(10), RunTotals{});
+  rec.sample(ms(5), RunTotals{});
+  EXPECT_TRUE(rec.samples().empty());
 }
 
 TEST(TimeSeries, ProgressIsTheFurtherOfTimeAndPayload) {
