@@ -838,14 +838,22 @@ Result<void> read_cdf(const Map& w, WorkloadSpec& spec) {
   const YAML::Node node = ARF_TRY(w.require("flow_size_cdf"));
   const std::string key = w.key_path("flow_size_cdf");
   const std::string value = ARF_TRY(as_string(w.file(), node, key));
-  std::string chosen;
+  std::string chosen, not_a_file;
   for (const auto& candidate : cdf_candidates(value, w.file())) {
     std::error_code ec;
     if (std::filesystem::is_regular_file(candidate, ec)) {
       chosen = candidate.string();
       break;
     }
+    if (not_a_file.empty() && std::filesystem::exists(candidate, ec))
+      not_a_file = candidate.string();
   }
+  if (chosen.empty() && !not_a_file.empty())
+    return std::unexpected(error_at(
+        w.file(), node, key,
+        strformat("flow-size CDF '{}' is {}, not a file", value,
+                  not_a_file == value ? "a directory"
+                                      : "a directory (" + not_a_file + ")")));
   if (chosen.empty())
     return std::unexpected(error_at(
         w.file(), node, key,
@@ -1302,10 +1310,21 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   s.switches = ARF_TRY(read_switches(top));
   if (lsn) ARF_TRY(check_lsn_load(top, s));
   s.hosts = ARF_TRY(read_hosts(top, s.switches));
-  if (s.hosts.mss_bytes + s.hosts.header_bytes >
-      s.switches.buffer_bytes_per_port)
-    return std::unexpected(
-        top.error("switches", "buffer_per_port is smaller than one packet"));
+  if (const std::uint64_t packet =
+          std::uint64_t{s.hosts.mss_bytes} + s.hosts.header_bytes;
+      packet > s.switches.buffer_bytes_per_port) {
+    // At the buffer's key: the default holds any packet, so it was given.
+    const auto switches = top.get("switches");
+    const bool given = switches && switches->IsMap() &&
+                       (*switches)["buffer_per_port"].IsDefined();
+    return std::unexpected(error_at(
+        top.file(), given ? (*switches)["buffer_per_port"] : top.node(),
+        "switches.buffer_per_port",
+        strformat("{} is smaller than one packet ({}: hosts' mss plus "
+                  "header_bytes)",
+                  format_size(s.switches.buffer_bytes_per_port),
+                  format_size(packet))));
+  }
   const NameIndex names(s.topology);
   s.workloads = ARF_TRY(read_workloads(top, s.topology, names, s.stop_at));
   s.events = ARF_TRY(read_events(top, s.topology, names, s.stop_at));

@@ -140,7 +140,9 @@ Result<Map> Map::open(std::string_view file, const YAML::Node& node,
     const std::string full = m.key_path(name);
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
       std::string message = strformat("unknown key '{}'", name);
-      if (const auto s = suggest(name, allowed))
+      if (name == "<<")
+        message += " (YAML merge keys are not supported: write the keys out)";
+      else if (const auto s = suggest(name, allowed))
         message += strformat(" (did you mean '{}'?)", *s);
       else
         message += strformat(" (allowed here: {})", [&] {

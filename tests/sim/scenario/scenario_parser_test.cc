@@ -537,6 +537,18 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
                  "    duration: 1ms\n    flow_size_cdf: nope.txt\n"),
        11, "workloads[0].flow_size_cdf", "'nope.txt' not found"},
+      {"CDF file a directory",
+       tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                 "    duration: 1ms\n    flow_size_cdf: /tmp\n"),
+       11, "workloads[0].flow_size_cdf",
+       "flow-size CDF '/tmp' is a directory, not a file"},
+      {"buffer below one packet",
+       tiny_with("switches:\n  buffer_per_port: 2KB\n  ecn_threshold: 1KB\n"),
+       8, "switches.buffer_per_port", "2KB is smaller than one packet ("},
+      {"a YAML merge key", tiny_with("  host_link:\n    <<: {rate: 1G}\n"), 8,
+       "topology.host_link.<<",
+       "unknown key '<<' (YAML merge keys are not supported: write the keys "
+       "out)"},
       {"poisson flows beyond what a run holds",
        tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
                  "    duration: 1000s\n"
