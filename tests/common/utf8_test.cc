@@ -97,7 +97,9 @@ RC_GTEST_PROP(FirstNonUtf8Property, AcceptsEveryEncodedCodePoint, ()) {
 TEST(FirstNonYamlPrintable, FindsControlCharactersAndNonCharacters) {
   EXPECT_EQ(first_non_yaml_printable("name: x\tz\r\n# caf\xC3\xA9 \xC2\x85"),
             npos);
-  EXPECT_EQ(first_non_yaml_printable("\xEF\xBB\xBF" "a: 1"), npos);  // a BOM
+  EXPECT_EQ(first_non_yaml_printable("\xEF\xBB\xBF"
+                                     "a: 1"),
+            npos);  // a BOM
   EXPECT_EQ(first_non_yaml_printable(std::string_view("name: t\0x", 10)), 7u);
   EXPECT_EQ(first_non_yaml_printable("a\x7F"), 1u);
   EXPECT_EQ(first_non_yaml_printable("\xC3\xA9\xC2\x9B["), 2u);  // U+009B
