@@ -238,6 +238,12 @@ struct ModeRun::State {
 
 std::expected<void, std::string> ModeRun::State::build() {
   const SwitchParams& sp = scenario.switches;
+  // The parser checks this when the file's modes include LSN; -m may add
+  // an LSN mode to a scenario whose own modes do not.
+  if (uses_lsn(mode)) {
+    if (const auto why = lsn_period_problem(scenario))
+      return std::unexpected("switches.lsn.period: " + *why);
+  }
   NetworkSpec spec;
   for (const NodeSpec& n : topo.nodes) {
     spec.nodes.push_back(

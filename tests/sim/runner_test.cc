@@ -210,6 +210,26 @@ workloads:
   EXPECT_EQ(r->injected, r->delivered + dropped(*r) + r->in_flight);
 }
 
+// The parser checks the LSN period only when the file's modes include
+// LSN; a mode the sim command's -m adds is checked as it is built, and
+// does not run.
+TEST(Runner, AnLsnModeAddedToTheScenariosChecksThePeriod) {
+  auto s = parse_scenario(R"(
+stop_at: 1ms
+modes: [fare]
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 1}
+switches:
+  lsn: {period: 2ns}
+)",
+                          "m.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_TRUE(run_mode(*s, Mode::fare));
+  const auto r = run_mode(*s, Mode::fare_lsn);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().rfind("switches.lsn.period: 2ns: the LSN frames", 0), 0u)
+      << r.error();
+}
+
 // An incast's flows are background: no workload's completion counts them.
 // They used to count as all-to-all flows, so that an all-to-all with a
 // short incast "completed" when as many flows as it had were done, before

@@ -1,8 +1,12 @@
 #include "sim/scenario/scenario.h"
 
+#include <algorithm>
 #include <array>
 
+#include "sim/scenario/quantity.h"
+#include "sim/scenario/strformat.h"
 #include "wire/ibcs/csig_tag.h"
+#include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::sim {
 namespace {
@@ -102,6 +106,50 @@ std::expected<void, std::string> set_congestion_control(
   }
   hosts.congestion_control = c;
   return {};
+}
+
+std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
+  const Topology& t = scenario.topology;
+  const SwitchParams& sw = scenario.switches;
+  const std::size_t edge =
+      t.count(NodeRole::leaf) + t.count(NodeRole::dragonfly_router);
+  BitsPerSecond slowest = 0;
+  const auto slower = [&](std::uint32_t link, BitsPerSecond rate) {
+    if (t.is_host_link(link)) return;
+    if (slowest == 0 || rate < slowest) slowest = rate;
+  };
+  for (std::uint32_t l = 0; l < t.links.size(); ++l) slower(l, t.links[l].rate);
+  for (const EventSpec& e : scenario.events) {
+    if (e.kind == EventKind::degrade) slower(e.link, e.new_rate);
+  }
+  if (slowest == 0 || edge == 0) return std::nullopt;
+  const std::size_t ranges =
+      (edge + wire::lsn::kDevicesPerRange - 1) / wire::lsn::kDevicesPerRange;
+  const std::size_t frames =
+      ranges * (sw.lsn_congestion_sample != Time{} ? 4 : 1);
+  const Time needed = transmission_time(frames * wire::lsn::kWireSize, slowest);
+  if (sw.lsn_period >= needed) return std::nullopt;
+  // Rounded up to a whole ns below 1 us, a whole us above: a value that
+  // reads well and is enough.
+  const bool in_ns = needed < us(1);
+  const std::int64_t unit = (in_ns ? ns(1) : us(1)).ps();
+  const Time at_least = ps((needed.ps() + unit - 1) / unit * unit);
+  // The time needed in the same unit, to up to six digits: "26.88ns".
+  const std::string needed_text = strformat(
+      "{}{}", static_cast<double>(needed.ps()) / unit, in_ns ? "ns" : "us");
+  return strformat(
+      "{}: the LSN frames a switch sends on each port per period ({}) take "
+      "{} on the slowest switch link ({}{}), so they would queue without "
+      "bound; use at least {}",
+      format_time(sw.lsn_period), frames, needed_text, format_rate(slowest),
+      std::any_of(scenario.events.begin(), scenario.events.end(),
+                  [&](const EventSpec& e) {
+                    return e.kind == EventKind::degrade &&
+                           e.new_rate == slowest && !t.is_host_link(e.link);
+                  })
+          ? ", after a degrade event"
+          : "",
+      format_time(at_least));
 }
 
 }  // namespace arfabric::sim

@@ -222,6 +222,17 @@ struct Scenario {
 std::expected<void, std::string> set_congestion_control(
     Scenario& scenario, HostCongestionControl c);
 
+// LSN frames leave every switch-to-switch port each period, one per 256
+// edge switches and Msg-type (four Msg-types with congestion sampling on,
+// LSN §3.2.2), and a full queue never drops control packets: a period
+// shorter than their time on the slowest such link, at its slowest (after
+// a degrade event too), would queue frames without bound. When the
+// scenario's lsn.period is that short, why: "2ns: the LSN frames ...; use
+// at least 27ns". Whatever the scenario's modes: the parser asks when they
+// include an LSN mode, the runner for every LSN mode it runs (the sim
+// command's -m may add one).
+std::optional<std::string> lsn_period_problem(const Scenario& scenario);
+
 struct ScenarioError {
   std::string file;
   int line = 0;     // 1-based; 0 when unknown

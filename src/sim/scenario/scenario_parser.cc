@@ -11,6 +11,7 @@
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "common/error.h"
 #include "common/hex.h"
@@ -1211,45 +1212,17 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
   return first;
 }
 
-// LSN frames leave every switch-to-switch port each period, one per
-// 256-device range and Msg-type (four with congestion sampling on, LSN
-// §3.2.2), and control packets are never dropped: a period shorter than
-// their time on the slowest such port would queue frames without bound,
-// and the run would not end. Error: such a period (at the period's key,
-// or at `switches` when the default is the one too short).
-Result<void> check_lsn_load(const Map& top, const Scenario& s) {
-  const std::size_t edge = s.topology.count(NodeRole::leaf) +
-                           s.topology.count(NodeRole::dragonfly_router);
-  BitsPerSecond slowest = 0;
-  for (const LinkSpec& link : s.topology.links) {
-    if (s.topology.is_host_link(
-            static_cast<std::uint32_t>(&link - s.topology.links.data())))
-      continue;
-    if (slowest == 0 || link.rate < slowest) slowest = link.rate;
-  }
-  if (slowest == 0 || edge == 0) return {};
-  const std::size_t ranges =
-      (edge + wire::lsn::kDevicesPerRange - 1) / wire::lsn::kDevicesPerRange;
-  const std::size_t frames =
-      ranges * (s.switches.lsn_congestion_sample != Time{} ? 4 : 1);
-  const Time needed = transmission_time(frames * wire::lsn::kWireSize, slowest);
-  if (s.switches.lsn_period >= needed) return {};
-  // Whole nanoseconds, rounded up, read better than picoseconds.
-  const Time at_least = ns((needed.ps() + 999) / 1000);
-  std::string message = strformat(
-      "{}: the LSN frames a switch sends on each port per period ({}) "
-      "take {} on the slowest switch link ({}), so they would queue "
-      "without bound; use at least {}",
-      format_time(s.switches.lsn_period), frames, format_time(needed),
-      format_rate(slowest), format_time(at_least));
+// lsn_period_problem's error, at the period's key, or at `switches` (or
+// the top) when the default is the one too short.
+ScenarioError lsn_period_error(const Map& top, const std::string& why) {
   const auto switches = top.get("switches");
-  if (switches && switches->IsMap() && (*switches)["lsn"].IsMap() &&
-      (*switches)["lsn"]["period"])
-    return std::unexpected(error_at(top.file(), (*switches)["lsn"]["period"],
-                                    "switches.lsn.period", message));
-  return std::unexpected(error_at(top.file(), switches ? *switches : top.node(),
-                                  "switches.lsn.period",
-                                  "the default " + message));
+  if (switches && switches->IsMap()) {
+    const YAML::Node lsn = std::as_const(*switches)["lsn"];
+    if (lsn.IsDefined() && lsn.IsMap() && lsn["period"].IsDefined())
+      return error_at(top.file(), lsn["period"], "switches.lsn.period", why);
+  }
+  return error_at(top.file(), switches ? *switches : top.node(),
+                  "switches.lsn.period", "the default " + why);
 }
 
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
@@ -1308,26 +1281,30 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
                   edge, kMaxLsnNodes)));
   }
   s.switches = ARF_TRY(read_switches(top));
-  if (lsn) ARF_TRY(check_lsn_load(top, s));
   s.hosts = ARF_TRY(read_hosts(top, s.switches));
   if (const std::uint64_t packet =
           std::uint64_t{s.hosts.mss_bytes} + s.hosts.header_bytes;
       packet > s.switches.buffer_bytes_per_port) {
     // At the buffer's key: the default holds any packet, so it was given.
     const auto switches = top.get("switches");
-    const bool given = switches && switches->IsMap() &&
-                       (*switches)["buffer_per_port"].IsDefined();
-    return std::unexpected(error_at(
-        top.file(), given ? (*switches)["buffer_per_port"] : top.node(),
-        "switches.buffer_per_port",
-        strformat("{} is smaller than one packet ({}: hosts' mss plus "
-                  "header_bytes)",
-                  format_size(s.switches.buffer_bytes_per_port),
-                  format_size(packet))));
+    const YAML::Node buffer = switches && switches->IsMap()
+                                  ? std::as_const(*switches)["buffer_per_port"]
+                                  : YAML::Node();
+    return std::unexpected(
+        error_at(top.file(), buffer.IsDefined() ? buffer : top.node(),
+                 "switches.buffer_per_port",
+                 strformat("{} is smaller than one packet ({}: hosts' mss plus "
+                           "header_bytes)",
+                           format_size(s.switches.buffer_bytes_per_port),
+                           format_size(packet))));
   }
   const NameIndex names(s.topology);
   s.workloads = ARF_TRY(read_workloads(top, s.topology, names, s.stop_at));
   s.events = ARF_TRY(read_events(top, s.topology, names, s.stop_at));
+  if (lsn) {
+    if (const auto why = lsn_period_problem(s))
+      return std::unexpected(lsn_period_error(top, *why));
+  }
   return s;
 }
 

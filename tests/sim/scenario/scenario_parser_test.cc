@@ -342,7 +342,8 @@ TEST(ParseScenario, ARawControlCharacterIsNamedWhereItIs) {
 // on its slowest switch link (control packets are never dropped, so
 // shorter ones queue without bound): 4 frames of 84 bytes at 400G take
 // 6.72 ns, one (no congestion sampling) 1.68 ns. Without an LSN mode the
-// period is not used and not checked.
+// parser does not check it (the runner does, for an LSN mode that the sim
+// command's -m adds: Runner.AnLsnModeAddedToTheScenariosChecksThePeriod).
 TEST(ParseScenario, AnLsnPeriodLeavesRoomForItsFrames) {
   EXPECT_TRUE(parse_scenario(tiny_with("switches:\n  lsn: {period: 6720ps}\n"),
                              "l.yaml"));
@@ -557,12 +558,24 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
       {"LSN period shorter than its frames' time",
        tiny_with("switches:\n  lsn: {period: 2ns}\n"), 8, "switches.lsn.period",
        "2ns: the LSN frames a switch sends on each port per period (4) take "
-       "6720ps on the slowest switch link (400G), so they would queue "
+       "6.72ns on the slowest switch link (400G), so they would queue "
        "without bound; use at least 7ns"},
       {"LSN default period on slow links",
        tiny_with("  leaf_spine_link: {rate: 10M}\n"), 1, "switches.lsn.period",
        "the default 100us: the LSN frames a switch sends on each port per "
-       "period (4) take 268800ns"},
+       "period (4) take 268.8us on the slowest switch link (10M), so they "
+       "would queue without bound; use at least 269us"},
+      {"LSN default period on slow links, switches without lsn",
+       tiny_with("  leaf_spine_link: {rate: 10M}\nswitches:\n"
+                 "  buffer_per_port: 1MB\n"),
+       9, "switches.lsn.period", "the default 100us: the LSN frames"},
+      {"LSN period after a degrade event",
+       tiny_with("switches:\n  lsn: {period: 30ns}\nevents:\n"
+                 "  - {at: 1ms, kind: degrade, link: [spine0, leaf1], "
+                 "rate: 10G}\n"),
+       8, "switches.lsn.period",
+       "take 268.8ns on the slowest switch link (10G, after a degrade "
+       "event), so they would queue without bound; use at least 269ns"},
       {"LSN congestion sampling below 1ns",
        tiny_with("switches:\n  lsn: {congestion_sample: 1ps}\n"), 8,
        "switches.lsn.congestion_sample", "must be at least 1ns (or 0s: never)"},
