@@ -93,6 +93,22 @@ std::size_t first_non_yaml_printable(std::string_view text) {
   return std::string_view::npos;
 }
 
+std::size_t first_control_character(std::string_view text, bool multi_line) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto [c, length] = decode_at(text, i);
+    const bool allowed = multi_line && (c == '\n' || c == '\t');
+    if (((c < 0x20 || (c >= 0x7F && c < 0xA0)) && !allowed) || c == 0xFFFE ||
+        c == 0xFFFF)
+      return i;
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+char32_t code_point_at(std::string_view text, std::size_t offset) {
+  return decode_at(text, offset).first;
+}
+
 std::string why_not_yaml_printable(std::string_view text, std::size_t offset) {
   const char32_t c = decode_at(text, offset).first;
   return std::string(c < 0xA0 ? "control character" : "non-character") + " U+" +

@@ -37,6 +37,18 @@ std::size_t first_non_yaml_printable(std::string_view text);
 // string)" ("non-character U+FFFE ..." for the last two).
 std::string why_not_yaml_printable(std::string_view text, std::size_t offset);
 
+// Where UTF-8 `text` (first_non_utf8 found none) first holds a character
+// a plain text should not: a C0 control (but line feed and tab when
+// `multi_line`), DEL, a C1 control (NEL included), U+FFFE or U+FFFF;
+// std::string_view::npos when none. Terminals read ESC and CSI (U+009B)
+// as the start of an escape sequence, and XML holds none of them but tab
+// and line feed.
+std::size_t first_control_character(std::string_view text, bool multi_line);
+
+// The code point of the UTF-8 sequence at byte `offset` of `text`
+// (first_non_utf8 found none before its end).
+char32_t code_point_at(std::string_view text, std::size_t offset);
+
 // The 1-based line and column of byte `offset` of `text` (at most its
 // size), for an error message; the column counts bytes.
 struct TextPosition {

@@ -112,6 +112,21 @@ TEST(FirstNonYamlPrintable, FindsControlCharactersAndNonCharacters) {
             "an escape in a double-quoted string)");
 }
 
+// Plain text: no C0 control (a multi-line text may hold line feeds and
+// tabs), DEL, C1 control (NEL included) or U+FFFE/U+FFFF.
+TEST(FirstControlCharacter, FindsWhatATerminalOrXmlWouldMisread) {
+  EXPECT_EQ(
+      first_control_character("caf\xC3\xA9 \xC2\xA0 \xF0\x9F\x98\x80", false),
+      npos);
+  EXPECT_EQ(first_control_character("a\tb", false), 1u);
+  EXPECT_EQ(first_control_character("a\tb\nc", true), npos);
+  EXPECT_EQ(first_control_character("a\rb", true), 1u);
+  EXPECT_EQ(first_control_character("\xC3\xA9\xC2\x85", true), 2u);  // NEL
+  EXPECT_EQ(first_control_character("ab\x7F", false), 2u);
+  EXPECT_EQ(first_control_character("\xEF\xBF\xBE", false), 0u);
+  EXPECT_EQ(code_point_at("a\xEF\xBF\xBE", 1), char32_t{0xFFFE});
+}
+
 // The offset found is that of the first code point outside the set.
 RC_GTEST_PROP(FirstNonYamlPrintableProperty, FindsTheFirstOutsideTheSet, ()) {
   const auto points = *kCodePoints();

@@ -1238,26 +1238,30 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   ARF_TRY(top.read_string("description", s.description));
   // Both reach the terminal and the SVG: no escape sequences or bytes XML
   // cannot hold (YAML's "\x1b", "\0" and "\x9b" escapes make them, the
-  // last a C1 control, U+009B, that terminals also read as an escape). A
-  // description may run over several lines and hold tabs; a name is one
-  // table cell.
+  // last a C1 control, U+009B, that terminals also read as an escape; and
+  // yaml-cpp turns "\N" and "\_" into the bytes 0x85 and 0xA0, which are
+  // not UTF-8). A description may run over several lines and hold tabs; a
+  // name is one table cell.
   const auto plain_text = [&](const char* key, const std::string& text,
                               bool multi_line) -> Result<void> {
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      const auto next =
-          i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-      // A C1 control is U+0080..U+009F: 0xC2 then 0x80..0x9F in UTF-8.
-      const bool c1 = c == 0xC2 && next >= 0x80 && next <= 0x9F;
-      const bool allowed = multi_line && (c == '\n' || c == '\t');
-      if (((c < 0x20 || c == 0x7f) && !allowed) || c1) {
-        return std::unexpected(top.error(
-            key, strformat("a control character (0x{}) at position {}: "
-                           "write plain text",
-                           to_upper_hex(c1 ? next : c), i)));
-      }
+    if (const std::size_t bad = first_non_utf8(text);
+        bad != std::string_view::npos) {
+      return std::unexpected(top.error(
+          key,
+          strformat("byte 0x{} at position {} is not UTF-8 (YAML's \\N "
+                    "and \\_ escapes make such bytes here): write "
+                    "the character itself",
+                    to_upper_hex(static_cast<std::uint8_t>(text[bad])), bad)));
     }
-    return {};
+    const std::size_t bad = first_control_character(text, multi_line);
+    if (bad == std::string_view::npos) return {};
+    const char32_t c = code_point_at(text, bad);
+    std::string hex = to_upper_hex(static_cast<std::uint8_t>(c));
+    if (c > 0xFF) hex = to_upper_hex(static_cast<std::uint8_t>(c >> 8)) + hex;
+    return std::unexpected(top.error(
+        key,
+        strformat("a {} (0x{}) at position {}: write plain text",
+                  c < 0xA0 ? "control character" : "non-character", hex, bad)));
   };
   ARF_TRY(plain_text("name", s.name, false));
   ARF_TRY(plain_text("description", s.description, true));

@@ -324,6 +324,20 @@ TEST(ParseScenario, ControlCharactersInTheNameAreRefused) {
   EXPECT_NE(r.error().message.find("(0x09) at position 1"), std::string::npos);
   EXPECT_TRUE(parse_scenario(tiny_with("description: \"a\\tb\"\n"), "c.yaml"));
   EXPECT_TRUE(parse_scenario(tiny_with("name: \"caf\\xe9\"\n"), "c.yaml"));
+  // yaml-cpp decodes "\N" (NEL) and "\_" (no-break space) to the single
+  // bytes 0x85 and 0xA0, which are not UTF-8; "\uFFFE" is no character.
+  r = parse_scenario(tiny_with("name: \"a\\Nb\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("byte 0x85 at position 1 is not UTF-8"),
+            std::string::npos)
+      << r.error().to_string();
+  EXPECT_FALSE(parse_scenario(tiny_with("description: \"a\\_b\"\n"), "c.yaml"));
+  r = parse_scenario(tiny_with("name: \"a\\uFFFEb\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("a non-character (0xFFFE) at position 1"),
+            std::string::npos)
+      << r.error().to_string();
+  EXPECT_TRUE(parse_scenario(tiny_with("name: \"a\\u00A0b\"\n"), "c.yaml"));
 }
 
 // A raw character YAML does not allow (NUL, DEL, a C1 control) is named
