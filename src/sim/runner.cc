@@ -71,7 +71,6 @@ struct Ring {
   std::vector<std::uint32_t> received;  // steps received, per member
   std::vector<std::uint32_t> sent;      // steps started, per member
   std::uint32_t finished_members = 0;
-  Time completion = Time::max();
 };
 
 // A Poisson workload's flow: when it starts, between which hosts, how big.
@@ -169,11 +168,14 @@ struct ModeRun::State {
   void tag_flow(FlowId f, FlowTag t);
   void ring_send(std::size_t r, std::uint32_t m, Time now);
   void flow_complete(FlowId f, Time now);
-  // A workload completed `at` (after the warm-up): the run's completion
-  // is the latest (Time::max() until the first).
+  // A workload completed `at` (after the warm-up, now): the run's
+  // completion is the latest (Time::max() until the first), and the payload
+  // delivered by then is the workloads' goodput (an incast may deliver
+  // more after it).
   void completed_at(Time at) {
     result.completion =
         result.completion == Time::max() ? at : std::max(result.completion, at);
+    payload_at_completion = flows->payload_delivered();
   }
   void start_workload(std::size_t i, Time now);
   void apply_event(const EventSpec& ev, Time now);
@@ -213,7 +215,8 @@ struct ModeRun::State {
   std::vector<std::unique_ptr<Ring>> rings;
   std::uint32_t pending_workloads = 0;
   std::vector<FlowTag> tags;
-  std::vector<std::uint32_t> open_a2a;  // by workload: its flows running
+  std::vector<std::uint32_t> open_a2a;      // by workload: its flows running
+  std::uint64_t payload_at_completion = 0;  // see completed_at()
   // Poisson flows, generated up front in time order; and their FCTs.
   std::vector<Arrival> arrivals;
   std::size_t next_arrival = 0, open_poisson = 0;
@@ -584,8 +587,8 @@ void ModeRun::State::flow_complete(FlowId f, Time now) {
   ++ring.received[to];
   if (ring.received[to] == ring.steps) {
     if (++ring.finished_members == ring.members.size()) {
-      ring.completion = now - t0;
       --pending_workloads;
+      completed_at(now - t0);
     }
   }
   // The receiver forwards the next chunk once it has this one.
@@ -725,9 +728,6 @@ bool ModeRun::State::run(Time limit) {
 
 void ModeRun::State::measure(Time end) {
   result.finished = pending_workloads == 0;
-  for (const auto& ring : rings) {
-    if (ring->completion != Time::max()) completed_at(ring->completion);
-  }
   if (options.timing != nullptr) {
     options.timing->packet_hops =
         net->counters().packet_hops - hops_before_loop;
@@ -744,15 +744,15 @@ void ModeRun::State::measure(Time end) {
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();
   result.retransmissions = flows->sender_totals().retransmissions;
-  // Over the completion; over the whole run when unfinished, or when no
-  // workload sent anything (an incast alone: the run ends when its flows
-  // have).
-  const Time span = result.finished && result.completion > Time{}
-                        ? result.completion
-                        : result.simulated;
+  // The payload delivered by the completion, over it; over the whole run
+  // when unfinished, or when no workload sent anything (an incast alone).
+  const bool by_completion = result.finished && result.completion > Time{};
+  const Time span = by_completion ? result.completion : result.simulated;
+  const std::uint64_t payload =
+      by_completion ? payload_at_completion : result.payload_bytes;
   if (span > Time{}) {
     result.goodput_gbps =
-        static_cast<double>(result.payload_bytes) * 8 / span.seconds() / 1e9;
+        static_cast<double>(payload) * 8 / span.seconds() / 1e9;
   }
   if (!poisson_fct.empty()) {
     std::sort(poisson_fct.begin(), poisson_fct.end());
@@ -853,9 +853,10 @@ bool ModeRun::run_until(Time until) {
   const Time limit = until >= s.stop - s.t0 ? s.stop : s.t0 + until;
   over_ = s.run(limit);
   stopped_ = !over_ && s.stop_requested();
-  if (over_ && s.pending_workloads != 0) {
-    // Unfinished: nothing happens between the last event and stop_at (or
-    // nothing was left to happen), so the run simulated up to stop_at.
+  if (over_ && (s.pending_workloads != 0 || s.flows->active() != 0)) {
+    // Cut at stop_at (a workload unfinished, or an incast's flows): nothing
+    // happens between the last event and stop_at (or nothing was left to
+    // happen), so the run simulated up to stop_at.
     reached_ = s.stop;
   } else if (over_ || stopped_) {
     // The last event handled may precede the workloads' start.

@@ -476,7 +476,7 @@ TEST(SimCommand, CongestionControlOptionReplacesTheScenarios) {
   EXPECT_NE(dctcp_out.str().find("hosts' congestion control: dctcp):"),
             std::string::npos)
       << dctcp_out.str();
-  // The ecmp row less its wall time: completion and drops differ.
+  // The ecmp row less its wall time: the drops differ (42 and 33).
   const auto row = [](const std::string& text) {
     const auto at = text.find("\necmp ");
     if (at == std::string::npos) return std::string("no ecmp row");

@@ -235,13 +235,17 @@ switches:
 // short incast "completed" when as many flows as it had were done, before
 // its own last one (99.4 us here, against 105.5 us without the incast).
 // Two all-to-alls at once each complete (they shared one count, and the
-// run never finished). An incast alone has no completion, but its
-// goodput is over the run, which ends when its flows have.
+// run never finished). Goodput is the payload delivered by the
+// completion, over it: an incast that goes on after the workloads adds
+// nothing (it used to add all its bytes, 7x the links' rate here). An
+// incast alone has no completion, but its goodput is over the run, which
+// ends when its flows have, or at stop_at.
 TEST(Runner, WorkloadsCompleteOnTheirOwnFlows) {
   const std::string head = R"(
 stop_at: 5ms
 modes: [ecmp]
-topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 2}
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 2,
+           host_link: {rate: 100G}}
 )";
   const std::string a2a =
       "workloads: [{kind: all_to_all, participants: all, bytes: 1MB}]\n";
@@ -278,6 +282,27 @@ topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 2}
                    static_cast<double>(only_incast.payload_bytes) * 8 /
                        only_incast.simulated.seconds() / 1e9);
   EXPECT_GT(only_incast.goodput_gbps, 0);
+
+  const ModeResult long_incast =
+      run(head +
+          "workloads: [{kind: ring_allreduce, participants: all, bytes: "
+          "64KB}]\n"
+          "events: [{at: 0us, kind: incast, link: [spine0, leaf1], senders: "
+          "all, bytes: 4MB}]\n");
+  ASSERT_TRUE(long_incast.finished);
+  EXPECT_GT(long_incast.payload_bytes, 12'000'000u);  // the incast's too
+  EXPECT_LE(long_incast.goodput_gbps, 4 * 100.0);     // four host links
+  EXPECT_GT(long_incast.goodput_gbps, 0);
+
+  // Cut at stop_at with its flows running: it simulated to stop_at.
+  const ModeResult cut =
+      run("stop_at: 20us\n" + head.substr(head.find("modes:")) +
+          "events: [{at: 1us, kind: incast, link: [spine0, leaf1], senders: "
+          "all, bytes: 1MB}]\n");
+  EXPECT_GT(cut.in_flight, 0u);
+  EXPECT_EQ(cut.simulated, us(20));
+  EXPECT_DOUBLE_EQ(cut.goodput_gbps, static_cast<double>(cut.payload_bytes) *
+                                         8 / us(20).seconds() / 1e9);
 }
 
 // Parsing is not enough: each small example runs every mode it lists and
