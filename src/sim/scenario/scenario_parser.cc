@@ -849,12 +849,17 @@ Result<void> read_cdf(const Map& w, WorkloadSpec& spec) {
     if (not_a_file.empty() && std::filesystem::exists(candidate, ec))
       not_a_file = candidate.string();
   }
-  if (chosen.empty() && !not_a_file.empty())
+  if (chosen.empty() && !not_a_file.empty()) {
+    std::error_code ec;
+    const std::string what = std::filesystem::is_directory(not_a_file, ec)
+                                 ? "a directory"
+                                 : "not a regular file";
     return std::unexpected(error_at(
         w.file(), node, key,
-        strformat("flow-size CDF '{}' is {}, not a file", value,
-                  not_a_file == value ? "a directory"
-                                      : "a directory (" + not_a_file + ")")));
+        not_a_file == value ? strformat("flow-size CDF '{}' is {}", value, what)
+                            : strformat("flow-size CDF '{}' is {} ({})", value,
+                                        what, not_a_file)));
+  }
   if (chosen.empty())
     return std::unexpected(error_at(
         w.file(), node, key,

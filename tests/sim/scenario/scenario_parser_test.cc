@@ -555,8 +555,12 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
       {"CDF file a directory",
        tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
                  "    duration: 1ms\n    flow_size_cdf: /tmp\n"),
+       11, "workloads[0].flow_size_cdf", "flow-size CDF '/tmp' is a directory"},
+      {"CDF file a device",
+       tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                 "    duration: 1ms\n    flow_size_cdf: /dev/null\n"),
        11, "workloads[0].flow_size_cdf",
-       "flow-size CDF '/tmp' is a directory, not a file"},
+       "flow-size CDF '/dev/null' is not a regular file"},
       {"buffer below one packet",
        tiny_with("switches:\n  buffer_per_port: 2KB\n  ecn_threshold: 1KB\n"),
        8, "switches.buffer_per_port", "2KB is smaller than one packet ("},
