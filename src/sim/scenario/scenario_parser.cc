@@ -23,7 +23,6 @@
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/strformat.h"
 #include "sim/scenario/yaml_reader.h"
-#include "wire/lsn/lsn_frame.h"
 
 namespace arfabric::sim {
 namespace {
