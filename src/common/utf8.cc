@@ -97,9 +97,12 @@ std::size_t first_control_character(std::string_view text, bool multi_line) {
   for (std::size_t i = 0; i < text.size();) {
     const auto [c, length] = decode_at(text, i);
     const bool allowed = multi_line && (c == '\n' || c == '\t');
-    if (((c < 0x20 || (c >= 0x7F && c < 0xA0)) && !allowed) || c == 0xFFFE ||
-        c == 0xFFFF)
-      return i;
+    const bool control = c < 0x20 || (c >= 0x7F && c < 0xA0);
+    const bool format = c == 0x200E || c == 0x200F ||    // LRM, RLM
+                        (c >= 0x2028 && c <= 0x202E) ||  // LS, PS
+                        (c >= 0x2066 && c <= 0x2069) ||  // isolates
+                        c == 0xFEFF || c == 0xFFFE || c == 0xFFFF;
+    if ((control && !allowed) || format) return i;
     i += length;
   }
   return std::string_view::npos;

@@ -39,10 +39,13 @@ std::string why_not_yaml_printable(std::string_view text, std::size_t offset);
 
 // Where UTF-8 `text` (first_non_utf8 found none) first holds a character
 // a plain text should not: a C0 control (but line feed and tab when
-// `multi_line`), DEL, a C1 control (NEL included), U+FFFE or U+FFFF;
+// `multi_line`), DEL, a C1 control (NEL included); a line or paragraph
+// separator (U+2028, U+2029), a bidirectional control (U+200E, U+200F,
+// U+202A..U+202E, U+2066..U+2069), U+FEFF, U+FFFE or U+FFFF;
 // std::string_view::npos when none. Terminals read ESC and CSI (U+009B)
-// as the start of an escape sequence, and XML holds none of them but tab
-// and line feed.
+// as the start of an escape sequence, XML holds no C0 control but tab and
+// line feed, and the bidirectional controls show text in another order
+// than it is.
 std::size_t first_control_character(std::string_view text, bool multi_line);
 
 // The code point of the UTF-8 sequence at byte `offset` of `text`

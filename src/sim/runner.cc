@@ -217,6 +217,8 @@ struct ModeRun::State {
   std::vector<FlowTag> tags;
   std::vector<std::uint32_t> open_a2a;      // by workload: its flows running
   std::uint64_t payload_at_completion = 0;  // see completed_at()
+  // The time of the last thing handled, queue event or not.
+  Time handled_until{};
   // Poisson flows, generated up front in time order; and their FCTs.
   std::vector<Arrival> arrivals;
   std::size_t next_arrival = 0, open_poisson = 0;
@@ -244,6 +246,8 @@ std::expected<void, std::string> ModeRun::State::build() {
   // The parser checks this when the file's modes include LSN; -m may add
   // an LSN mode to a scenario whose own modes do not.
   if (uses_lsn(mode)) {
+    if (const auto why = lsn_edge_problem(topo))
+      return std::unexpected("topology: " + *why);
     if (const auto why = lsn_period_problem(scenario))
       return std::unexpected("switches.lsn.period: " + *why);
   }
@@ -690,6 +694,9 @@ bool ModeRun::State::run(Time limit) {
     if (next > limit || stop_requested()) break;
     // The state just before anything at `next` happens.
     while (series->next_at() <= next) take_sample(series->next_at());
+    // Something happens at `next`, in the queue or outside it (a degrade
+    // in ecmp queues nothing): the run has reached it.
+    handled_until = next;
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
       const Arrival& a = arrivals[next_arrival++];
       const FlowId f = flows->start(a.from, a.to, a.bytes, next);
@@ -859,8 +866,8 @@ bool ModeRun::run_until(Time until) {
     // happen), so the run simulated up to stop_at.
     reached_ = s.stop;
   } else if (over_ || stopped_) {
-    // The last event handled may precede the workloads' start.
-    reached_ = std::max(s.events.now(), s.t0);
+    // The last thing handled may precede the workloads' start.
+    reached_ = std::max(s.handled_until, s.t0);
   } else {
     reached_ = limit;
   }

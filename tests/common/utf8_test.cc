@@ -125,6 +125,16 @@ TEST(FirstControlCharacter, FindsWhatATerminalOrXmlWouldMisread) {
   EXPECT_EQ(first_control_character("ab\x7F", false), 2u);
   EXPECT_EQ(first_control_character("\xEF\xBF\xBE", false), 0u);
   EXPECT_EQ(code_point_at("a\xEF\xBF\xBE", 1), char32_t{0xFFFE});
+  // Line and paragraph separators, bidirectional controls, U+FEFF.
+  EXPECT_EQ(first_control_character("a\xE2\x80\xA8", true), 1u);  // U+2028
+  EXPECT_EQ(first_control_character("a\xE2\x80\xAE", true), 1u);  // U+202E
+  EXPECT_EQ(first_control_character("a\xE2\x81\xA6", true), 1u);  // U+2066
+  EXPECT_EQ(first_control_character("a\xE2\x80\x8F", true), 1u);  // U+200F
+  EXPECT_EQ(first_control_character("a\xEF\xBB\xBF", true), 1u);  // U+FEFF
+  EXPECT_EQ(first_control_character("a\xE2\x80\x94"
+                                    "b",
+                                    true),
+            npos);  // dash
 }
 
 // The offset found is that of the first code point outside the set.

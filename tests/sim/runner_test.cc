@@ -228,6 +228,41 @@ switches:
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().rfind("switches.lsn.period: 2ns: the LSN frames", 0), 0u)
       << r.error();
+
+  // More leaves than LSN can name: said before the fabric is built.
+  auto wide = parse_scenario(R"(
+stop_at: 1ms
+modes: [ecmp]
+topology: {kind: clos3, spines: 1, leaves: 16385, hosts_per_leaf: 1}
+switches: {routing: static}
+)",
+                             "w.yaml");
+  ASSERT_TRUE(wide) << wide.error().to_string();
+  const auto too_many = run_mode(*wide, Mode::fare_lsn);
+  ASSERT_FALSE(too_many);
+  EXPECT_EQ(too_many.error().rfind("topology: 16385 leaves: LSN Global", 0), 0u)
+      << too_many.error();
+}
+
+// `simulated` runs to the last thing the run handled, an event outside the
+// queue included: a degrade in ecmp queues nothing, and the run used to
+// end at its last queue event (0 here) while its time series went on to
+// the degrade.
+TEST(Runner, SimulatedReachesTheLastScenarioEvent) {
+  auto s = parse_scenario(R"(
+stop_at: 300us
+modes: [ecmp]
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 1}
+events: [{at: 150us, kind: degrade, link: [spine0, leaf0], fraction: 0.5}]
+)",
+                          "d.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const auto r = run_mode(*s, Mode::ecmp);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->finished);
+  EXPECT_EQ(r->simulated, us(150));
+  ASSERT_FALSE(r->samples.empty());
+  EXPECT_EQ(r->samples.back().at, us(150));
 }
 
 // An incast's flows are background: no workload's completion counts them.

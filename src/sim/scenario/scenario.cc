@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
+#include "sim/scenario/generators.h"
 #include "sim/scenario/quantity.h"
 #include "sim/scenario/strformat.h"
 #include "wire/ibcs/csig_tag.h"
@@ -108,6 +110,16 @@ std::expected<void, std::string> set_congestion_control(
   return {};
 }
 
+std::optional<std::string> lsn_edge_problem(const Topology& topology) {
+  const std::size_t edge = topology.count(NodeRole::leaf) +
+                           topology.count(NodeRole::dragonfly_router);
+  if (edge <= kMaxLsnNodes) return std::nullopt;
+  return strformat(
+      "{} leaves: LSN Global Node IDs (LSN §3.2.1, 6-bit Dev-Range) allow "
+      "at most {}; drop the fare+lsn modes or shrink the fabric",
+      edge, kMaxLsnNodes);
+}
+
 std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
   const Topology& t = scenario.topology;
   const SwitchParams& sw = scenario.switches;
@@ -122,21 +134,26 @@ std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
   for (const EventSpec& e : scenario.events) {
     if (e.kind == EventKind::degrade) slower(e.link, e.new_rate);
   }
-  if (slowest == 0 || edge == 0) return std::nullopt;
+  if (slowest == 0 || edge == 0 || edge > kMaxLsnNodes) return std::nullopt;
   const std::size_t ranges =
       (edge + wire::lsn::kDevicesPerRange - 1) / wire::lsn::kDevicesPerRange;
   const std::size_t frames =
       ranges * (sw.lsn_congestion_sample != Time{} ? 4 : 1);
   const Time needed = transmission_time(frames * wire::lsn::kWireSize, slowest);
   if (sw.lsn_period >= needed) return std::nullopt;
-  // Rounded up to a whole ns below 1 us, a whole us above: a value that
-  // reads well and is enough.
-  const bool in_ns = needed < us(1);
-  const std::int64_t unit = (in_ns ? ns(1) : us(1)).ps();
+  // In the largest of ns, us, ms and s it is at least one of, to up to six
+  // digits ("26.88ns", "268.8us"); the least period rounded up to a whole
+  // one of that unit, a value that reads well and is enough ("27ns").
+  std::int64_t unit = ns(1).ps();
+  const char* unit_name = "ns";
+  for (const auto& [t, name] : {std::pair{us(1), "us"}, std::pair{ms(1), "ms"},
+                                std::pair{sec(1), "s"}}) {
+    if (needed >= t) unit = t.ps(), unit_name = name;
+  }
   const Time at_least = ps((needed.ps() + unit - 1) / unit * unit);
-  // The time needed in the same unit, to up to six digits: "26.88ns".
   const std::string needed_text = strformat(
-      "{}{}", static_cast<double>(needed.ps()) / unit, in_ns ? "ns" : "us");
+      "{}{}", static_cast<double>(needed.ps()) / static_cast<double>(unit),
+      unit_name);
   return strformat(
       "{}: the LSN frames a switch sends on each port per period ({}) take "
       "{} on the slowest switch link ({}{}), so they would queue without "

@@ -222,6 +222,11 @@ struct Scenario {
 std::expected<void, std::string> set_congestion_control(
     Scenario& scenario, HostCongestionControl c);
 
+// More edge switches than LSN's Global Node IDs can name (LSN §3.2.1:
+// 64 ranges of 256): why, "16385 leaves: LSN Global Node IDs ... allow at
+// most 16384; ...". Asked as lsn_period_problem is.
+std::optional<std::string> lsn_edge_problem(const Topology& topology);
+
 // LSN frames leave every switch-to-switch port each period, one per 256
 // edge switches and Msg-type (four Msg-types with congestion sampling on,
 // LSN §3.2.2), and a full queue never drops control packets: a period

@@ -1252,9 +1252,9 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
         bad != std::string_view::npos) {
       return std::unexpected(top.error(
           key,
-          strformat("byte 0x{} at position {} is not UTF-8 (YAML's \\N "
-                    "and \\_ escapes make such bytes here): write "
-                    "the character itself",
+          strformat("byte 0x{} at position {} is not UTF-8 (yaml-cpp "
+                    "decodes YAML's \\N and \\_ escapes so): write plain "
+                    "text (a no-break space as itself)",
                     to_upper_hex(static_cast<std::uint8_t>(text[bad])), bad)));
     }
     const std::size_t bad = first_control_character(text, multi_line);
@@ -1263,9 +1263,11 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
     std::string hex = to_upper_hex(static_cast<std::uint8_t>(c));
     if (c > 0xFF) hex = to_upper_hex(static_cast<std::uint8_t>(c >> 8)) + hex;
     return std::unexpected(top.error(
-        key,
-        strformat("a {} (0x{}) at position {}: write plain text",
-                  c < 0xA0 ? "control character" : "non-character", hex, bad)));
+        key, strformat("a {} (0x{}) at position {}: write plain text",
+                       c < 0xA0                     ? "control character"
+                       : c == 0xFFFE || c == 0xFFFF ? "non-character"
+                                                    : "format character",
+                       hex, bad)));
   };
   ARF_TRY(plain_text("name", s.name, false));
   ARF_TRY(plain_text("description", s.description, true));
@@ -1277,16 +1279,10 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   s.modes = ARF_TRY(read_modes(top));
   s.topology = ARF_TRY(read_topology(top));
   const bool lsn = std::any_of(s.modes.begin(), s.modes.end(), uses_lsn);
-  const std::size_t edge = s.topology.count(NodeRole::leaf) +
-                           s.topology.count(NodeRole::dragonfly_router);
-  if (lsn && edge > kMaxLsnNodes) {
-    const YAML::Node topo = *top.get("topology");
-    return std::unexpected(error_at(
-        file, topo, "topology",
-        strformat("{} leaves: LSN Global Node IDs (LSN §3.2.1, 6-bit "
-                  "Dev-Range) allow at most {}; drop the fare+lsn modes "
-                  "or shrink the fabric",
-                  edge, kMaxLsnNodes)));
+  if (lsn) {
+    if (const auto why = lsn_edge_problem(s.topology))
+      return std::unexpected(
+          error_at(file, *top.get("topology"), "topology", *why));
   }
   s.switches = ARF_TRY(read_switches(top));
   s.hosts = ARF_TRY(read_hosts(top, s.switches));

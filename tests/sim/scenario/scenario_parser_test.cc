@@ -338,6 +338,15 @@ TEST(ParseScenario, ControlCharactersInTheNameAreRefused) {
             std::string::npos)
       << r.error().to_string();
   EXPECT_TRUE(parse_scenario(tiny_with("name: \"a\\u00A0b\"\n"), "c.yaml"));
+  // A line separator is no line feed, and a bidirectional override shows
+  // the name in another order than it is.
+  r = parse_scenario(tiny_with("name: \"a\\Lb\"\n"), "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("a format character (0x2028) at position 1"),
+            std::string::npos)
+      << r.error().to_string();
+  EXPECT_FALSE(
+      parse_scenario(tiny_with("description: \"a\\u202Eb\"\n"), "c.yaml"));
 }
 
 // A raw character YAML does not allow (NUL, DEL, a C1 control) is named
