@@ -217,7 +217,8 @@ struct ModeRun::State {
   std::vector<FlowTag> tags;
   std::vector<std::uint32_t> open_a2a;      // by workload: its flows running
   std::uint64_t payload_at_completion = 0;  // see completed_at()
-  // The time of the last thing handled, queue event or not.
+  // When the last batch of things handled began (the queue's own last
+  // event may be later: events.now()).
   Time handled_until{};
   // Poisson flows, generated up front in time order; and their FCTs.
   std::vector<Arrival> arrivals;
@@ -695,7 +696,8 @@ bool ModeRun::State::run(Time limit) {
     // The state just before anything at `next` happens.
     while (series->next_at() <= next) take_sample(series->next_at());
     // Something happens at `next`, in the queue or outside it (a degrade
-    // in ecmp queues nothing): the run has reached it.
+    // in ecmp queues nothing): the run has reached it (and, in the queue,
+    // events.now()).
     handled_until = next;
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
       const Arrival& a = arrivals[next_arrival++];
@@ -866,8 +868,9 @@ bool ModeRun::run_until(Time until) {
     // happen), so the run simulated up to stop_at.
     reached_ = s.stop;
   } else if (over_ || stopped_) {
-    // The last thing handled may precede the workloads' start.
-    reached_ = std::max(s.handled_until, s.t0);
+    // The last thing handled, a queue event or not; it may precede the
+    // workloads' start.
+    reached_ = std::max({s.events.now(), s.handled_until, s.t0});
   } else {
     reached_ = limit;
   }
