@@ -23,9 +23,11 @@ std::string num(double v) {
   return buf;
 }
 
+// A tick's value, a 1-2-5 step's multiple: plain digits up to 10^10
+// ("1000000", not %g's "1e+06" for a run of a million seconds).
 std::string label(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
+  std::snprintf(buf, sizeof buf, "%.10g", v);
   return buf;
 }
 

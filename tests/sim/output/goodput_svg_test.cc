@@ -104,6 +104,17 @@ TEST(GoodputSvg, NoResultsStillGiveAValidPlot) {
   EXPECT_EQ(count(svg, "<polyline "), 0u);
 }
 
+// The longest run a scenario allows (10^6 s) has plain tick labels.
+TEST(GoodputSvg, LongRunsTickInPlainDigits) {
+  Scenario s;
+  s.name = "long";
+  s.stop_at = sec(1'000'000);
+  const std::string svg = goodput_svg(s, {});
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(svg.find("e+"), std::string::npos);
+  EXPECT_NE(svg.find(">1000000</text>"), std::string::npos);
+}
+
 TEST(GoodputSvg, TickStepsAreOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_DOUBLE_EQ(nice_step(0.7), 1);
   EXPECT_DOUBLE_EQ(nice_step(1), 1);
