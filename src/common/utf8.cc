@@ -113,12 +113,18 @@ char32_t code_point_at(std::string_view text, std::size_t offset) {
 }
 
 std::string why_not_yaml_printable(std::string_view text, std::size_t offset) {
-  const char32_t c = decode_at(text, offset).first;
-  return std::string(c < 0xA0 ? "control character" : "non-character") + " U+" +
-         to_upper_hex(static_cast<std::uint8_t>(c >> 8)) +
-         to_upper_hex(static_cast<std::uint8_t>(c)) +
+  return describe_character(decode_at(text, offset).first) +
          " is not allowed in YAML text (write it as an escape in a "
          "double-quoted string)";
+}
+
+std::string describe_character(char32_t c) {
+  const char* kind = c < 0xA0                     ? "control character"
+                     : c == 0xFFFE || c == 0xFFFF ? "non-character"
+                                                  : "format character";
+  return std::string(kind) + " U+" +
+         to_upper_hex(static_cast<std::uint8_t>(c >> 8)) +
+         to_upper_hex(static_cast<std::uint8_t>(c));
 }
 
 TextPosition position_of(std::string_view text, std::size_t offset) {

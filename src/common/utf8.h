@@ -37,6 +37,12 @@ std::size_t first_non_yaml_printable(std::string_view text);
 // string)" ("non-character U+FFFE ..." for the last two).
 std::string why_not_yaml_printable(std::string_view text, std::size_t offset);
 
+// What a character that first_non_yaml_printable or
+// first_control_character finds is, for an error message: "control
+// character U+001B" (C0, DEL, C1), "non-character U+FFFE" (U+FFFE,
+// U+FFFF) or "format character U+2028" (the rest).
+std::string describe_character(char32_t c);
+
 // Where UTF-8 `text` (first_non_utf8 found none) first holds a character
 // a plain text should not: a C0 control (but line feed and tab when
 // `multi_line`), DEL, a C1 control (NEL included); a line or paragraph

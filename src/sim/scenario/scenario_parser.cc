@@ -1259,15 +1259,9 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
     }
     const std::size_t bad = first_control_character(text, multi_line);
     if (bad == std::string_view::npos) return {};
-    const char32_t c = code_point_at(text, bad);
-    std::string hex = to_upper_hex(static_cast<std::uint8_t>(c));
-    if (c > 0xFF) hex = to_upper_hex(static_cast<std::uint8_t>(c >> 8)) + hex;
     return std::unexpected(top.error(
-        key, strformat("a {} (0x{}) at position {}: write plain text",
-                       c < 0xA0                     ? "control character"
-                       : c == 0xFFFE || c == 0xFFFF ? "non-character"
-                                                    : "format character",
-                       hex, bad)));
+        key, strformat("a {} at position {}: write plain text",
+                       describe_character(code_point_at(text, bad)), bad)));
   };
   ARF_TRY(plain_text("name", s.name, false));
   ARF_TRY(plain_text("description", s.description, true));
