@@ -605,9 +605,10 @@ void ModeRun::State::flow_complete(FlowId f, Time now) {
 void ModeRun::State::start_workload(std::size_t i, Time now) {
   const WorkloadSpec& w = scenario.workloads[i];
   if (w.kind == WorkloadKind::poisson) return;  // flows come as arrivals
+  // Nothing to send, and not counted as pending (start()).
+  if (w.participants.size() < 2) return;
   if (w.kind == WorkloadKind::all_to_all) {
     // `bytes` from every participant to every other (docs/SCENARIO.md).
-    if (w.participants.size() < 2) return;
     for (NodeIndex a : w.participants) {
       for (NodeIndex b : w.participants) {
         if (a == b) continue;
@@ -618,7 +619,6 @@ void ModeRun::State::start_workload(std::size_t i, Time now) {
     }
     return;
   }
-  if (w.participants.size() < 2) return;
   const std::size_t r = ring_of_workload[i];
   for (std::uint32_t m = 0; m < rings[r]->members.size(); ++m) {
     ring_send(r, m, now);

@@ -59,8 +59,8 @@ TimeSeriesRecorder::TimeSeriesRecorder(const Scenario& scenario, Time start,
 void TimeSeriesRecorder::sample(Time now, const RunTotals& totals) {
   // A sample at the last row's end again (the run's end, after the events
   // at that time: its last ones, at stop_at) adds them to that row.
-  const bool same_end = now == last_ && !samples_.empty();
-  if (now <= last_ && !same_end) return;
+  if (now < last_ || (now == last_ && samples_.empty())) return;
+  const bool same_end = now == last_;
   if (!same_end) {
     TimeSample s;
     s.at = now - start_;

@@ -1,6 +1,5 @@
 #include "sim/scenario/scenario.h"
 
-#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -126,13 +125,17 @@ std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
   const std::size_t edge =
       t.count(NodeRole::leaf) + t.count(NodeRole::dragonfly_router);
   BitsPerSecond slowest = 0;
-  const auto slower = [&](std::uint32_t link, BitsPerSecond rate) {
-    if (t.is_host_link(link)) return;
-    if (slowest == 0 || rate < slowest) slowest = rate;
+  bool degraded = false;  // the slowest rate is a degrade event's
+  const auto slower = [&](std::uint32_t link, BitsPerSecond rate,
+                          bool degrade) {
+    if (t.is_host_link(link) || (slowest != 0 && rate >= slowest)) return;
+    slowest = rate;
+    degraded = degrade;
   };
-  for (std::uint32_t l = 0; l < t.links.size(); ++l) slower(l, t.links[l].rate);
+  for (std::uint32_t l = 0; l < t.links.size(); ++l)
+    slower(l, t.links[l].rate, false);
   for (const EventSpec& e : scenario.events) {
-    if (e.kind == EventKind::degrade) slower(e.link, e.new_rate);
+    if (e.kind == EventKind::degrade) slower(e.link, e.new_rate, true);
   }
   if (slowest == 0 || edge == 0 || edge > kMaxLsnNodes) return std::nullopt;
   const std::size_t ranges =
@@ -159,14 +162,7 @@ std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
       "{} on the slowest switch link ({}{}), so they would queue without "
       "bound; use at least {}",
       format_time(sw.lsn_period), frames, needed_text, format_rate(slowest),
-      std::any_of(scenario.events.begin(), scenario.events.end(),
-                  [&](const EventSpec& e) {
-                    return e.kind == EventKind::degrade &&
-                           e.new_rate == slowest && !t.is_host_link(e.link);
-                  })
-          ? ", after a degrade event"
-          : "",
-      format_time(at_least));
+      degraded ? ", after a degrade event" : "", format_time(at_least));
 }
 
 }  // namespace arfabric::sim
