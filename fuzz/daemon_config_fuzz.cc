@@ -1,5 +1,6 @@
 // libFuzzer target: the bgpd configuration text (daemon/config.h), and the
-// same bytes as a rate (parse_rate) and as an address (parse_ip). Parsing
+// same bytes as a rate (common/quantity.h parse_rate, which the
+// configuration's link_bandwidth uses) and as an address (parse_ip). Parsing
 // only: nothing is opened, bound or installed.
 //
 // parse_config: an error must name the input's file, a dotted key and a
@@ -24,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/quantity.h"
 #include "daemon/config.h"
 #include "yaml_lines.h"
 

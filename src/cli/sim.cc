@@ -17,8 +17,8 @@
 #include "cli/progress_bar.h"
 #include "cli/sim_out.h"
 #include "cli/text_table.h"
+#include "common/quantity.h"
 #include "sim/runner.h"
-#include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
 #include "sysdep/linux/interrupt.h"
 #include "sysdep/linux/memory.h"
@@ -132,7 +132,7 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
              options.memory_limit = kNoMemoryLimit;
              return;
            }
-           const auto bytes = sim::parse_size(text);
+           const auto bytes = parse_size(text);
            if (!bytes || *bytes == 0) {
              throw CLI::ValidationError(
                  "--memory-limit",
@@ -316,7 +316,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
           set_preparing(
               i, fmt::format("{} BGP warm-up {}: {} msgs, {} routes{}",
                              sim::mode_name(modes[i]),
-                             sim::format_time_rounded(w.simulated), w.messages,
+                             format_time_rounded(w.simulated), w.messages,
                              w.fib_updates,
                              w.established ? "" : ", sessions opening"));
         };
@@ -409,13 +409,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     };
     const std::string cells[] = {
         std::string(sim::mode_name(mode)),
-        r->finished ? sim::format_time_rounded(r->completion) : "unfinished",
+        r->finished ? format_time_rounded(r->completion) : "unfinished",
         fmt::format("{:.1f} G", r->goodput_gbps),
         std::to_string(dropped(DropReason::link_down)),
         std::to_string(dropped(DropReason::queue_overflow)),
         std::to_string(dropped(DropReason::no_route)),
-        sim::format_time_rounded(r->hw_convergence),
-        sim::format_time_rounded(r->bgp_convergence),
+        format_time_rounded(r->hw_convergence),
+        format_time_rounded(r->bgp_convergence),
         fmt::format("{:.2f}", r->utilisation_imbalance),
         std::to_string(r->control_messages),
         std::to_string(r->lsn_frames + r->arn_messages),

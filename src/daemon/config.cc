@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "common/quantity.h"
 #include "common/suggest.h"
 #include "common/text_file.h"
 #include "common/utf8.h"
@@ -718,68 +719,6 @@ std::expected<IpAddress, std::string> parse_ip(std::string_view text) {
                            "its interface)");
   }
   return std::unexpected("'" + s + "' is not an IPv4 or IPv6 address");
-}
-
-std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text) {
-  const std::string original(text);
-  auto bad = [&](std::string why) {
-    return std::unexpected("'" + original +
-                           "' is not a rate like 400G: " + why);
-  };
-  std::string_view t = text;
-  for (std::string_view unit : {"bps", "b/s"}) {
-    if (t.size() > unit.size() && t.ends_with(unit)) {
-      t.remove_suffix(unit.size());
-      break;
-    }
-  }
-  std::uint64_t scale = 1;
-  if (!t.empty()) {
-    switch (t.back()) {
-      case 'k':
-      case 'K':
-        scale = 1'000;
-        break;
-      case 'm':
-      case 'M':
-        scale = 1'000'000;
-        break;
-      case 'g':
-      case 'G':
-        scale = 1'000'000'000;
-        break;
-      case 't':
-      case 'T':
-        scale = 1'000'000'000'000;
-        break;
-      default:
-        break;
-    }
-    if (scale != 1) t.remove_suffix(1);
-  }
-  const std::size_t dot = t.find('.');
-  const std::string_view whole = t.substr(0, dot);
-  const std::string_view frac =
-      dot == std::string_view::npos ? std::string_view{} : t.substr(dot + 1);
-  if (whole.empty()) return bad("no number");
-  std::uint64_t w = 0;
-  auto r = std::from_chars(whole.data(), whole.data() + whole.size(), w);
-  if (r.ec != std::errc{} || r.ptr != whole.data() + whole.size()) {
-    return bad("not a number");
-  }
-  std::uint64_t value = w * scale;
-  std::uint64_t place = scale;
-  for (char ch : frac) {
-    if (ch < '0' || ch > '9') return bad("not a number");
-    if (place % 10 != 0) return bad("fractional bits per second");
-    place /= 10;
-    value += static_cast<std::uint64_t>(ch - '0') * place;
-  }
-  // At most 1 Pb/s, fraction included (1000.5T is as large as its digits).
-  constexpr std::uint64_t kMaxRate = 1'000'000'000'000'000ULL;
-  if (w > kMaxRate / scale || value > kMaxRate) return bad("too large");
-  if (value == 0) return bad("zero");
-  return value;
 }
 
 std::expected<DaemonConfig, ConfigFileError> load_config(

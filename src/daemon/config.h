@@ -96,11 +96,6 @@ struct IpAddress {
 // zone such as "%eth1" is not part of one, and the message says so).
 std::expected<IpAddress, std::string> parse_ip(std::string_view text);
 
-// "400G", "25Gbps", "100M", "10000000000": bits per second, decimal
-// suffixes K/M/G/T. Errors: empty, not a number, unknown suffix, zero,
-// fractional bits, above 1 Pb/s (1000T).
-std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text);
-
 struct DaemonPeer {
   std::string name;
   IpAddress address;

@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "common/quantity.h"
 #include "sim/arn_control.h"
 #include "sim/bgp_control.h"
 #include "sim/control_mux.h"
@@ -15,7 +16,6 @@
 #include "sim/ibcs.h"
 #include "sim/loss_of_signal.h"
 #include "sim/lsn_control.h"
-#include "sim/scenario/quantity.h"
 #include "sim/static_routes.h"
 
 namespace arfabric::sim {

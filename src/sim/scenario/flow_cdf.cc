@@ -3,8 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "common/strformat.h"
 #include "common/text_file.h"
-#include "sim/scenario/strformat.h"
 
 namespace arfabric::sim {
 namespace {

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/scenario/quantity.h"
-#include "sim/scenario/strformat.h"
+#include "common/quantity.h"
+#include "common/strformat.h"
 
 namespace arfabric::sim {
 namespace {

@@ -3,9 +3,9 @@
 #include <array>
 #include <utility>
 
+#include "common/quantity.h"
+#include "common/strformat.h"
 #include "sim/scenario/generators.h"
-#include "sim/scenario/quantity.h"
-#include "sim/scenario/strformat.h"
 #include "wire/ibcs/csig_tag.h"
 #include "wire/lsn/lsn_frame.h"
 

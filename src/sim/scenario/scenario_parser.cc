@@ -15,13 +15,13 @@
 
 #include "common/error.h"
 #include "common/hex.h"
+#include "common/quantity.h"
+#include "common/strformat.h"
 #include "common/text_file.h"
 #include "common/utf8.h"
 #include "common/yaml_documents.h"
 #include "sim/scenario/generators.h"
-#include "sim/scenario/quantity.h"
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/strformat.h"
 #include "sim/scenario/yaml_reader.h"
 
 namespace arfabric::sim {

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "sim/scenario/strformat.h"
+#include "common/strformat.h"
 
 namespace arfabric::sim {
 namespace {

@@ -4,9 +4,9 @@
 #include <charconv>
 
 #include "common/error.h"
+#include "common/quantity.h"
+#include "common/strformat.h"
 #include "common/suggest.h"
-#include "sim/scenario/quantity.h"
-#include "sim/scenario/strformat.h"
 
 namespace arfabric::sim::yaml_reader {
 namespace {

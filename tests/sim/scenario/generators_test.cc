@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "sim/scenario/strformat.h"
+#include "common/strformat.h"
 
 namespace arfabric::sim {
 namespace {

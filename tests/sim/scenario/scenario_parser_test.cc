@@ -6,9 +6,9 @@
 #include <fstream>
 #include <string>
 
+#include "common/strformat.h"
 #include "sim/scenario/generators.h"
 #include "sim/scenario/scenario.h"
-#include "sim/scenario/strformat.h"
 
 namespace arfabric::sim {
 namespace {

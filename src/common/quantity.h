@@ -1,12 +1,13 @@
-// Quantities with units as scenario files write them: rates ("400G"),
-// times ("10us"), sizes ("64KB") and fractions ("0.5" or "50%").
+// Quantities with units as scenario and bgpd configuration files write
+// them: rates ("400G"), times ("10us"), sizes ("64KB") and fractions ("0.5"
+// or "50%").
 //
 // Parsing is exact: the number is read as a decimal (integer and fraction
 // digits) and scaled with integer arithmetic, so "1.6T" is exactly
 // 1,600,000,000,000 b/s and "0.5ns" exactly 500 ps. A value that is not a
 // whole number of the base unit (bits/s, picoseconds, bytes) is an error,
-// never silently rounded. Errors are plain messages; the scenario parser
-// adds the file, line and key.
+// never silently rounded. Errors are plain messages; the file's parser
+// (sim/scenario, daemon/config) adds the file, line and key.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,7 @@
 
 #include "common/units.h"
 
-namespace arfabric::sim {
+namespace arfabric {
 
 // "400G", "400Gbps", "100M", "1.6T", "25000000000" (b/s). Suffixes K, M,
 // G, T are decimal (10^3..10^12), case-insensitive, optionally followed by
@@ -47,4 +48,4 @@ std::string format_time(Time t);
 // "12.345 ms", "3.5 us"; "-" for Time::max() (never happened).
 std::string format_time_rounded(Time t);
 
-}  // namespace arfabric::sim
+}  // namespace arfabric

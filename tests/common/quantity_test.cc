@@ -1,8 +1,8 @@
-#include "sim/scenario/quantity.h"
+#include "common/quantity.h"
 
 #include <gtest/gtest.h>
 
-namespace arfabric::sim {
+namespace arfabric {
 namespace {
 
 TEST(ParseRate, AcceptsSuffixesExactly) {
@@ -26,6 +26,19 @@ TEST(ParseRate, RejectsWithTheValueInTheMessage) {
   EXPECT_NE(parse_rate("0G").error().find("must be > 0"), std::string::npos);
   EXPECT_NE(parse_rate("1.5").error().find("whole number"), std::string::npos);
   EXPECT_FALSE(parse_rate("2000T"));
+  EXPECT_FALSE(parse_rate("12Q"));
+}
+
+// The 1 Pb/s limit holds for the value, not only its whole part (the
+// read-back check of fuzz/daemon_config_fuzz found 1000.5T passing while
+// its digits, 1000500000000000, did not, in the bgpd configuration's
+// former parser of its own).
+TEST(ParseRate, TheLimitIsOnTheWholeValue) {
+  EXPECT_EQ(parse_rate("1000T").value(), 1'000'000'000'000'000ULL);
+  EXPECT_EQ(parse_rate("999.5T").value(), 999'500'000'000'000ULL);
+  EXPECT_FALSE(parse_rate("1000.5T"));
+  EXPECT_FALSE(parse_rate("1000000500000000"));
+  EXPECT_EQ(parse_rate("1000000000000000").value(), 1'000'000'000'000'000ULL);
 }
 
 // Bits per second, however written; a capital B (bytes) is refused rather
@@ -115,4 +128,4 @@ TEST(Format, RoundsTimesForReading) {
 }
 
 }  // namespace
-}  // namespace arfabric::sim
+}  // namespace arfabric

@@ -1,4 +1,4 @@
-#include "sim/scenario/quantity.h"
+#include "common/quantity.h"
 
 #include <array>
 #include <cctype>
@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <optional>
 
-#include "sim/scenario/strformat.h"
+#include "common/strformat.h"
 
-namespace arfabric::sim {
+namespace arfabric {
 namespace {
 
 using u128 = unsigned __int128;
@@ -303,4 +303,4 @@ std::string format_time_rounded(Time t) {
   return text;
 }
 
-}  // namespace arfabric::sim
+}  // namespace arfabric

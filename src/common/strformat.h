@@ -1,5 +1,5 @@
 // A minimal "{}" formatter for error messages: g++ 12's libstdc++ has no
-// <format>, and the sim layer does not link fmt. Each "{}" in `pattern` is
+// <format>, and the layers do not link fmt. Each "{}" in `pattern` is
 // replaced by the next argument (strings as is, integers in decimal,
 // floating point as printf "%g"); "{{" and "}}" are not special.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
-namespace arfabric::sim {
+namespace arfabric {
 namespace strformat_detail {
 
 inline void append(std::string& out, std::string_view s) { out += s; }
@@ -46,4 +46,4 @@ std::string strformat(std::string_view pattern, const Args&... args) {
   return out;
 }
 
-}  // namespace arfabric::sim
+}  // namespace arfabric
