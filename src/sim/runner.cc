@@ -94,10 +94,10 @@ struct FlowTag {
 };
 
 // Each participant starts flows as a Poisson process of rate load * (its
-// link rate) / (8 * mean flow size), from `start` for `duration`, to a
-// uniformly chosen other participant, sizes drawn from the CDF. The random
-// stream depends only on the scenario seed and the workload's index, so
-// every mode sees the same flows.
+// link rate) / (8 * mean flow size), from `start` for `duration` or until
+// `stop_at`, to a uniformly chosen other participant, sizes drawn from the
+// CDF. The random stream depends only on the scenario seed and the
+// workload's index, so every mode sees the same flows.
 void add_poisson_arrivals(const Scenario& scenario, std::size_t index, Time t0,
                           std::vector<Arrival>& out) {
   const WorkloadSpec& w = scenario.workloads[index];
@@ -114,7 +114,7 @@ void add_poisson_arrivals(const Scenario& scenario, std::size_t index, Time t0,
   auto uniform = [&] {  // [0, 1), the same on every platform
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
   };
-  const Time end = w.start + w.duration;
+  const Time end = poisson_arrivals_end(w, scenario.stop_at);
   for (std::size_t i = 0; i < n; ++i) {
     const double per_second =
         w.load * static_cast<double>(host_rate[w.participants[i]]) / (8 * mean);

@@ -1359,6 +1359,26 @@ TEST(Runner, PoissonFlowsAllCompleteAndAreTheSameInEveryMode) {
   EXPECT_EQ(ecmp->injected, ecmp->delivered + dropped(*ecmp) + ecmp->in_flight);
 }
 
+// A duration past stop_at is a steady load to the end: the same flows
+// as a duration ending at stop_at, none drawn that could never start.
+TEST(Runner, PoissonDurationPastStopAtDrawsTheFlowsUntilStopAt) {
+  Scenario until_stop = poisson();
+  until_stop.stop_at = us(150);
+  until_stop.workloads[0].duration = us(140);  // from its start at 10us
+  Scenario past_stop = until_stop;
+  past_stop.workloads[0].duration = sec(1000);
+  auto a = run_mode(until_stop, Mode::ecmp);
+  auto b = run_mode(past_stop, Mode::ecmp);
+  ASSERT_TRUE(a && b) << (a ? b.error() : a.error());
+  EXPECT_FALSE(a->finished);
+  EXPECT_FALSE(b->finished);
+  EXPECT_GT(a->flows_completed, 500u);
+  EXPECT_EQ(a->flows_completed, b->flows_completed);
+  EXPECT_EQ(a->payload_bytes, b->payload_bytes);
+  EXPECT_EQ(a->injected, b->injected);
+  EXPECT_EQ(a->fct_p99, b->fct_p99);
+}
+
 TEST(Runner, PoissonFlowsFollowTheSeed) {
   Scenario s = poisson();
   auto a = run_mode(s, Mode::ecmp);

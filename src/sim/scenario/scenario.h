@@ -9,6 +9,7 @@
 // fare+arn adds ARN (ARN §3); fare+lsn+arn both.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <expected>
@@ -44,7 +45,8 @@ struct WorkloadSpec {
   Time start{};
   // poisson: each participant starts flows to uniformly chosen other
   // participants at rate load * host_link_rate / (8 * cdf.mean_bytes()),
-  // from start to start + duration.
+  // from start to start + duration or to the run's stop_at, whichever
+  // comes first (poisson_arrivals_end).
   double load = 0;
   std::string flow_size_cdf_path;  // resolved, as opened
   FlowSizeCdf flow_size_cdf;
@@ -213,6 +215,14 @@ struct Scenario {
   Time stop_at{};
   std::string file;  // the scenario's file name, "<default>" if embedded
 };
+
+// When a poisson workload's flows stop arriving: start + duration, or
+// stop_at if that comes first (a duration past the run's end draws no
+// flows that could never start, so a long one is a steady load to the
+// end, not a memory cost).
+inline Time poisson_arrivals_end(const WorkloadSpec& w, Time stop_at) {
+  return std::min(w.start + w.duration, stop_at);
+}
 
 // Makes the scenario's hosts run `c` (the sim command's
 // --congestion-control), as if its file said so: switching to ibcs sets

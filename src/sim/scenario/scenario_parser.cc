@@ -883,10 +883,11 @@ Result<void> read_cdf(const Map& w, WorkloadSpec& spec) {
 
 // Poisson flows are generated up front: refuse a CDF without bytes, and
 // a workload of more flows than a run holds comfortably (tiny flows at a
-// high load over a long duration), before memory runs out.
+// high load over a long time), before memory runs out. Flows arrive until
+// the duration's end or stop_at, whichever is first.
 constexpr std::uint64_t kMaxPoissonFlows = 10'000'000;
 Result<void> check_poisson_size(const Map& w, const Topology& t,
-                                const WorkloadSpec& spec) {
+                                const WorkloadSpec& spec, Time stop_at) {
   const double mean = spec.flow_size_cdf.mean_bytes();
   if (!(mean >= 1))
     return std::unexpected(w.error(
@@ -901,15 +902,16 @@ Result<void> check_poisson_size(const Map& w, const Topology& t,
   }
   double bits = 0;
   for (NodeIndex h : spec.participants) bits += static_cast<double>(rate[h]);
-  const double flows = spec.load * bits * spec.duration.seconds() / (8 * mean);
+  const Time arriving = poisson_arrivals_end(spec, stop_at) - spec.start;
+  const double flows = spec.load * bits * arriving.seconds() / (8 * mean);
   if (flows > static_cast<double>(kMaxPoissonFlows))
     return std::unexpected(w.error(
         "load",
-        strformat("about {} flows (load x the hosts' link rates x duration "
-                  "/ the mean flow size of {} bytes), more than the {} a "
-                  "run holds: lower the load or the duration, or use "
-                  "larger flows",
-                  flows, mean, kMaxPoissonFlows)));
+        strformat("about {} flows (load x the hosts' link rates x {} of "
+                  "arrivals / the mean flow size of {} bytes), more than "
+                  "the {} a run holds: lower the load or the duration, or "
+                  "use larger flows",
+                  flows, format_time(arriving), mean, kMaxPoissonFlows)));
   return {};
 }
 
@@ -989,7 +991,7 @@ Result<std::vector<WorkloadSpec>> read_workloads(const Map& top,
       if (spec.duration == Time{})
         return std::unexpected(w.error("duration", "must be > 0"));
       ARF_TRY(read_cdf(w, spec));
-      ARF_TRY(check_poisson_size(w, t, spec));
+      ARF_TRY(check_poisson_size(w, t, spec, stop_at));
     } else {
       spec.bytes = ARF_TRY(as_size(top.file(), ARF_TRY(w.require("bytes")),
                                    w.key_path("bytes")));

@@ -166,6 +166,10 @@ struct BadCase {
 };
 
 std::string tiny_with(const std::string& extra) { return kTiny + extra; }
+// kTiny with another stop_at.
+std::string tiny_until(const std::string& stop_at, const std::string& extra) {
+  return "stop_at: " + stop_at + std::string(kTiny).substr(13) + extra;
+}
 
 const std::string kEdgesHead = R"(stop_at: 10ms
 topology:
@@ -568,10 +572,19 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "unknown key '<<' (YAML merge keys are not supported: write the keys "
        "out)"},
       {"poisson flows beyond what a run holds",
-       tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
-                 "    duration: 1000s\n"
-                 "    flow_size_cdf: WebSearch_distribution.txt\n"),
-       9, "workloads[0].load", "more than the 10000000 a run holds"},
+       tiny_until("2000s",
+                  "workloads:\n  - kind: poisson\n    load: 0.5\n"
+                  "    duration: 1000s\n"
+                  "    flow_size_cdf: WebSearch_distribution.txt\n"),
+       9, "workloads[0].load",
+       "x 1000s of arrivals / the mean flow size of 1.71125e+06 bytes), more "
+       "than the 10000000 a run holds"},
+      {"poisson flows beyond what a run holds before stop_at",
+       tiny_until("1000s",
+                  "workloads:\n  - kind: poisson\n    load: 0.5\n"
+                  "    start: 10s\n    duration: 2000s\n"
+                  "    flow_size_cdf: WebSearch_distribution.txt\n"),
+       9, "workloads[0].load", "x 990s of arrivals"},
       {"LSN period shorter than its frames' time",
        tiny_with("switches:\n  lsn: {period: 2ns}\n"), 8, "switches.lsn.period",
        "2ns: the LSN frames a switch sends on each port per period (4) take "
@@ -791,6 +804,20 @@ TEST(ParseScenario, CdfBesideTheScenarioFile) {
             (dir.path() / "my.cdf").string());
   EXPECT_DOUBLE_EQ(s->workloads[0].flow_size_cdf.mean_bytes(), 150.0);
   EXPECT_EQ(s->workloads[0].participants.size(), 4U);
+}
+
+// A duration past stop_at draws flows only until stop_at: 1000s of 800
+// Gb/s of web search flows would be about 58 million, refused; 10ms of
+// them are about 580.
+TEST(ParseScenario, PoissonDurationPastStopAtCountsFlowsUntilStopAt) {
+  const auto s = parse_scenario(
+      tiny_with("workloads:\n  - kind: poisson\n    load: 0.5\n"
+                "    duration: 1000s\n"
+                "    flow_size_cdf: WebSearch_distribution.txt\n"),
+      std::string(ARFABRIC_SOURCE_DIR) + "/examples/scenarios/s.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->workloads[0].duration, sec(1000));
+  EXPECT_EQ(poisson_arrivals_end(s->workloads[0], s->stop_at), ms(10));
 }
 
 TEST(ParseScenario, CdfFromTheRepositoryDataDirectory) {
