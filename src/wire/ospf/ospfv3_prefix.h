@@ -3,7 +3,7 @@
 // type TBD, a codec option here):
 //
 //   Inter-Area-Prefix (3): 0 (8) | Metric (24)
-//   External-Prefix   (9): Flags (8, E = 0x04) | Metric (24)
+//   External-Prefix   (5): Flags (8, E = 0x04) | Metric (24)
 //   Intra-Area-Prefix (6): 0 (16) | Metric (16)
 //   then, for all three: PrefixLength | PrefixOptions | 0 (16)
 //   Address Prefix (ceil(PrefixLength / 32) 32-bit words) | Sub-TLVs
@@ -28,7 +28,7 @@ namespace arfabric::wire::ospf {
 
 inline constexpr std::uint16_t kV3TlvInterAreaPrefix = 3;
 inline constexpr std::uint16_t kV3TlvIntraAreaPrefix = 6;
-inline constexpr std::uint16_t kV3TlvExternalPrefix = 9;
+inline constexpr std::uint16_t kV3TlvExternalPrefix = 5;
 inline constexpr std::uint8_t kV3ExternalFlagE = 0x04;
 
 struct Ospfv3Prefix {

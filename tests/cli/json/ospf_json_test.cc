@@ -31,7 +31,7 @@ TEST(OspfJson, ExtendedPrefixAndV3) {
   EXPECT_EQ(v2["tlvs"][0]["sub_tlvs"][0]["bandwidth"]["bytes_per_second"], 1.0);
 
   const json v3 = ospfv3_prefix_tlvs_body_to_json(
-      *from_hex("0009 0010 04 000014 00 00 0000 8000 0004 4e6e6b28"));
+      *from_hex("0005 0010 04 000014 00 00 0000 8000 0004 4e6e6b28"));
   ASSERT_TRUE(v3.contains("tlvs")) << v3.dump();
   EXPECT_EQ(v3["tlvs"][0]["prefix"], "::/0");
   EXPECT_TRUE(v3["tlvs"][0]["e"].get<bool>());

@@ -143,7 +143,7 @@ inline std::vector<Ospfv3Tlv> gen_v3_tlvs() {
                                          gen_prefix_sub_tlvs(bw)});
         break;
       default:
-        out.push_back(RawTlv{gen_type_except({3, 6, 9}), gen_bytes(9)});
+        out.push_back(RawTlv{gen_type_except({3, 5, 6}), gen_bytes(9)});
     }
   }
   return out;

@@ -23,7 +23,7 @@ const Bytes kTlvs =
         "80 02 0000"          //   /128, options LA (0x02), reserved
         "20010db8 00000000 00000000 00000001"  // 2001:db8::1
         "8000 0004 513a43b7"                   //   Path Bandwidth 5e10
-        "0009 0018"                            // External-Prefix TLV, 24 bytes
+        "0005 0018"                            // External-Prefix TLV, 24 bytes
         "04 000014"                            //   E bit, metric 20
         "00 00 0000"                           //   ::/0 (no address words)
         "8000 0004 4e6e6b28"                   //   Path Bandwidth 1e9
@@ -97,7 +97,7 @@ TEST(Ospfv3Prefix, Malformed) {
       {"0006 0014 0000 0001 00 00 0000 8000 0008 00000000 00000000",
        "ospfv3.sub_tlv.length", 14},
       // sub-TLV running past its TLV
-      {"0009 000c 04 000014 00 00 0000 0003 0004", "ospfv3.sub_tlv.value", 16},
+      {"0005 000c 04 000014 00 00 0000 0003 0004", "ospfv3.sub_tlv.value", 16},
   };
   for (const Case& c : cases) {
     auto r = parse_ospfv3_tlvs(hex(c.hex));
@@ -120,7 +120,7 @@ TEST(Ospfv3Prefix, SerializeRejects) {
                 .error()
                 .field,
             "ospfv3.prefix_length");
-  EXPECT_EQ(serialize_ospfv3_tlvs({RawTlv{9, {}}}, out).error().field,
+  EXPECT_EQ(serialize_ospfv3_tlvs({RawTlv{5, {}}}, out).error().field,
             "ospfv3.tlv");
   EXPECT_EQ(out.size(), 0u);
 }
