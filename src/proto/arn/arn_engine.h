@@ -11,9 +11,12 @@
 // destination goes to every target at once, is repeated every
 // repeat_interval while the condition lasts, and elimination_repeats
 // eliminations follow its end (§3.1 "send the corresponding ARN
-// continuously"). Every message spends a token of its target's bucket; a
-// message without a token is dropped and counted (`rate_limited`): the next
-// repetition, or the receivers' hold timer, recovers.
+// continuously"). Every message spends a token of its target's bucket. A
+// round of a condition's messages (one per object) waits while a target
+// has no token (counted `rate_limited`) and goes on, where it stopped, when
+// one is back; conditions due together are served in turn. So a port with
+// more objects than a bucket holds, or many ports detecting at once, are
+// announced more slowly, but every object is.
 //
 // Receiving side (§3.2, §4.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -156,10 +159,17 @@ class ArnEngine {
 
  private:
   enum class Phase : std::uint8_t { idle, suppressed, notifying, eliminating };
+  // A round sends the condition's message about each of the port's
+  // objects (its destinations, then its flows) once; a round the rate limit
+  // stops goes on from `cursor` when a token is back, and the next round
+  // begins where this one ended, so every object is announced in turn.
   struct Condition {
     Phase phase = Phase::idle;
     std::uint8_t eliminations_left = 0;
     Time next_send;
+    Time round_start;
+    std::uint32_t cursor = 0;  // the next object to announce
+    std::uint32_t left = 0;    // objects this round still owes; 0: none begun
   };
   enum Kind : std::uint8_t { kCongestion = 0, kFailure = 1 };
   struct Bucket {
@@ -230,7 +240,11 @@ class ArnEngine {
   // sender.cc
   void handle(std::size_t monitor, Event event, Time now);
   void tick(std::size_t monitor, Kind kind, Time now);
-  void notify(std::size_t monitor, Kind kind, bool detection, Time now);
+  // Sends the condition's round on from its cursor while every target it
+  // goes to has a token.
+  void continue_round(std::size_t monitor, Kind kind, Time now);
+  // Whether every target but the one on `except_port` has a token now.
+  bool tokens_for_all(PortId except_port, Time now);
   wire::arn::ArnMessage message(std::size_t monitor, Kind kind,
                                 bool detection) const;
   bool take_token(std::size_t target, Time now);
@@ -257,6 +271,10 @@ class ArnEngine {
   std::vector<int> monitor_of_port_;  // port -> monitored index or -1
   std::vector<PortDetector> detectors_;
   std::vector<std::array<Condition, 2>> conditions_;
+  // The monitored port whose conditions on_timer() serves first; it moves
+  // on at every call, so that conditions due together share the targets'
+  // tokens in turn.
+  std::size_t first_served_ = 0;
   // The earliest next_send of the conditions being notified or eliminated
   // (what next_deadline() and on_timer() look for), recomputed only after
   // a condition changed (handle() and tick(), which make every change,

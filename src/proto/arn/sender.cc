@@ -97,6 +97,8 @@ bool ArnEngine::set_local_alternatives(PortId port, bool available, Time now) {
     if (c.phase != Phase::suppressed) continue;
     c.phase = Phase::notifying;
     c.next_send = now;
+    c.cursor = 0;
+    c.left = 0;
     tick(m, k, now);  // due now: marks sends_due_ stale
   }
   return true;
@@ -129,27 +131,43 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
     c.eliminations_left = config_.elimination_repeats;
   }
   c.next_send = now;
+  c.cursor = 0;
+  c.left = 0;
   tick(m, kind, now);
 }
 
-// Sends what a due condition owes and schedules the next send.
+// Sends what a due condition owes and schedules the next send: a round
+// every repeat_interval, or as soon as a round the rate limit held up is
+// through; a held-up round goes on when a token is back.
 void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
   Condition& c = conditions_[m][kind];
   if (c.next_send > now) return;
+  if (c.phase != Phase::notifying && c.phase != Phase::eliminating) return;
   sends_due_stale_ = true;
-  if (c.phase == Phase::notifying) {
-    notify(m, kind, true, now);
-    c.next_send = now + config_.repeat_interval;
-  } else if (c.phase == Phase::eliminating) {
-    if (c.eliminations_left == 0) {
+  while (true) {
+    if (c.phase == Phase::eliminating && c.eliminations_left == 0) {
       c.phase = Phase::idle;
       return;
     }
-    notify(m, kind, false, now);
-    if (--c.eliminations_left == 0)
-      c.phase = Phase::idle;
-    else
-      c.next_send = now + config_.repeat_interval;
+    if (c.left == 0) {
+      const MonitoredPort& mp = config_.monitored[m];
+      c.left = static_cast<std::uint32_t>(mp.affected.size() + mp.flows.size());
+      c.round_start = now;
+    }
+    continue_round(m, kind, now);
+    if (c.left > 0) {
+      c.next_send = now + config_.refill_interval;
+      return;
+    }
+    if (c.phase == Phase::eliminating) --c.eliminations_left;
+    c.next_send = c.round_start + config_.repeat_interval;
+    if (c.next_send > now) {
+      if (c.phase == Phase::eliminating && c.eliminations_left == 0)
+        c.phase = Phase::idle;
+      return;
+    }
+    // A round the rate limit held up past the next one's time: that one
+    // begins at once.
   }
 }
 
@@ -169,23 +187,34 @@ wire::arn::ArnMessage ArnEngine::message(std::size_t m, Kind kind,
   return msg;
 }
 
-void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
+void ArnEngine::continue_round(std::size_t m, Kind kind, Time now) {
+  Condition& c = conditions_[m][kind];
   const MonitoredPort& mp = config_.monitored[m];
-  ArnMessage msg = message(m, kind, detection);
-  // Never back through the affected port: behind it is the failed link,
-  // or (congestion) the node the traffic is going to, not an upstream.
-  for (const IpAddress& a : mp.affected) {
-    wire::arn::FiveTuple flow;
-    flow.family = a.ipv6 ? wire::arn::AddressFamily::ipv6
-                         : wire::arn::AddressFamily::ipv4;
-    flow.mask = wire::arn::kMaskDestination;
-    flow.destination = a.bytes;
-    msg.flow = flow;
+  const std::size_t objects = mp.affected.size() + mp.flows.size();
+  c.left = std::min(c.left, static_cast<std::uint32_t>(objects));  // set_flows
+  ArnMessage msg = message(m, kind, c.phase == Phase::notifying);
+  while (c.left > 0) {
+    // Never back through the affected port: behind it is the failed link,
+    // or (congestion) the node the traffic is going to, not an upstream.
+    if (!tokens_for_all(mp.port, now)) {
+      ++counters_.rate_limited;
+      return;
+    }
+    if (c.cursor >= objects) c.cursor = 0;
+    if (c.cursor < mp.affected.size()) {
+      const IpAddress& a = mp.affected[c.cursor];
+      wire::arn::FiveTuple flow;
+      flow.family = a.ipv6 ? wire::arn::AddressFamily::ipv6
+                           : wire::arn::AddressFamily::ipv4;
+      flow.mask = wire::arn::kMaskDestination;
+      flow.destination = a.bytes;
+      msg.flow = flow;
+    } else {
+      msg.flow = mp.flows[c.cursor - mp.affected.size()];
+    }
     send_to_targets(msg, mp.port, true, now);
-  }
-  for (const wire::arn::FiveTuple& flow : mp.flows) {
-    msg.flow = flow;
-    send_to_targets(msg, mp.port, true, now);
+    ++c.cursor;
+    --c.left;
   }
 }
 
@@ -215,6 +244,15 @@ std::expected<void, ConfigError> ArnEngine::set_flows(
   }
   mp.flows = std::move(next);
   return {};
+}
+
+bool ArnEngine::tokens_for_all(PortId except_port, Time now) {
+  for (std::size_t t = 0; t < config_.targets.size(); ++t) {
+    if (config_.targets[t].port == except_port) continue;
+    if (!take_token(t, now)) return false;
+    ++buckets_[t].tokens;  // only looked: given back
+  }
+  return true;
 }
 
 bool ArnEngine::take_token(std::size_t t, Time now) {
@@ -305,8 +343,13 @@ void ArnEngine::on_timer(Time now) {
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
   // None due: every tick() would send nothing and change nothing.
   if (sends_due() > now) return;
-  for (std::size_t m = 0; m < conditions_.size(); ++m)
+  // (Some condition is due, so there is a monitored port.)
+  const std::size_t ports = conditions_.size();
+  for (std::size_t i = 0; i < ports; ++i) {
+    const std::size_t m = (first_served_ + i) % ports;
     for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
+  }
+  first_served_ = (first_served_ + 1) % ports;
 }
 
 }  // namespace arfabric::proto::arn
