@@ -1,5 +1,5 @@
-// ARN in the simulated fabric (draft-wh-rtgwg-adaptive-routing-arn-05 §3,
-// §4): one real proto::arn::ArnEngine per switch, processed "in hardware".
+// ARN in the simulated fabric (draft-wh-rtgwg-adaptive-routing-arn-05 §2,
+// §3): one real proto::arn::ArnEngine per switch, processed "in hardware".
 //
 // Model (docs/ARCHITECTURE.md, Simulator):
 // - Built when the workload starts (after BGP's warm-up), from the routes
@@ -9,9 +9,9 @@
 //   10.(i/256).(i%256).0/24, as in BgpControl, and is named by
 //   10.(i/256).(i%256).1; a destination is not routed at its own leaves); a
 //   port has local alternatives when every one of those destinations has
-//   another port in its route (then a detection is absorbed locally, §3
+//   another port in its route (then a detection is absorbed locally, §2
 //   step 2). The same routes tell each engine where it can reroute
-//   (propagation, §3.2).
+//   (propagation, §2.2).
 //   Later BGP changes do not rebuild this (the ARN reaction is over by
 //   then).
 // - Targets: every switch neighbour, unicast UDP to its router address

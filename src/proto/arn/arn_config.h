@@ -1,25 +1,25 @@
 // Configuration of the ARN engine (draft-wh-rtgwg-adaptive-routing-arn-05
-// §3, §4), and the conventions it fixes where the draft leaves things open:
+// §2, §3), and the conventions it fixes where the draft leaves things open:
 //
-// - Path ID (§4.1 "each ARN message should be configured with an
+// - Path ID (§3.1 "each ARN message should be configured with an
 //   identifier (carried through parameters)"): (node_id << 16) | port, the
 //   reporting node and its monitored port. With the 5-tuple it identifies
 //   a condition: a receiver matches an elimination to its detection by
 //   (Path ID, destination).
-// - Affected object (§4.1), destination: one ARN per destination reached
+// - Affected object (§3.1), destination: one ARN per destination reached
 //   through the monitored port, as a 5-tuple whose Mask has only the
 //   Destination bit set (protocol, source and ports are wildcards), IPv4
 //   or IPv6 (Opcode 1 or 2). The destination is an address inside that
 //   node's prefix; receivers map it to a NodeId by longest-prefix match in
 //   their `destinations` table (IPv4 and IPv6 prefixes, one fib::PrefixTable).
-// - Affected object (§4.1 "identifiers of flows"), flow: a 5-tuple with
+// - Affected object (§3.1 "identifiers of flows"), flow: a 5-tuple with
 //   more Mask bits than Destination (a flow, or an aggregate when some
 //   fields are wildcards), e.g. the top flows of a congested port given by
 //   the host. It must carry the Destination (receivers find the group by
 //   it). Receivers move only the matching traffic, through a per-flow
 //   override of their Fib; such a condition is identified by (Path ID,
 //   5-tuple).
-// - Metric (§4.1 "degree of congestion"): severity s = max(queue /
+// - Metric (§3.1 "degree of congestion"): severity s = max(queue /
 //   queue_high, utilisation / util_high); Metric = min(255, floor(64 s)),
 //   so the threshold is 64, twice it 128, three times 192. A failure
 //   carries 255. CongestionChange level = clamp(Metric / 64, 1, 3).
@@ -65,7 +65,7 @@ struct IpAddress {
 
 enum class Transport : std::uint8_t { udp, l2 };
 
-// Hysteresis thresholds of one monitored port (§3.1 "exceeds the preset
+// Hysteresis thresholds of one monitored port (§2.1 "exceeds the preset
 // threshold ... falls back below"): congested when queue >= queue_high OR
 // utilisation >= util_high; congestion eliminated only when queue <=
 // queue_low AND utilisation <= util_low.
@@ -81,7 +81,7 @@ struct MonitoredPort {
   double util_low = 0.80;
 };
 
-// An upstream node to notify (§3.1 "unicast or multicast"): the port to
+// An upstream node to notify (§2.1 "unicast or multicast"): the port to
 // send on and, for UDP, its address (unicast, or a multicast group the
 // host replicates). For L2 the address is unused (l2_destination is).
 struct Target {
@@ -108,7 +108,7 @@ struct ArnConfig {
   wire::arn::L2Options l2;
   wire::MacAddress l2_destination = wire::arn::kDefaultGroupAddress;
 
-  // Sending (§3.1).
+  // Sending (§2.1).
   std::vector<MonitoredPort> monitored;
   std::vector<Target> targets;
   Time repeat_interval = us(100);        // re-send while the condition lasts
@@ -116,7 +116,7 @@ struct ArnConfig {
   std::uint32_t bucket_capacity = 16;    // per-target token bucket
   Time refill_interval = us(5);          // one token per interval
 
-  // Receiving (§3.2).
+  // Receiving (§2.2).
   std::vector<Destination> destinations;
   Time hold_time = us(500);        // revoke when no refresh for this long
   std::size_t max_entries = 1024;  // pre-sized table of received conditions

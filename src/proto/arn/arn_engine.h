@@ -1,16 +1,16 @@
 // The ARN engine: detection, notification and reaction
-// (draft-wh-rtgwg-adaptive-routing-arn-05 §3, §4).
+// (draft-wh-rtgwg-adaptive-routing-arn-05 §2, §3).
 //
-// Sending side (§3.1, sender.cc): per monitored port a PortDetector turns
+// Sending side (§2.1, sender.cc): per monitored port a PortDetector turns
 // measurements and link state into congestion/failure detected/eliminated.
-// A detection is notified only when local measures cannot absorb it (§3
-// step 2, §3.1 "local rerouting might suffice"): the host tells the engine
+// A detection is notified only when local measures cannot absorb it (§2
+// step 2, §2.1 "local rerouting might suffice"): the host tells the engine
 // per port, with set_local_alternatives(port, true), that every destination
 // reached through the port has another usable local next hop; then no ARN
 // is sent (counted `suppressed`). Otherwise one ARN per affected
 // destination goes to every target at once, is repeated every
 // repeat_interval while the condition lasts, and elimination_repeats
-// eliminations follow its end (§3.1 "send the corresponding ARN
+// eliminations follow its end (§2.1 "send the corresponding ARN
 // continuously"). Every message spends a token of its target's bucket. A
 // round of a condition's messages (one per object) waits while a target
 // has no token (counted `rate_limited`) and goes on, where it stopped, when
@@ -18,14 +18,14 @@
 // more objects than a bucket holds, or many ports detecting at once, are
 // announced more slowly, but every object is.
 //
-// Receiving side (§3.2, §4.1, receiver.cc): on_message() parses the
+// Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
 // NodeId (longest-prefix match in config.destinations) and the arrival port to
 // "the path through the reporter", and emits for (arrival port, node):
 // a VetoChange for a failure, a CongestionChange (level from the Metric)
 // for congestion — congestion deprioritises, it never removes a path. The
 // matching elimination (same Path ID, same destination, through the same
-// port) revokes; so does hold_time without a refresh (§4.1 "mechanisms
+// port) revokes; so does hold_time without a refresh (§3.1 "mechanisms
 // such as timeouts"). Repeated detections refresh the timer without
 // repeating records. The same message arriving through another port (a
 // copy another neighbour propagated) is another path through a reporter,
@@ -34,9 +34,9 @@
 // them are vetoed does it have no way left and propagate to its leaves. When
 // this node has no other usable port toward the destination (host table
 // set_next_hops, minus ports we hold vetoed), it propagates the message
-// unchanged to its own targets (§3.2 last paragraph).
+// unchanged to its own targets (§2.2 last paragraph).
 //
-// Flow objects (§4.1 "identifiers of flows"): a monitored port may carry
+// Flow objects (§3.1 "identifiers of flows"): a monitored port may carry
 // 5-tuples (MonitoredPort::flows, or set_flows() at run time, e.g. the top
 // flows of a congested port); each is notified like a destination. A
 // received 5-tuple with Mask bits besides Destination is a flow or an
@@ -121,7 +121,7 @@ class ArnEngine {
   // Errors: those of validate(ArnConfig).
   static std::expected<ArnEngine, ConfigError> create(ArnConfig config);
 
-  // --- Detection inputs (§3.1). Unmonitored ports: ignored, false.
+  // --- Detection inputs (§2.1). Unmonitored ports: ignored, false.
   bool observe(PortId port, std::uint64_t queue_bytes, double utilisation,
                Time now);
   bool link_state(PortId port, bool up, Time now);
@@ -138,7 +138,7 @@ class ArnEngine {
   std::expected<void, ConfigError> set_flows(
       PortId port, std::span<const wire::arn::FiveTuple> flows, Time now);
 
-  // --- Receiving (§3.2). The ports through which `destination` is routed
+  // --- Receiving (§2.2). The ports through which `destination` is routed
   // here (replaces the previous set); used to decide propagation.
   void set_next_hops(NodeId destination, std::span<const PortId> ports);
   // One ARN as an IPv4 packet (udp) or Ethernet frame (l2). Errors are

@@ -1,5 +1,5 @@
 // Detection of congestion and failure on one monitored port
-// (draft-wh-rtgwg-adaptive-routing-arn-05 §3.1 "Triggering ARN").
+// (draft-wh-rtgwg-adaptive-routing-arn-05 §2.1 "Triggering ARN").
 //
 // The draft leaves the sensing method out of scope and only says a value
 // above "the preset threshold" means congested and a value "back below"

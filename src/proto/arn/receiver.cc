@@ -1,6 +1,6 @@
 // ARN engine, receiving side: the affected object to (port, destination)
 // or (port, destination, flow match) records, revocation, and propagation
-// (draft §3.2, §4.1).
+// (draft §2.2, §3.1).
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -149,7 +149,7 @@ void ArnEngine::on_message(PortId arrival, ByteSpan bytes, Time now) {
     ++counters_.unknown_destination;
     return;
   }
-  // More Mask bits than Destination: a flow or an aggregate (§4.1).
+  // More Mask bits than Destination: a flow or an aggregate (§3.1).
   std::optional<FlowMatch> match;
   if (tuple.mask != wire::arn::kMaskDestination) {
     ++counters_.flow_objects;

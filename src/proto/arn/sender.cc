@@ -1,5 +1,5 @@
 // ARN engine, sending side: detection inputs, the notify decision,
-// repetition, eliminations and per-target rate limiting (draft §3.1).
+// repetition, eliminations and per-target rate limiting (draft §2.1).
 #include <algorithm>
 #include <string>
 

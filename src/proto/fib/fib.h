@@ -44,7 +44,7 @@
 // every destination of a fabric's leaves a history of its own).
 //
 // Per-flow overrides (ARN flow-granular affected objects, draft-wh-rtgwg-
-// adaptive-routing-arn §4.1): apply(FlowOverrideChange) keeps, per
+// adaptive-routing-arn §3.1): apply(FlowOverrideChange) keeps, per
 // destination, a small list of (match, port, veto, congestion level). They
 // never touch the member table. select(dest, key, hash, ...) consults them
 // only when the destination has any; a packet whose key matches none, or a

@@ -58,7 +58,7 @@ struct FlowKey {
 };
 
 // Which FlowKey fields a FlowMatch compares: the bit values of the ARN
-// 5-tuple Mask (draft-wh-rtgwg-adaptive-routing-arn §4.2.1), so a received
+// 5-tuple Mask (draft-wh-rtgwg-adaptive-routing-arn §3.2.1), so a received
 // Mask is used as is.
 inline constexpr std::uint8_t kMatchProtocol = 0x10;
 inline constexpr std::uint8_t kMatchSource = 0x08;
@@ -96,7 +96,7 @@ struct FlowMatch {
   bool operator==(const FlowMatch&) const = default;
 };
 
-// A per-flow override (ARN flow-granular affected object, §4.1): for
+// A per-flow override (ARN flow-granular affected object, §3.1): for
 // packets to `destination` whose FlowKey `match`es, the path through
 // `port` is vetoed (failure) and/or has congestion `level` 0..3. The record
 // gives the whole new state of the override keyed by (destination, match,

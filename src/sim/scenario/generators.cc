@@ -66,7 +66,7 @@ void add_hosts(Topology& t, const std::vector<NodeIndex>& leaves,
 // router list: `per_pair` rounds over all group pairs; each cable takes,
 // among the routers of its two groups with a global port free, the first
 // pair (lowest router of the first group, then of the second) not joined
-// already, so a group's ports go out router by router (ARN §3's figure)
+// already, so a group's ports go out router by router (ARN §2's figure)
 // and no two cables join the same routers (events name a cable by its
 // ends). Error: two groups that only routers joined already could link.
 struct GlobalCables {

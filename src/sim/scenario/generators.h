@@ -6,7 +6,7 @@
 //              every PoD to every super-spine of plane j.
 //   rail       rail-optimised: GPU i of every server to leaf i (rail i),
 //              every leaf to every spine.
-//   dragonfly  ARN §3 Figure "ARN Example in Dragonfly": routers of a group
+//   dragonfly  ARN §2 Figure "ARN Example in Dragonfly": routers of a group
 //              fully meshed, groups joined by direct global links.
 //   edges      explicit nodes (with roles) and cables.
 //

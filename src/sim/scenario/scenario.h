@@ -6,7 +6,7 @@
 // Modes (issue 5, "Modes, compared in one run"): ecmp = BGP with equal
 // weights and no notifications; fare = BGP with the FARE Path Bandwidth
 // weights (FARE-BGP §4); fare+lsn adds LSN hardware notifications (LSN §3);
-// fare+arn adds ARN (ARN §3); fare+lsn+arn both.
+// fare+arn adds ARN (ARN §2); fare+lsn+arn both.
 #pragma once
 
 #include <algorithm>
@@ -162,7 +162,7 @@ struct SwitchParams {
   // LSN congestion levels 1..3 (rise/fall queue depths, bytes).
   std::uint64_t lsn_congestion_rise[3] = {64'000, 256'000, 1'000'000};
   std::uint64_t lsn_congestion_fall[3] = {32'000, 128'000, 500'000};
-  // ARN congestion detection (ARN §3.1) and message timing.
+  // ARN congestion detection (ARN §2.1) and message timing.
   std::uint64_t arn_queue_high_bytes = 256'000;
   std::uint64_t arn_queue_low_bytes = 64'000;
   double arn_util_high = 0.95, arn_util_low = 0.80;

@@ -1,5 +1,5 @@
 // The Adaptive Routing Notification message,
-// draft-wh-rtgwg-adaptive-routing-arn-05 §4.2.
+// draft-wh-rtgwg-adaptive-routing-arn-05 §3.2.
 //
 //   0                   1                   2                   3
 //   |     Type      |Version| Rvsd  |    Metric     |   Para-Type   |

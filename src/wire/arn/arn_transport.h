@@ -1,6 +1,6 @@
 // Transports for ARN messages. The draft defines the message only ("ARNs
 // could be sent by unicast or multicast ... SHOULD be set as high priority",
-// §3.1); arfabric carries it two ways (docs/PROTOCOLS.md):
+// §2.1); arfabric carries it two ways (docs/PROTOCOLS.md):
 //
 // - IPv4/UDP: the UDP payload is exactly one ARN message. Destination port
 //   configurable (default 53456, dynamic range, so it collides with no IANA

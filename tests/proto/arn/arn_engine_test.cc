@@ -15,7 +15,7 @@ namespace {
 using namespace testing;
 using wire::arn::ArnType;
 
-// §3 Figure 3: spine1 loses its link to leaf2 and has no local backup, so
+// §2 Figure 3: spine1 loses its link to leaf2 and has no local backup, so
 // it tells leaf1, which vetoes (port to spine1, leaf2) and reroutes via
 // spine2; the elimination restores the path.
 TEST(SpineLeaf, Figure3FailureRerouteAndElimination) {
@@ -61,7 +61,7 @@ TEST(SpineLeaf, Figure3FailureRerouteAndElimination) {
   EXPECT_EQ(spine1.next_deadline(), Time::max());
 }
 
-// §3 Figure 2: node1's link to group2 is congested; node1 notifies the
+// §2 Figure 2: node1's link to group2 is congested; node1 notifies the
 // other group1 nodes; node2 deprioritises (port to node1, group2
 // destinations), so its group2 traffic prefers the path via node4 and
 // group3, until the elimination.

@@ -483,7 +483,7 @@ TEST(Receiver, ExpiredEntriesAreReusedAnywhereInTheTable) {
   EXPECT_EQ(leaf1.counters().table_full, 3u);
 }
 
-// --- Flow objects (§4.1 "identifiers of flows").
+// --- Flow objects (§3.1 "identifiers of flows").
 
 // RoCEv2 (UDP 4791) from 10.0.1.5 to leaf2's 10.0.2.9, any source port.
 wire::arn::FiveTuple roce_flow() {

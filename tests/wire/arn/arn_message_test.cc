@@ -8,7 +8,7 @@
 namespace arfabric::wire::arn {
 namespace {
 
-// Spine1 tells Leaf1 that its link toward Leaf2 failed (draft §3 Figure 3):
+// Spine1 tells Leaf1 that its link toward Leaf2 failed (draft §2 Figure 3):
 // the affected flows are those toward Leaf2's prefix; Path ID 7 names the
 // Spine1->Leaf2 link.
 ArnMessage failure_example() {
