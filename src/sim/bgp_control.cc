@@ -422,6 +422,12 @@ void BgpControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
   }
 }
 
+bool BgpControl::held_back() const {
+  return std::ranges::any_of(switches_, [](const Switch& sw) {
+    return sw.speaker->exports_pending();
+  });
+}
+
 bool BgpControl::all_established() const {
   for (const Switch& sw : switches_) {
     for (bgp::PeerId p = 0; p < sw.peer_node.size(); ++p) {

@@ -102,12 +102,17 @@ class BgpControl : public ControlHandler {
   Sessions sessions() const;
   // sessions().established == total, stopping at the first that is not.
   bool all_established() const;
-  // Nothing in flight: no control message on a link or in a CPU queue, no
-  // connection being opened or closed, no FIB update pending (timers do
+  // Something in flight: a control message on a link or in a CPU queue, a
+  // connection being opened or closed, or a FIB update pending (timers do
   // not count).
-  bool quiet() const {
-    return pending_work_ == 0 && payloads_.size() == free_payloads_.size();
+  bool in_flight() const {
+    return pending_work_ != 0 || payloads_.size() != free_payloads_.size();
   }
+  // Some speaker holds changes back for its MRAI: they will go out when
+  // its timer fires.
+  bool held_back() const;
+  // BGP has nothing left to do: nothing in flight, nothing held back.
+  bool quiet() const { return !in_flight() && !held_back(); }
   // The route programmed at `node` toward leaf `leaf`: (port, weight).
   const std::vector<std::pair<proto::PortId, std::uint32_t>>* installed(
       NodeIndex node, proto::NodeId leaf) const;

@@ -397,9 +397,9 @@ void ModeRun::State::dispatch(const Event& e) {
   }
 }
 
-// BGP sessions and routes, until every session is up and no FIB has
-// changed for two programming delays; an error if that takes longer than
-// the warm-up limit.
+// BGP sessions and routes, until every session is up and BGP is quiet:
+// nothing in flight (the last FIB change programmed), no UPDATE held back
+// by MRAI; an error if that takes longer than the warm-up limit.
 std::expected<void, std::string> ModeRun::State::warm_up() {
   if (bgp == nullptr) return {};
   bgp->start(Time{});
@@ -435,7 +435,12 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
           " of simulated time: " + std::to_string(sessions.established) +
           " of " + std::to_string(sessions.total) +
           " session ends established, " +
-          (bgp->quiet() ? "nothing in flight" : "messages still in flight") +
+          (bgp->in_flight() ? "messages still in flight"
+           : bgp->held_back()
+               ? "updates held back by MRAI (switches.bgp.mrai "
+                 "is " +
+                     format_time(scenario.switches.bgp_mrai) + ")"
+               : "nothing in flight") +
           (bgp->counters().fib_updates == 0
                ? ", no route programmed yet"
                : ", the last FIB change at " +

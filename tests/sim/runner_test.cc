@@ -1098,6 +1098,46 @@ events:
             us(10) + hop + us(200) + us(200) + ms(10));
 }
 
+// A long MRAI holds UPDATEs back after the sessions come up: the warm-up
+// waits for them (a speaker's pending exports count as work left), and
+// the workload starts on complete routes. It used to start when nothing
+// was on the wire, with some UPDATEs still held back: the first packets
+// to the other leaves had no route.
+TEST(ModeRun, TheWarmUpWaitsForUpdatesHeldBackByMrai) {
+  auto s = parse_scenario(R"(
+name: long_mrai
+stop_at: 100ms
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 2
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns}
+switches:
+  bgp: {mrai: 30ms}
+workloads:
+  - {kind: all_to_all, participants: all, bytes: 10KB}
+)",
+                          "long_mrai.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto r = run_mode(*s, Mode::fare);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_GT(r->warm_up, ms(30));
+  EXPECT_TRUE(r->finished);
+  EXPECT_EQ(dropped(*r), 0u);
+  EXPECT_LT(r->completion, us(20));
+  // A limit that MRAI's hold does not fit says so.
+  RunOptions o;
+  o.warm_up_limit = ms(20);
+  auto cut = ModeRun::create(*s, Mode::fare, o);
+  ASSERT_FALSE(cut);
+  EXPECT_NE(cut.error().find("updates held back by MRAI (switches.bgp.mrai "
+                             "is 30ms)"),
+            std::string::npos)
+      << cut.error();
+}
+
 // The workload starts after the failure, so no data waits in the queue
 // ahead of the notification: convergence is exactly detection, one hop
 // (serialisation + propagation) and the hardware processing delay.

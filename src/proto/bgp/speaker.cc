@@ -236,6 +236,12 @@ void Speaker::on_timer(Time now) {
   settle(now);
 }
 
+bool Speaker::exports_pending() const {
+  return std::ranges::any_of(peers_, [](const PeerRuntime& p) {
+    return p.established && (!p.pending.empty() || p.end_of_rib_due);
+  });
+}
+
 Time Speaker::next_deadline() const {
   Time t = Time::max();
   for (const PeerRuntime& p : peers_) {

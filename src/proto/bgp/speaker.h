@@ -158,6 +158,9 @@ class Speaker {
   }
   // Destinations advertised to `peer` right now (its Adj-RIB-Out).
   std::size_t advertised_count(PeerId peer) const;
+  // Whether some established peer has changes waiting to be sent (held
+  // back by its MRAI): next_deadline() is then when the first goes out.
+  bool exports_pending() const;
 
  private:
   struct PeerRuntime {
