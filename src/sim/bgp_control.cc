@@ -11,7 +11,10 @@ namespace bgp = proto::bgp;
 namespace {
 
 constexpr std::uint32_t kNone = 0xffffffff;
-constexpr std::uint32_t kControlOverheadBytes = 64;  // Ethernet+IP+TCP
+// A BGP message's bytes on the wire around it: TCP and IPv4 headers (20
+// each, no options), Ethernet header and FCS (14 + 4), preamble and
+// inter-frame gap (8 + 12), as LSN frames and ARN packets are counted.
+constexpr std::uint32_t kControlOverheadBytes = 20 + 20 + 14 + 4 + 20;
 
 bgp::Destination leaf_prefix(proto::NodeId leaf) {
   bgp::Destination d;

@@ -1080,9 +1080,10 @@ events:
     EXPECT_TRUE(r) << r.error();
     return r ? r->bgp_convergence : Time::max();
   };
-  // The withdrawal: 27 bytes of UPDATE + 64 of TCP/IP/Ethernet, 7.28 ns
-  // at 100G, then 500 ns on the wire.
-  const Time hop = ps(7280) + ns(500);
+  // The withdrawal: 27 bytes of UPDATE + 78 of TCP, IPv4 and Ethernet
+  // (header, FCS, preamble and gap), 8.4 ns at 100G, then 500 ns on the
+  // wire.
+  const Time hop = ps(8400) + ns(500);
   // Detection 10 us after the first failure, then MRAI.
   EXPECT_EQ(convergence(ms(1), us(200), ms(10)),
             us(10) + ms(1) + hop + us(200) + ms(10));
@@ -1157,8 +1158,8 @@ TEST(Runner, LsnConvergenceIsDetectionPlusOneHopPlusProcessing) {
   // sends a 60-byte LSN frame (+4 FCS +20 preamble/gap = 84 bytes: 6.72 ns
   // at 100G) to leaf0 over 500 ns; leaf0 processes it in 1 us. The frame
   // leaves behind BGP's withdrawal, sent at the same detection: 27 bytes
-  // + 64 of TCP/IP/Ethernet = 91 bytes, 7.28 ns at 100G.
-  EXPECT_EQ(r->hw_convergence, us(10) + ps(7280) + ns(500) + ps(6720) + us(1));
+  // + 78 of TCP, IPv4 and Ethernet = 105 bytes, 8.4 ns at 100G.
+  EXPECT_EQ(r->hw_convergence, us(10) + ps(8400) + ns(500) + ps(6720) + us(1));
   EXPECT_GT(r->lsn_frames, 0u);
   // Leaf0's veto and leaf1's fast failover leave no packet to black-hole.
   EXPECT_EQ(black_holed(*r), 0u);
@@ -1250,13 +1251,13 @@ TEST(Runner, LsnVetoesAFailureTwoTiersAwayAtTheRemoteIngress) {
   ASSERT_TRUE(lsn) << lsn.error();
   EXPECT_TRUE(lsn->finished);
   EXPECT_EQ(black_holed(*lsn), 0u);
-  // Detection 10 us; BGP's withdrawal (91 bytes, 7.28 ns at 100G) leaves
+  // Detection 10 us; BGP's withdrawal (105 bytes, 8.4 ns at 100G) leaves
   // spine1.1 ahead of its 84-byte LSN frame (6.72 ns). Then three hops,
   // each serialisation + propagation + 1 us of processing: spine1.1 ->
   // super-spine (1 us), super-spine -> spine0.1 (1 us), spine0.1 -> leaf0
   // and leaf1 (500 ns): their vetoes are the last.
   const Time frame = ps(6720);
-  EXPECT_EQ(lsn->hw_convergence, us(10) + ps(7280) + frame + us(1) + us(1) +
+  EXPECT_EQ(lsn->hw_convergence, us(10) + ps(8400) + frame + us(1) + us(1) +
                                      frame + us(1) + us(1) + frame + ns(500) +
                                      us(1));
   auto fare = run_mode(*e, Mode::fare);
