@@ -50,6 +50,9 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
         CdfError{std::string(file), line, std::move(message)});
   };
   int line_no = 0, last_line = 0;
+  // Each point's cumulative value as written, for messages (a value that
+  // misses 1 by 1e-7 prints as 1 in %g).
+  std::vector<std::string_view> cumulative_text;
   std::size_t pos = 0;
   while (pos <= text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -93,6 +96,7 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
                               f[1], prev.cumulative));
     }
     cdf.points.push_back(p);
+    cumulative_text.push_back(f[1]);
     last_line = line_no;
     if (end == text.size()) break;
   }
@@ -108,14 +112,14 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
   } else {
     return fail(last_line, strformat("last cumulative value is {}: expected 1 "
                                      "(fraction) or 100 (percent)",
-                                     last));
+                                     cumulative_text.back()));
   }
   if (scale == 1.0) {
     for (std::size_t i = 0; i < cdf.points.size(); ++i)
       if (cdf.points[i].cumulative > 1.0)
         return fail(0, strformat("point {} has cumulative {} above 1 while "
                                  "the last point says fractions",
-                                 i + 1, cdf.points[i].cumulative));
+                                 i + 1, cumulative_text[i]));
   }
   for (CdfPoint& p : cdf.points) p.cumulative /= scale;
   cdf.points.back().cumulative = 1.0;

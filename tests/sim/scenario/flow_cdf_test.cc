@@ -80,6 +80,9 @@ TEST(FlowCdf, MalformedFilesNameTheLine) {
       {"0 0\n10 0.6\n20 0.5\n30 1\n", 3, "a CDF cannot decrease"},
       {"0 0\n20 0.5\n10 1\n", 3, "below the previous line's"},
       {"0 0\n10 0.5\n20 0.9\n", 3, "expected 1 (fraction) or 100 (percent)"},
+      // As written: %g would print 1.
+      {"0 0\n20 1.0000001\n", 2,
+       "last cumulative value is 1.0000001: expected 1"},
       {"0 0\n10 150\n20 100\n", 2, "above 100"},
       {"# only a comment\n5 1\n", 0, "at least 2"},
       {"", 0, "at least 2"},
