@@ -461,7 +461,12 @@ void Network::on_event(const Event& e) {
     rng_ ^= rng_ >> 27;
     const double u =
         static_cast<double>((rng_ * 2685821657736338717ull) >> 11) * 0x1.0p-53;
-    lost = u < drop_probability_[e.a];
+    // Not a BGP message: it rides TCP, which would send it again, and the
+    // simulator does not model that retransmission (lost, it would be lost
+    // for good, and a session could never come up).
+    lost = u < drop_probability_[e.a] &&
+           !((*pool_)[index].kind == PacketKind::control &&
+             (*pool_)[index].protocol == ControlProtocol::bgp);
   }
   // A transport packet at a switch: its egress link first, so that the
   // link loads while this hop does the rest (the push and the prefetches

@@ -1139,6 +1139,42 @@ workloads:
       << cut.error();
 }
 
+// Random loss on the fabric's links spares BGP, whose TCP would resend
+// what is lost (the simulator does not model that): the sessions come up
+// and the workload runs, losing data, ACKs and LSN frames. With BGP lost
+// too, 30% loss kept the warm-up from ever converging.
+TEST(Runner, RandomLossDropsEverythingButBgp) {
+  auto s = parse_scenario(R"(
+name: lossy
+stop_at: 50ms
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 2
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns, drop_probability: 10%}
+workloads:
+  - {kind: all_to_all, participants: all, bytes: 256KB}
+)",
+                          "lossy.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto r = run_mode(*s, Mode::fare_lsn);
+  ASSERT_TRUE(r) << r.error();
+  Scenario clean = *s;
+  for (LinkSpec& l : clean.topology.links) l.drop_probability = 0;
+  auto reference = run_mode(clean, Mode::fare_lsn);
+  ASSERT_TRUE(reference) << reference.error();
+  // BGP's warm-up is the loss-free one, message for message.
+  EXPECT_EQ(r->warm_up, reference->warm_up);
+  EXPECT_EQ(r->control_messages, reference->control_messages);
+  EXPECT_TRUE(r->finished);
+  const std::uint64_t lost =
+      r->dropped[static_cast<std::size_t>(DropReason::link_error)];
+  EXPECT_GT(lost, 10u);
+  EXPECT_EQ(r->injected, r->delivered + dropped(*r) + r->in_flight);
+}
+
 // The workload starts after the failure, so no data waits in the queue
 // ahead of the notification: convergence is exactly detection, one hop
 // (serialisation + propagation) and the hardware processing delay.
