@@ -81,7 +81,12 @@ void add_sim_command(CLI::App& app, SimOptions& options) {
       "Run a fabric scenario through the modes (ecmp, fare, fare+lsn, "
       "fare+arn, fare+lsn+arn) and print what each buys");
   sim->add_option("-s,--scenario", options.scenario_path,
-                  "YAML scenario file (default: the embedded scenario)");
+                  "YAML scenario file (default: the embedded scenario)")
+      ->check([](const std::string& file) -> std::string {
+        return file.empty() ? "an empty path: name a scenario file, or leave "
+                              "-s out for the embedded one"
+                            : "";
+      });
   sim->add_option("-m,--mode", options.modes,
                   "run only these modes (repeatable)");
   sim->add_option_function<std::string>(
@@ -474,15 +479,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       const auto& c = r.ibcs.switches;
       const auto& d = r.ibcs.delivered;
       const std::string cells[] = {
-          std::string(sim::mode_name(r.mode)),
-          std::to_string(c.rewritten),
-          std::to_string(c.unchanged),
-          std::to_string(c.fail_open),
-          std::to_string(c.scrubbed),
-          std::to_string(d.delivered),
-          fmt::format("{:.2f}", d.delivered
-                                    ? static_cast<double>(d.sum) / d.delivered
-                                    : 0.0)};
+          std::string(sim::mode_name(r.mode)), std::to_string(c.rewritten),
+          std::to_string(c.unchanged), std::to_string(c.fail_open),
+          std::to_string(c.scrubbed), std::to_string(d.delivered),
+          // As results.json's null: no signal was delivered.
+          d.delivered
+              ? fmt::format("{:.2f}", static_cast<double>(d.sum) / d.delivered)
+              : "-"};
       out << text_table_line(ibcs, cells);
     }
   }

@@ -98,7 +98,8 @@ std::size_t first_control_character(std::string_view text, bool multi_line) {
     const auto [c, length] = decode_at(text, i);
     const bool allowed = multi_line && (c == '\n' || c == '\t');
     const bool control = c < 0x20 || (c >= 0x7F && c < 0xA0);
-    const bool format = c == 0x200E || c == 0x200F ||    // LRM, RLM
+    const bool format = c == 0x061C ||                   // ALM
+                        c == 0x200E || c == 0x200F ||    // LRM, RLM
                         (c >= 0x2028 && c <= 0x202E) ||  // LS, PS
                         (c >= 0x2066 && c <= 0x2069) ||  // isolates
                         c == 0xFEFF || c == 0xFFFE || c == 0xFFFF;

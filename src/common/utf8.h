@@ -46,7 +46,7 @@ std::string describe_character(char32_t c);
 // Where UTF-8 `text` (first_non_utf8 found none) first holds a character
 // a plain text should not: a C0 control (but line feed and tab when
 // `multi_line`), DEL, a C1 control (NEL included); a line or paragraph
-// separator (U+2028, U+2029), a bidirectional control (U+200E, U+200F,
+// separator (U+2028, U+2029), a bidirectional control (U+061C, U+200E, U+200F,
 // U+202A..U+202E, U+2066..U+2069), U+FEFF, U+FFFE or U+FFFF;
 // std::string_view::npos when none. Terminals read ESC and CSI (U+009B)
 // as the start of an escape sequence, XML holds no C0 control but tab and

@@ -622,5 +622,43 @@ TEST(SimCommand, OutNeedsADirectory) {
   }
 }
 
+// -s '' would run the embedded default, silently: it is refused.
+TEST(SimCommand, ScenarioNeedsAFile) {
+  CLI::App app;
+  SimOptions options;
+  add_sim_command(app, options);
+  try {
+    app.parse(std::vector<std::string>{"", "-s", "sim"});
+    ADD_FAILURE() << "accepted -s ''";
+  } catch (const CLI::ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("an empty path: name a scenario "
+                                         "file, or leave -s out"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// No signal delivered: the IBCS table's mean is "-", as results.json's
+// mean_delivered is null, not 0.00.
+TEST(SimCommand, IbcsMeanOfNothingDeliveredIsADash) {
+  const std::string file = testing::temp_path("sim-ibcs-none") + ".yaml";
+  std::ofstream(file) << "stop_at: 1ms\n"
+                         "topology: {kind: clos3, spines: 1, leaves: 2, "
+                         "hosts_per_leaf: 1}\n"
+                         "switches:\n  routing: static\n  ibcs: {}\n";
+  SimOptions o = tiny("");
+  o.scenario_path = file;
+  o.modes = {"ecmp"};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
+  const std::string text = out.str();
+  const auto row = text.find("\necmp ", text.find("IBCS, CSIG"));
+  ASSERT_NE(row, std::string::npos) << text;
+  const std::string line =
+      text.substr(row + 1, text.find('\n', row + 1) - row - 1);
+  EXPECT_EQ(line.back(), '-') << line;
+  fs::remove(file);
+}
+
 }  // namespace
 }  // namespace arfabric::cli

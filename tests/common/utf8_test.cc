@@ -130,6 +130,7 @@ TEST(FirstControlCharacter, FindsWhatATerminalOrXmlWouldMisread) {
   EXPECT_EQ(first_control_character("a\xE2\x80\xAE", true), 1u);  // U+202E
   EXPECT_EQ(first_control_character("a\xE2\x81\xA6", true), 1u);  // U+2066
   EXPECT_EQ(first_control_character("a\xE2\x80\x8F", true), 1u);  // U+200F
+  EXPECT_EQ(first_control_character("a\xD8\x9C", true), 1u);      // U+061C ALM
   EXPECT_EQ(first_control_character("a\xEF\xBB\xBF", true), 1u);  // U+FEFF
   EXPECT_EQ(first_control_character("a\xE2\x80\x94"
                                     "b",
