@@ -12,11 +12,17 @@
 // repeat_interval while the condition lasts, and elimination_repeats
 // eliminations follow its end (§2.1 "send the corresponding ARN
 // continuously"). Every message spends a token of its target's bucket. A
-// round of a condition's messages (one per object) waits while a target
-// has no token (counted `rate_limited`) and goes on, where it stopped, when
-// one is back; conditions due together are served in turn. So a port with
-// more objects than a bucket holds, or many ports detecting at once, are
-// announced more slowly, but every object is.
+// round of a condition's messages (one per object) leaves each bucket one
+// token for messages that cannot wait (propagated ones, set_flows()'s
+// eliminations: without a token those are dropped, counted
+// `rate_limited`); past that it waits (counted `rounds_held`) until every
+// target it goes to has a token again, and goes on where it stopped.
+// Conditions waiting together wake together, and take the tokens in turn,
+// the one after the last served first. So a port with more objects than a
+// bucket holds, or many ports notifying at once, are announced more slowly,
+// but every object is; a round that takes longer than the receivers'
+// hold_time lets their conditions lapse between refreshes (the simulator
+// sizes the buckets so that it cannot, sim/arn_control.h).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -101,7 +107,11 @@ struct Counters {
   std::uint64_t detections = 0;  // detected conditions
   std::uint64_t suppressed = 0;  // detections absorbed locally, no ARN
   std::uint64_t sent = 0;        // messages handed to the host
+  // Propagated messages and set_flows() eliminations dropped, a target
+  // having no token.
   std::uint64_t rate_limited = 0;
+  // Times a round waited for a target's token.
+  std::uint64_t rounds_held = 0;
   // Receiving.
   std::uint64_t received = 0;
   std::uint64_t malformed = 0;            // transport or ARN parse error
@@ -241,10 +251,18 @@ class ArnEngine {
   void handle(std::size_t monitor, Event event, Time now);
   void tick(std::size_t monitor, Kind kind, Time now);
   // Sends the condition's round on from its cursor while every target it
-  // goes to has a token.
+  // goes to has a token beyond the reserve; when one has not, sets the
+  // condition's next_send to when it will.
   void continue_round(std::size_t monitor, Kind kind, Time now);
-  // Whether every target but the one on `except_port` has a token now.
-  bool tokens_for_all(PortId except_port, Time now);
+  // Tokens a round leaves in each bucket for the messages that cannot wait.
+  std::uint32_t round_reserve() const {
+    return config_.bucket_capacity > 1 ? 1 : 0;
+  }
+  // Adds the tokens refilled since the bucket's last refill.
+  void refill(Bucket& bucket, Time now);
+  // When every target but the one on `except_port` holds more than
+  // `reserve` tokens: `now`, or the first time after it that they will.
+  Time tokens_ready(PortId except_port, std::uint32_t reserve, Time now);
   wire::arn::ArnMessage message(std::size_t monitor, Kind kind,
                                 bool detection) const;
   bool take_token(std::size_t target, Time now);
@@ -271,9 +289,9 @@ class ArnEngine {
   std::vector<int> monitor_of_port_;  // port -> monitored index or -1
   std::vector<PortDetector> detectors_;
   std::vector<std::array<Condition, 2>> conditions_;
-  // The monitored port whose conditions on_timer() serves first; it moves
-  // on at every call, so that conditions due together share the targets'
-  // tokens in turn.
+  // The condition (2 * monitored index + kind) on_timer() serves first:
+  // the one after the first that sent something in the last call, so
+  // that conditions waiting for tokens together take them in turn.
   std::size_t first_served_ = 0;
   // The earliest next_send of the conditions being notified or eliminated
   // (what next_deadline() and on_timer() look for), recomputed only after

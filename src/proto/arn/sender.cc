@@ -138,7 +138,7 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
 
 // Sends what a due condition owes and schedules the next send: a round
 // every repeat_interval, or as soon as a round the rate limit held up is
-// through; a held-up round goes on when a token is back.
+// through; a held-up round goes on when the tokens are back.
 void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
   Condition& c = conditions_[m][kind];
   if (c.next_send > now) return;
@@ -155,10 +155,7 @@ void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
       c.round_start = now;
     }
     continue_round(m, kind, now);
-    if (c.left > 0) {
-      c.next_send = now + config_.refill_interval;
-      return;
-    }
+    if (c.left > 0) return;  // held: next_send is when the tokens are back
     if (c.phase == Phase::eliminating) --c.eliminations_left;
     c.next_send = c.round_start + config_.repeat_interval;
     if (c.next_send > now) {
@@ -196,8 +193,10 @@ void ArnEngine::continue_round(std::size_t m, Kind kind, Time now) {
   while (c.left > 0) {
     // Never back through the affected port: behind it is the failed link,
     // or (congestion) the node the traffic is going to, not an upstream.
-    if (!tokens_for_all(mp.port, now)) {
-      ++counters_.rate_limited;
+    const Time ready = tokens_ready(mp.port, round_reserve(), now);
+    if (ready > now) {
+      c.next_send = ready;
+      ++counters_.rounds_held;
       return;
     }
     if (c.cursor >= objects) c.cursor = 0;
@@ -246,25 +245,34 @@ std::expected<void, ConfigError> ArnEngine::set_flows(
   return {};
 }
 
-bool ArnEngine::tokens_for_all(PortId except_port, Time now) {
+void ArnEngine::refill(Bucket& b, Time now) {
+  if (now <= b.last_refill) return;
+  const std::int64_t n = (now - b.last_refill) / config_.refill_interval;
+  const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
+  b.tokens = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(tokens, config_.bucket_capacity));
+  b.last_refill += config_.refill_interval * n;
+  if (b.tokens == config_.bucket_capacity) b.last_refill = now;
+}
+
+Time ArnEngine::tokens_ready(PortId except_port, std::uint32_t reserve,
+                             Time now) {
+  Time ready = now;
   for (std::size_t t = 0; t < config_.targets.size(); ++t) {
     if (config_.targets[t].port == except_port) continue;
-    if (!take_token(t, now)) return false;
-    ++buckets_[t].tokens;  // only looked: given back
+    Bucket& b = buckets_[t];
+    refill(b, now);
+    if (b.tokens > reserve) continue;
+    // Not full, so last_refill is the last token's time.
+    const std::int64_t missing = reserve + 1 - b.tokens;
+    ready = std::max(ready, b.last_refill + config_.refill_interval * missing);
   }
-  return true;
+  return ready;
 }
 
 bool ArnEngine::take_token(std::size_t t, Time now) {
   Bucket& b = buckets_[t];
-  if (now > b.last_refill) {
-    const std::int64_t n = (now - b.last_refill) / config_.refill_interval;
-    const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
-    b.tokens = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(tokens, config_.bucket_capacity));
-    b.last_refill += config_.refill_interval * n;
-    if (b.tokens == config_.bucket_capacity) b.last_refill = now;
-  }
+  refill(b, now);
   if (b.tokens == 0) return false;
   --b.tokens;
   return true;
@@ -342,14 +350,16 @@ void ArnEngine::on_timer(Time now) {
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
   // None due: every tick() would send nothing and change nothing.
-  if (sends_due() > now) return;
-  // (Some condition is due, so there is a monitored port.)
-  const std::size_t ports = conditions_.size();
-  for (std::size_t i = 0; i < ports; ++i) {
-    const std::size_t m = (first_served_ + i) % ports;
-    for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
+  if (sends_due() > now || conditions_.empty()) return;
+  const std::size_t count = 2 * conditions_.size();
+  std::size_t first_sender = count;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t c = (first_served_ + i) % count;
+    const std::uint64_t sent = counters_.sent;
+    tick(c / 2, c % 2 == 0 ? kCongestion : kFailure, now);
+    if (first_sender == count && counters_.sent != sent) first_sender = c;
   }
-  first_served_ = (first_served_ + 1) % ports;
+  if (first_sender != count) first_served_ = (first_sender + 1) % count;
 }
 
 }  // namespace arfabric::proto::arn
