@@ -420,15 +420,16 @@ std::expected<void, std::string> ModeRun::State::warm_up() {
     if (established && bgp->quiet()) return {};
     if (t0 >= options.warm_up_limit) {
       const BgpControl::Sessions sessions = bgp->sessions();
-      // The warm-up ends two programming delays after the last FIB change:
-      // a delay near the limit cannot fit, whatever the fabric.
+      // The warm-up ends when the last route is programmed, a programming
+      // delay after the last UPDATE: a delay near the limit cannot fit,
+      // whatever the fabric.
       const Time programming = scenario.switches.fib_programming_delay;
       const std::string too_slow =
           programming * 2 >= options.warm_up_limit
               ? "; switches.bgp.fib_programming is " +
                     format_time(programming) +
-                    ", and the warm-up waits two of them after the last "
-                    "FIB change"
+                    ", and the warm-up waits for the last route to be "
+                    "programmed"
               : "";
       return std::unexpected(
           "BGP did not converge in the warm-up's " + format_time_rounded(t0) +

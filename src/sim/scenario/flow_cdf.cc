@@ -50,9 +50,10 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
         CdfError{std::string(file), line, std::move(message)});
   };
   int line_no = 0, last_line = 0;
-  // Each point's cumulative value as written, for messages (a value that
-  // misses 1 by 1e-7 prints as 1 in %g).
+  // Each point's cumulative value, and the last flow size, as written, for
+  // messages (a value that misses 1 by 1e-7 prints as 1 in %g).
   std::vector<std::string_view> cumulative_text;
+  std::string_view previous_bytes_text;
   std::size_t pos = 0;
   while (pos <= text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -88,15 +89,16 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
       if (p.bytes < prev.bytes)
         return fail(line_no, strformat("flow size {} is below the previous "
                                        "line's {}",
-                                       f[0], prev.bytes));
+                                       f[0], previous_bytes_text));
       if (p.cumulative < prev.cumulative)
         return fail(line_no,
                     strformat("cumulative value {} is below the previous "
                               "line's {}: a CDF cannot decrease",
-                              f[1], prev.cumulative));
+                              f[1], cumulative_text.back()));
     }
     cdf.points.push_back(p);
     cumulative_text.push_back(f[1]);
+    previous_bytes_text = f[0];
     last_line = line_no;
     if (end == text.size()) break;
   }

@@ -83,6 +83,8 @@ TEST(FlowCdf, MalformedFilesNameTheLine) {
       // As written: %g would print 1.
       {"0 0\n20 1.0000001\n", 2,
        "last cumulative value is 1.0000001: expected 1"},
+      {"0 0\n10 0.99999995\n20 0.9999999\n30 1\n", 3,
+       "cumulative value 0.9999999 is below the previous line's 0.99999995"},
       {"0 0\n10 150\n20 100\n", 2, "above 100"},
       {"# only a comment\n5 1\n", 0, "at least 2"},
       {"", 0, "at least 2"},

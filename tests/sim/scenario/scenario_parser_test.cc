@@ -166,9 +166,12 @@ struct BadCase {
 };
 
 std::string tiny_with(const std::string& extra) { return kTiny + extra; }
-// kTiny with another stop_at.
+// kTiny with another stop_at (its first line).
 std::string tiny_until(const std::string& stop_at, const std::string& extra) {
-  return "stop_at: " + stop_at + std::string(kTiny).substr(13) + extra;
+  const std::string_view tiny = kTiny;
+  EXPECT_TRUE(tiny.starts_with("stop_at: "));
+  return "stop_at: " + stop_at + std::string(tiny.substr(tiny.find('\n'))) +
+         extra;
 }
 
 const std::string kEdgesHead = R"(stop_at: 10ms
