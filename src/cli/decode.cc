@@ -306,8 +306,9 @@ nlohmann::json decode_link_frame(int link_type, ByteSpan frame,
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
   CLI::App* cmd = app.add_subcommand(
       "decode",
-      "Decode LSN, ARN, BGP and IS-IS frames from hex lines on stdin or from a "
-      "pcap file into JSON, one object per frame");
+      "Decode LSN, ARN, BGP and IS-IS frames, and IBCS signals in IPv4 "
+      "packets, from hex lines on stdin or from a pcap file into JSON, one "
+      "object per frame");
   cmd->add_option("-r,--read", options.pcap_path, "pcap or pcapng file to read")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--pretty", options.pretty, "indent the JSON output");

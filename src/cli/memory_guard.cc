@@ -19,6 +19,16 @@ std::string format_bytes(std::uint64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+std::pair<std::string, std::string> format_bytes_apart(std::uint64_t a,
+                                                       std::uint64_t b) {
+  std::string fa = format_bytes(a), fb = format_bytes(b);
+  if (a != b && fa == fb) {
+    fa = fmt::format("{} B", a);
+    fb = fmt::format("{} B", b);
+  }
+  return {fa, fb};
+}
+
 MemoryGuard::MemoryGuard(std::uint64_t limit, std::string limit_source,
                          Runaway on_runaway, std::atomic<bool>* also_set)
     : limit_(limit),
@@ -76,9 +86,9 @@ void MemoryGuard::watch(std::stop_token stop,
 }
 
 std::string MemoryGuard::over_limit(std::uint64_t resident) const {
-  return fmt::format("memory use reached {}, over the limit of {} ({})",
-                     format_bytes(resident), format_bytes(limit_),
-                     limit_source_);
+  const auto [used, limit] = format_bytes_apart(resident, limit_);
+  return fmt::format("memory use reached {}, over the limit of {} ({})", used,
+                     limit, limit_source_);
 }
 
 std::string MemoryGuard::reason() const { return over_limit(seen_); }

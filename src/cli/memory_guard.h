@@ -16,11 +16,17 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace arfabric::cli {
 
 // "1.5 GiB", "640 MiB", "12 KiB", "100 B".
 std::string format_bytes(std::uint64_t bytes);
+// Two sizes as format_bytes() gives them, or in bytes ("39845888 B") when
+// it would give both the same words: a use over a limit must not read as
+// "38 MiB, over the limit of 38 MiB".
+std::pair<std::string, std::string> format_bytes_apart(std::uint64_t a,
+                                                       std::uint64_t b);
 
 class MemoryGuard {
  public:

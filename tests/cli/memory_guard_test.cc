@@ -23,6 +23,13 @@ TEST(MemoryGuard, FormatsBytesInTheLargestUnit) {
   EXPECT_EQ(format_bytes(640ull << 20), "640 MiB");
   EXPECT_EQ(format_bytes(3ull << 29), "1.5 GiB");
   EXPECT_EQ(format_bytes(21'600'000'000), "20.1 GiB");
+  // Two sizes that would read the same are given in bytes.
+  using Pair = std::pair<std::string, std::string>;
+  EXPECT_EQ(format_bytes_apart(40'000'000, 39'845'888),
+            Pair("40000000 B", "39845888 B"));
+  EXPECT_EQ(format_bytes_apart(42ull << 20, 40ull << 20),
+            Pair("42 MiB", "40 MiB"));
+  EXPECT_EQ(format_bytes_apart(5, 5), Pair("5 B", "5 B"));
 }
 
 // A limit already passed trips at start(), before any run could start.
