@@ -22,7 +22,7 @@
 // bucket holds, or many ports notifying at once, are announced more slowly,
 // but every object is; a round that takes longer than the receivers'
 // hold_time lets their conditions lapse between refreshes (the simulator
-// sizes the buckets so that it cannot, sim/arn_control.h).
+// sizes the buckets so that it cannot: sim/arn_control.h).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
