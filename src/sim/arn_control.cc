@@ -110,24 +110,27 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
       sw.monitored.push_back(
           {port, out[p], network.link(out[p]).counters().bytes});
     }
-    // Buckets that let every object of every monitored port, in both
-    // kinds of condition, be announced once a repeat_interval, a whole
-    // port's round at once: so the rate limit bounds a switch's ARN rate at
-    // what its ports can need, and a round never outlasts the receivers'
-    // hold_time (with the engine's defaults, 16 tokens and one per 5 us, a
-    // port with 100 destinations behind it took 500 us a round).
-    std::size_t largest = 0, objects = 0;
+    // Buckets that hold a repetition of every condition (congestion and
+    // failure) of every monitored port at once, with 16 to spare for
+    // propagated messages, and refill within a repeat_interval: the engine
+    // sends a repetition's objects in the same order every time, and drops
+    // the same last ones at every repetition when its bucket cannot pay
+    // (with its defaults, 16 tokens and one per 5 us, a spine whose 20
+    // ports failed at once told each leaf of 16 of them, the same 16 at
+    // every repetition: tests/sim/arn_control_test.cc). The limit then
+    // bounds a switch's ARN rate at what its ports can need.
+    std::size_t objects = 0;
     for (const arn::MonitoredPort& m : ac.monitored) {
-      largest = std::max(largest, m.affected.size());
       objects += m.affected.size();
     }
+    const std::size_t repetition = 2 * objects;
     ac.bucket_capacity = std::max<std::uint32_t>(
-        ac.bucket_capacity, static_cast<std::uint32_t>(largest + 1));
-    if (objects > 0) {
+        ac.bucket_capacity, static_cast<std::uint32_t>(repetition + 16));
+    if (repetition > 0) {
       ac.refill_interval =
           std::min(ac.refill_interval,
                    std::max(ps(1), ps(config.repeat_interval.ps() /
-                                      static_cast<std::int64_t>(2 * objects))));
+                                      static_cast<std::int64_t>(repetition))));
     }
     auto engine = arn::ArnEngine::create(ac);
     if (!engine) {

@@ -16,10 +16,10 @@
 //   then).
 // - Targets: every switch neighbour, unicast UDP to its router address
 //   172.16.0.0/12 + node index.
-// - Rate limit: each switch's buckets let every destination of every
-//   monitored port, in both kinds of condition, be announced once a
-//   repeat_interval, a whole port's round at once (docs/PROTOCOLS.md,
-//   "ARN rate limit"), so no round outlasts the receivers' hold_time.
+// - Rate limit: each switch's buckets hold a repetition of every condition
+//   of every monitored port at once and refill within a repeat_interval
+//   (docs/PROTOCOLS.md, "ARN rate limit"): the engine drops the same last
+//   objects at every repetition that its bucket cannot pay for.
 // - Detection inputs: loss of signal (PortObserver) and, every
 //   `sample_interval`, each monitored port's queue depth and utilisation
 //   over the interval.

@@ -11,18 +11,13 @@
 // destination goes to every target at once, is repeated every
 // repeat_interval while the condition lasts, and elimination_repeats
 // eliminations follow its end (§2.1 "send the corresponding ARN
-// continuously"). Every message spends a token of its target's bucket. A
-// round of a condition's messages (one per object) leaves each bucket one
-// token for messages that cannot wait (propagated ones, set_flows()'s
-// eliminations: without a token those are dropped, counted
-// `rate_limited`); past that it waits (counted `rounds_held`) until every
-// target it goes to has a token again, and goes on where it stopped.
-// Conditions waiting together wake together, and take the tokens in turn,
-// the one after the last served first. So a port with more objects than a
-// bucket holds, or many ports notifying at once, are announced more slowly,
-// but every object is; a round that takes longer than the receivers'
-// hold_time lets their conditions lapse between refreshes (the simulator
-// sizes the buckets so that it cannot: sim/arn_control.h).
+// continuously"). Every message spends a token of its target's bucket; a
+// message without a token is dropped and counted (`rate_limited`). A
+// repetition sends its objects in the same order every time, so a bucket
+// smaller than what a repetition needs drops the same last objects at
+// every one, and their receivers never hear of the condition: size the
+// buckets for a repetition of every monitored port (the simulator does,
+// sim/arn_control.h).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -107,11 +102,7 @@ struct Counters {
   std::uint64_t detections = 0;  // detected conditions
   std::uint64_t suppressed = 0;  // detections absorbed locally, no ARN
   std::uint64_t sent = 0;        // messages handed to the host
-  // Propagated messages and set_flows() eliminations dropped, a target
-  // having no token.
   std::uint64_t rate_limited = 0;
-  // Times a round waited for a target's token.
-  std::uint64_t rounds_held = 0;
   // Receiving.
   std::uint64_t received = 0;
   std::uint64_t malformed = 0;            // transport or ARN parse error
@@ -169,17 +160,10 @@ class ArnEngine {
 
  private:
   enum class Phase : std::uint8_t { idle, suppressed, notifying, eliminating };
-  // A round sends the condition's message about each of the port's
-  // objects (its destinations, then its flows) once; a round the rate limit
-  // stops goes on from `cursor` when a token is back, and the next round
-  // begins where this one ended, so every object is announced in turn.
   struct Condition {
     Phase phase = Phase::idle;
     std::uint8_t eliminations_left = 0;
     Time next_send;
-    Time round_start;
-    std::uint32_t cursor = 0;  // the next object to announce
-    std::uint32_t left = 0;    // objects this round still owes; 0: none begun
   };
   enum Kind : std::uint8_t { kCongestion = 0, kFailure = 1 };
   struct Bucket {
@@ -250,19 +234,7 @@ class ArnEngine {
   // sender.cc
   void handle(std::size_t monitor, Event event, Time now);
   void tick(std::size_t monitor, Kind kind, Time now);
-  // Sends the condition's round on from its cursor while every target it
-  // goes to has a token beyond the reserve; when one has not, sets the
-  // condition's next_send to when it will.
-  void continue_round(std::size_t monitor, Kind kind, Time now);
-  // Tokens a round leaves in each bucket for the messages that cannot wait.
-  std::uint32_t round_reserve() const {
-    return config_.bucket_capacity > 1 ? 1 : 0;
-  }
-  // Adds the tokens refilled since the bucket's last refill.
-  void refill(Bucket& bucket, Time now);
-  // When every target but the one on `except_port` holds more than
-  // `reserve` tokens: `now`, or the first time after it that they will.
-  Time tokens_ready(PortId except_port, std::uint32_t reserve, Time now);
+  void notify(std::size_t monitor, Kind kind, bool detection, Time now);
   wire::arn::ArnMessage message(std::size_t monitor, Kind kind,
                                 bool detection) const;
   bool take_token(std::size_t target, Time now);
@@ -289,10 +261,6 @@ class ArnEngine {
   std::vector<int> monitor_of_port_;  // port -> monitored index or -1
   std::vector<PortDetector> detectors_;
   std::vector<std::array<Condition, 2>> conditions_;
-  // The condition (2 * monitored index + kind) on_timer() serves first:
-  // the one after the first that sent something in the last call, so
-  // that conditions waiting for tokens together take them in turn.
-  std::size_t first_served_ = 0;
   // The earliest next_send of the conditions being notified or eliminated
   // (what next_deadline() and on_timer() look for), recomputed only after
   // a condition changed (handle() and tick(), which make every change,

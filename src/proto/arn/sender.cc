@@ -97,8 +97,6 @@ bool ArnEngine::set_local_alternatives(PortId port, bool available, Time now) {
     if (c.phase != Phase::suppressed) continue;
     c.phase = Phase::notifying;
     c.next_send = now;
-    c.cursor = 0;
-    c.left = 0;
     tick(m, k, now);  // due now: marks sends_due_ stale
   }
   return true;
@@ -131,40 +129,27 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
     c.eliminations_left = config_.elimination_repeats;
   }
   c.next_send = now;
-  c.cursor = 0;
-  c.left = 0;
   tick(m, kind, now);
 }
 
-// Sends what a due condition owes and schedules the next send: a round
-// every repeat_interval, or as soon as a round the rate limit held up is
-// through; a held-up round goes on when the tokens are back.
+// Sends what a due condition owes and schedules the next send.
 void ArnEngine::tick(std::size_t m, Kind kind, Time now) {
   Condition& c = conditions_[m][kind];
   if (c.next_send > now) return;
-  if (c.phase != Phase::notifying && c.phase != Phase::eliminating) return;
   sends_due_stale_ = true;
-  while (true) {
-    if (c.phase == Phase::eliminating && c.eliminations_left == 0) {
+  if (c.phase == Phase::notifying) {
+    notify(m, kind, true, now);
+    c.next_send = now + config_.repeat_interval;
+  } else if (c.phase == Phase::eliminating) {
+    if (c.eliminations_left == 0) {
       c.phase = Phase::idle;
       return;
     }
-    if (c.left == 0) {
-      const MonitoredPort& mp = config_.monitored[m];
-      c.left = static_cast<std::uint32_t>(mp.affected.size() + mp.flows.size());
-      c.round_start = now;
-    }
-    continue_round(m, kind, now);
-    if (c.left > 0) return;  // held: next_send is when the tokens are back
-    if (c.phase == Phase::eliminating) --c.eliminations_left;
-    c.next_send = c.round_start + config_.repeat_interval;
-    if (c.next_send > now) {
-      if (c.phase == Phase::eliminating && c.eliminations_left == 0)
-        c.phase = Phase::idle;
-      return;
-    }
-    // A round the rate limit held up past the next one's time: that one
-    // begins at once.
+    notify(m, kind, false, now);
+    if (--c.eliminations_left == 0)
+      c.phase = Phase::idle;
+    else
+      c.next_send = now + config_.repeat_interval;
   }
 }
 
@@ -184,36 +169,23 @@ wire::arn::ArnMessage ArnEngine::message(std::size_t m, Kind kind,
   return msg;
 }
 
-void ArnEngine::continue_round(std::size_t m, Kind kind, Time now) {
-  Condition& c = conditions_[m][kind];
+void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
   const MonitoredPort& mp = config_.monitored[m];
-  const std::size_t objects = mp.affected.size() + mp.flows.size();
-  c.left = std::min(c.left, static_cast<std::uint32_t>(objects));  // set_flows
-  ArnMessage msg = message(m, kind, c.phase == Phase::notifying);
-  while (c.left > 0) {
-    // Never back through the affected port: behind it is the failed link,
-    // or (congestion) the node the traffic is going to, not an upstream.
-    const Time ready = tokens_ready(mp.port, round_reserve(), now);
-    if (ready > now) {
-      c.next_send = ready;
-      ++counters_.rounds_held;
-      return;
-    }
-    if (c.cursor >= objects) c.cursor = 0;
-    if (c.cursor < mp.affected.size()) {
-      const IpAddress& a = mp.affected[c.cursor];
-      wire::arn::FiveTuple flow;
-      flow.family = a.ipv6 ? wire::arn::AddressFamily::ipv6
-                           : wire::arn::AddressFamily::ipv4;
-      flow.mask = wire::arn::kMaskDestination;
-      flow.destination = a.bytes;
-      msg.flow = flow;
-    } else {
-      msg.flow = mp.flows[c.cursor - mp.affected.size()];
-    }
+  ArnMessage msg = message(m, kind, detection);
+  // Never back through the affected port: behind it is the failed link,
+  // or (congestion) the node the traffic is going to, not an upstream.
+  for (const IpAddress& a : mp.affected) {
+    wire::arn::FiveTuple flow;
+    flow.family = a.ipv6 ? wire::arn::AddressFamily::ipv6
+                         : wire::arn::AddressFamily::ipv4;
+    flow.mask = wire::arn::kMaskDestination;
+    flow.destination = a.bytes;
+    msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
-    ++c.cursor;
-    --c.left;
+  }
+  for (const wire::arn::FiveTuple& flow : mp.flows) {
+    msg.flow = flow;
+    send_to_targets(msg, mp.port, true, now);
   }
 }
 
@@ -245,34 +217,16 @@ std::expected<void, ConfigError> ArnEngine::set_flows(
   return {};
 }
 
-void ArnEngine::refill(Bucket& b, Time now) {
-  if (now <= b.last_refill) return;
-  const std::int64_t n = (now - b.last_refill) / config_.refill_interval;
-  const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
-  b.tokens = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(tokens, config_.bucket_capacity));
-  b.last_refill += config_.refill_interval * n;
-  if (b.tokens == config_.bucket_capacity) b.last_refill = now;
-}
-
-Time ArnEngine::tokens_ready(PortId except_port, std::uint32_t reserve,
-                             Time now) {
-  Time ready = now;
-  for (std::size_t t = 0; t < config_.targets.size(); ++t) {
-    if (config_.targets[t].port == except_port) continue;
-    Bucket& b = buckets_[t];
-    refill(b, now);
-    if (b.tokens > reserve) continue;
-    // Not full, so last_refill is the last token's time.
-    const std::int64_t missing = reserve + 1 - b.tokens;
-    ready = std::max(ready, b.last_refill + config_.refill_interval * missing);
-  }
-  return ready;
-}
-
 bool ArnEngine::take_token(std::size_t t, Time now) {
   Bucket& b = buckets_[t];
-  refill(b, now);
+  if (now > b.last_refill) {
+    const std::int64_t n = (now - b.last_refill) / config_.refill_interval;
+    const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
+    b.tokens = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(tokens, config_.bucket_capacity));
+    b.last_refill += config_.refill_interval * n;
+    if (b.tokens == config_.bucket_capacity) b.last_refill = now;
+  }
   if (b.tokens == 0) return false;
   --b.tokens;
   return true;
@@ -350,16 +304,9 @@ void ArnEngine::on_timer(Time now) {
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
   // None due: every tick() would send nothing and change nothing.
-  if (sends_due() > now || conditions_.empty()) return;
-  const std::size_t count = 2 * conditions_.size();
-  std::size_t first_sender = count;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::size_t c = (first_served_ + i) % count;
-    const std::uint64_t sent = counters_.sent;
-    tick(c / 2, c % 2 == 0 ? kCongestion : kFailure, now);
-    if (first_sender == count && counters_.sent != sent) first_sender = c;
-  }
-  if (first_sender != count) first_served_ = (first_sender + 1) % count;
+  if (sends_due() > now) return;
+  for (std::size_t m = 0; m < conditions_.size(); ++m)
+    for (Kind k : {kCongestion, kFailure}) tick(m, k, now);
 }
 
 }  // namespace arfabric::proto::arn
