@@ -11,9 +11,9 @@ namespace {
 
 using testing::Clos;
 
-// A CLOS with static routes (leaves over every spine, spines straight down)
-// and ARN on every switch; no hosts' traffic (the runner tests cover
-// that).
+// A CLOS with static routes (Clos::install_routes: leaves over every
+// spine, spines straight down) and ARN on every switch; no hosts' traffic
+// (the runner tests cover that).
 struct ArnFabric {
   Clos clos;
   EventQueue events;
@@ -32,25 +32,7 @@ struct ArnFabric {
     for (std::size_t l = 0; l < leaves; ++l) {
       leaf_id[clos.leaf(l)] = static_cast<proto::NodeId>(l);
     }
-    for (std::size_t l = 0; l < leaves; ++l) {
-      std::vector<proto::fib::WeightedMember> up;
-      for (std::size_t s = 0; s < spines; ++s) {
-        up.push_back({*net.port_toward(clos.leaf(l), clos.spine(s)), 1});
-      }
-      for (std::size_t d = 0; d < leaves; ++d) {
-        if (d == l) continue;
-        EXPECT_TRUE(net.fib(clos.leaf(l))
-                        .set_route(static_cast<proto::NodeId>(d), up, Time{}));
-      }
-      for (std::size_t s = 0; s < spines; ++s) {
-        const NodeIndex spine = clos.spine(s);
-        EXPECT_TRUE(net.fib(spine).set_route(
-            static_cast<proto::NodeId>(l),
-            std::vector<proto::fib::WeightedMember>{
-                {*net.port_toward(spine, clos.leaf(l)), 1}},
-            Time{}));
-      }
-    }
+    clos.install_routes(net);
     ArnControlConfig config;
     config.sample_interval = Time{};  // failures only: no congestion
     auto created =
@@ -80,14 +62,7 @@ struct ArnFabric {
       }
     }
   }
-  std::size_t cable(NodeIndex a, NodeIndex b) {
-    for (std::size_t c = 0; c < clos.spec.cables.size(); ++c) {
-      const auto& k = clos.spec.cables[c];
-      if ((k.a == a && k.b == b) || (k.a == b && k.b == a)) return c;
-    }
-    ADD_FAILURE() << "no cable";
-    return 0;
-  }
+  std::size_t cable(NodeIndex a, NodeIndex b) { return clos.cable(a, b); }
 };
 
 // A spine's 40 ports each have one leaf behind them and no other way to

@@ -56,6 +56,15 @@ struct Clos {
   NodeIndex host(std::size_t l, std::size_t h) const {
     return static_cast<NodeIndex>(spines + leaves + l * hosts_per_leaf + h);
   }
+  // The index in spec.cables of the cable between a and b.
+  std::size_t cable(NodeIndex a, NodeIndex b) const {
+    for (std::size_t c = 0; c < spec.cables.size(); ++c) {
+      const auto& k = spec.cables[c];
+      if ((k.a == a && k.b == b) || (k.a == b && k.b == a)) return c;
+    }
+    ADD_FAILURE() << "no cable between " << a << " and " << b;
+    return 0;
+  }
   // Equal-cost routes everywhere: leaves over all spines, spines down.
   void install_routes(Network& net) const {
     for (std::size_t li = 0; li < leaves; ++li) {
