@@ -17,6 +17,7 @@
 #include <expected>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,13 @@ struct ModeResult {
   std::uint64_t control_messages = 0, control_bytes = 0;  // BGP
   std::uint64_t lsn_frames = 0, lsn_bytes = 0;
   std::uint64_t arn_messages = 0, arn_bytes = 0;
+  // ARN modes: conditions the switches detected on their monitored ports,
+  // those absorbed locally (every destination behind the port had another
+  // port: no notification), and messages dropped for want of a token.
+  struct ArnSending {
+    std::uint64_t detections = 0, suppressed = 0, rate_limited = 0;
+  };
+  std::optional<ArnSending> arn;
   IbcsResult ibcs;
   // Incast events: flows started, and those steered across the named
   // cable (a sender's source port whose path crosses it, found when the

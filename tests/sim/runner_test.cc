@@ -52,6 +52,23 @@ std::uint64_t dropped(const ModeResult& r) {
   return n;
 }
 
+// tiny's failure, seen by ARN at both ends of the cable: spine0 has no
+// other way to leaf1 and notifies; leaf1 has spine1 toward leaf0 and
+// absorbs it. The counts are the ARN modes' alone.
+TEST(Runner, ArnCountsDetectionsAndWhatWasAbsorbedLocally) {
+  const Scenario s = tiny();
+  auto arn = run_mode(s, Mode::fare_arn);
+  auto ecmp = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(arn && ecmp) << (arn ? ecmp.error() : arn.error());
+  ASSERT_TRUE(arn->arn.has_value());
+  EXPECT_GE(arn->arn->detections, 2u);
+  EXPECT_GE(arn->arn->suppressed, 1u);
+  EXPECT_LT(arn->arn->suppressed, arn->arn->detections);
+  EXPECT_EQ(arn->arn->rate_limited, 0u);
+  EXPECT_GT(arn->arn_messages, 0u);
+  EXPECT_FALSE(ecmp->arn.has_value());
+}
+
 // A scenario whose workloads send nothing is finished at once: completion
 // 0 (not null, which means unfinished) and no negative simulated time
 // (the last event came before the workloads' start).

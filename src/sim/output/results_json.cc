@@ -77,6 +77,11 @@ Json mode_json(const ModeResult& r) {
   j["lsn_bytes"] = r.lsn_bytes;
   j["arn_messages"] = r.arn_messages;
   j["arn_bytes"] = r.arn_bytes;
+  if (r.arn) {
+    j["arn"] = {{"detections", r.arn->detections},
+                {"suppressed", r.arn->suppressed},
+                {"rate_limited", r.arn->rate_limited}};
+  }
   if (r.incast_flows > 0) {
     j["incast"] = {{"flows", r.incast_flows}, {"steered", r.incast_steered}};
   }
