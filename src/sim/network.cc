@@ -453,6 +453,7 @@ void Network::on_event(const Event& e) {
   // reads the FIFO only for the packet behind it.
   const PacketIndex index = e.c;
   const Time next = link.pop_arrival(index);
+  Packet& packet = (*pool_)[index];
   bool lost = false;
   if (random_loss_ && drop_probability_[e.a] > 0) {
     // xorshift64*: deterministic per run (NetworkSpec::seed).
@@ -465,14 +466,13 @@ void Network::on_event(const Event& e) {
     // simulator does not model that retransmission (lost, it would be lost
     // for good, and a session could never come up).
     lost = u < drop_probability_[e.a] &&
-           !((*pool_)[index].kind == PacketKind::control &&
-             (*pool_)[index].protocol == ControlProtocol::bgp);
+           !(packet.kind == PacketKind::control &&
+             packet.protocol == ControlProtocol::bgp);
   }
   // A transport packet at a switch: its egress link first, so that the
   // link loads while this hop does the rest (the push and the prefetches
   // for the next hops) before queueing on it.
   const NodeIndex to = link.to();
-  Packet& packet = (*pool_)[index];
   const bool forwarded =
       !lost && packet.kind != PacketKind::control && !link.to_host();
   // A switch discards a packet it would forward with TTL 0, before any

@@ -45,22 +45,7 @@ struct ArnFabric {
     los.add_observer(*arn);
   }
   void run_until(Time t) {
-    while (!events.empty() && events.top().at <= t) {
-      const Event e = events.pop();
-      switch (e.type) {
-        case EventType::link_arrival:
-          net.on_event(e);
-          break;
-        case EventType::port_state:
-          los.on_event(e);
-          break;
-        case EventType::arn:
-          arn->on_event(e);
-          break;
-        default:
-          FAIL() << "unexpected event type";
-      }
-    }
+    testing::run_control_plane_until(events, net, los, *arn, EventType::arn, t);
   }
   std::size_t cable(NodeIndex a, NodeIndex b) { return clos.cable(a, b); }
 };

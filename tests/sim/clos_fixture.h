@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/loss_of_signal.h"
 #include "sim/network.h"
 
 namespace arfabric::sim::testing {
@@ -119,5 +120,26 @@ struct Sim {
     return n;
   }
 };
+
+// Runs `events` up to `t` in a fabric with one control plane: packets on
+// the links, loss of signal, and `control`'s own events (`type`); any
+// other event fails the test.
+template <typename Control>
+void run_control_plane_until(EventQueue& events, Network& net,
+                             LossOfSignal& los, Control& control,
+                             EventType type, Time t) {
+  while (!events.empty() && events.top().at <= t) {
+    const Event e = events.pop();
+    if (e.type == EventType::link_arrival) {
+      net.on_event(e);
+    } else if (e.type == EventType::port_state) {
+      los.on_event(e);
+    } else if (e.type == type) {
+      control.on_event(e);
+    } else {
+      FAIL() << "unexpected event type";
+    }
+  }
+}
 
 }  // namespace arfabric::sim::testing

@@ -68,22 +68,7 @@ struct LsnFabric {
     lsn->start(Time{});
   }
   void run_until(Time t) {
-    while (!events.empty() && events.top().at <= t) {
-      const Event e = events.pop();
-      switch (e.type) {
-        case EventType::link_arrival:
-          net.on_event(e);
-          break;
-        case EventType::port_state:
-          los.on_event(e);
-          break;
-        case EventType::lsn:
-          lsn->on_event(e);
-          break;
-        default:
-          FAIL() << "unexpected event type";
-      }
-    }
+    testing::run_control_plane_until(events, net, los, *lsn, EventType::lsn, t);
   }
   std::size_t cable(NodeIndex a, NodeIndex b) { return clos.cable(a, b); }
   void set_cable(std::size_t c, bool up, Time now) {

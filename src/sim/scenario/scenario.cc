@@ -109,9 +109,18 @@ std::expected<void, std::string> set_congestion_control(
   return {};
 }
 
+namespace {
+
+// The switches LSN gives Global Node IDs: leaves and dragonfly routers.
+std::size_t lsn_edge_switches(const Topology& topology) {
+  return topology.count(NodeRole::leaf) +
+         topology.count(NodeRole::dragonfly_router);
+}
+
+}  // namespace
+
 std::optional<std::string> lsn_edge_problem(const Topology& topology) {
-  const std::size_t edge = topology.count(NodeRole::leaf) +
-                           topology.count(NodeRole::dragonfly_router);
+  const std::size_t edge = lsn_edge_switches(topology);
   if (edge <= kMaxLsnNodes) return std::nullopt;
   return strformat(
       "{} leaves: LSN Global Node IDs (LSN §3.2.1, 6-bit Dev-Range) allow "
@@ -122,8 +131,7 @@ std::optional<std::string> lsn_edge_problem(const Topology& topology) {
 std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
   const Topology& t = scenario.topology;
   const SwitchParams& sw = scenario.switches;
-  const std::size_t edge =
-      t.count(NodeRole::leaf) + t.count(NodeRole::dragonfly_router);
+  const std::size_t edge = lsn_edge_switches(t);
   BitsPerSecond slowest = 0;
   bool degraded = false;  // the slowest rate is a degrade event's
   const auto slower = [&](std::uint32_t link, BitsPerSecond rate,
