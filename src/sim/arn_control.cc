@@ -112,13 +112,12 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     }
     // Buckets that hold a repetition of every condition (congestion and
     // failure) of every monitored port at once, with 16 to spare for
-    // propagated messages, and refill within a repeat_interval: the engine
-    // sends a repetition's objects in the same order every time, and drops
-    // the same last ones at every repetition when its bucket cannot pay
-    // (with its defaults, 16 tokens and one per 5 us, a spine whose 20
-    // ports failed at once told each leaf of 16 of them, the same 16 at
-    // every repetition: tests/sim/arn_control_test.cc). The limit then
-    // bounds a switch's ARN rate at what its ports can need.
+    // propagated messages, and refill within a repeat_interval, so that
+    // no message of the switch's own waits for a token (with the engine's
+    // defaults, 16 tokens and one per 5 us, a spine whose 20 ports failed
+    // at once would make the last 4 messages to each leaf wait up to
+    // 20 us: tests/sim/arn_control_test.cc). The limit then bounds a
+    // switch's ARN rate at what its ports can need.
     std::size_t objects = 0;
     for (const arn::MonitoredPort& m : ac.monitored) {
       objects += m.affected.size();
@@ -263,6 +262,7 @@ ArnControlCounters ArnControl::counters() const {
     const arn::Counters& e = sw.engine->counters();
     c.detections += e.detections;
     c.suppressed += e.suppressed;
+    c.waited += e.waited;
     c.rate_limited += e.rate_limited;
   }
   return c;

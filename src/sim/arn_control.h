@@ -18,8 +18,8 @@
 //   172.16.0.0/12 + node index.
 // - Rate limit: each switch's buckets hold a repetition of every condition
 //   of every monitored port at once and refill within a repeat_interval
-//   (docs/PROTOCOLS.md, "ARN rate limit"): the engine drops the same last
-//   objects at every repetition that its bucket cannot pay for.
+//   (docs/PROTOCOLS.md, "ARN rate limit"), so that a switch's own messages
+//   never wait in the engine's queues for a token.
 // - Detection inputs: loss of signal (PortObserver) and, every
 //   `sample_interval`, each monitored port's queue depth and utilisation
 //   over the interval.
@@ -59,7 +59,7 @@ struct ArnControlCounters {
   std::uint64_t vetoes = 0;  // veto records that set a veto
   std::uint64_t congestion = 0;
   std::uint64_t fib_rejected = 0;
-  std::uint64_t detections = 0, suppressed = 0, rate_limited = 0;
+  std::uint64_t detections = 0, suppressed = 0, waited = 0, rate_limited = 0;
   Time last_veto = Time::max();  // the latest veto of a routed path
 };
 

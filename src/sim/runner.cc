@@ -824,8 +824,8 @@ void ModeRun::State::measure(Time end) {
     const ArnControlCounters c = arn->counters();
     result.arn_messages = c.messages;
     result.arn_bytes = c.bytes;
-    result.arn =
-        ModeResult::ArnSending{c.detections, c.suppressed, c.rate_limited};
+    result.arn = ModeResult::ArnSending{c.detections, c.suppressed, c.waited,
+                                        c.rate_limited};
     note_veto(c.last_veto);
   }
   if (last_veto != Time::max()) {

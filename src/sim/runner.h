@@ -69,9 +69,10 @@ struct ModeResult {
   std::uint64_t arn_messages = 0, arn_bytes = 0;
   // ARN modes: conditions the switches detected on their monitored ports,
   // those absorbed locally (every destination behind the port had another
-  // port: no notification), and messages dropped for want of a token.
+  // port: no notification), messages that waited for a token, and those
+  // dropped because their target's queue was full.
   struct ArnSending {
-    std::uint64_t detections = 0, suppressed = 0, rate_limited = 0;
+    std::uint64_t detections = 0, suppressed = 0, waited = 0, rate_limited = 0;
   };
   std::optional<ArnSending> arn;
   IbcsResult ibcs;

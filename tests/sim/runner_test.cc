@@ -64,6 +64,7 @@ TEST(Runner, ArnCountsDetectionsAndWhatWasAbsorbedLocally) {
   EXPECT_GE(arn->arn->detections, 2u);
   EXPECT_GE(arn->arn->suppressed, 1u);
   EXPECT_LT(arn->arn->suppressed, arn->arn->detections);
+  EXPECT_EQ(arn->arn->waited, 0u);
   EXPECT_EQ(arn->arn->rate_limited, 0u);
   EXPECT_GT(arn->arn_messages, 0u);
   EXPECT_FALSE(ecmp->arn.has_value());

@@ -115,6 +115,10 @@ struct ArnConfig {
   std::uint8_t elimination_repeats = 3;  // eliminations sent when it ends
   std::uint32_t bucket_capacity = 16;    // per-target token bucket
   Time refill_interval = us(5);          // one token per interval
+  // Per target: messages that may wait for a token (one per object: a
+  // newer message about a waiting object takes its place). Beyond it a
+  // message is dropped; 0 drops every message without a token.
+  std::uint32_t max_waiting = 1024;
 
   // Receiving (§2.2).
   std::vector<Destination> destinations;

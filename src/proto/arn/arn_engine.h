@@ -11,13 +11,14 @@
 // destination goes to every target at once, is repeated every
 // repeat_interval while the condition lasts, and elimination_repeats
 // eliminations follow its end (§2.1 "send the corresponding ARN
-// continuously"). Every message spends a token of its target's bucket; a
-// message without a token is dropped and counted (`rate_limited`). A
-// repetition sends its objects in the same order every time, so a bucket
-// smaller than what a repetition needs drops the same last objects at
-// every one, and their receivers never hear of the condition: size the
-// buckets for a repetition of every monitored port (the simulator does,
-// sim/arn_control.h).
+// continuously"). Every message spends a token of its target's bucket. A
+// message without a token waits in its target's queue, oldest first, and
+// goes as tokens come back (on_timer() at next_deadline()); a newer message
+// about an object already waiting (same Path ID, congestion or failure,
+// 5-tuple) takes the waiting one's place, so each object waits its turn
+// once and a repetition cannot push ahead of objects the previous one left
+// waiting (counted `waited`, `superseded`). Beyond max_waiting a message
+// is dropped (`rate_limited`).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -99,10 +100,12 @@ struct Outputs {
 
 struct Counters {
   // Sending.
-  std::uint64_t detections = 0;  // detected conditions
-  std::uint64_t suppressed = 0;  // detections absorbed locally, no ARN
-  std::uint64_t sent = 0;        // messages handed to the host
-  std::uint64_t rate_limited = 0;
+  std::uint64_t detections = 0;    // detected conditions
+  std::uint64_t suppressed = 0;    // detections absorbed locally, no ARN
+  std::uint64_t sent = 0;          // messages handed to the host
+  std::uint64_t waited = 0;        // messages queued for a token
+  std::uint64_t superseded = 0;    // waiting messages a newer one replaced
+  std::uint64_t rate_limited = 0;  // dropped: the target's queue was full
   // Receiving.
   std::uint64_t received = 0;
   std::uint64_t malformed = 0;            // transport or ARN parse error
@@ -133,7 +136,9 @@ class ArnEngine {
   // Replaces the flow objects of a monitored port (MonitoredPort::flows).
   // While a condition of the port is being notified, each flow dropped from
   // the list gets one elimination at once (so receivers need not wait for
-  // hold_time) and new flows are announced from the next repetition.
+  // hold_time) and new flows are announced from the next repetition. The
+  // repeated eliminations of a condition that has ended name the flows it
+  // announced, whatever the list is now.
   // Errors: "port" not monitored; "flows[j].family" / "flows[j].mask" as
   // validate(); nothing changes then.
   std::expected<void, ConfigError> set_flows(
@@ -164,6 +169,9 @@ class ArnEngine {
     Phase phase = Phase::idle;
     std::uint8_t eliminations_left = 0;
     Time next_send;
+    // While eliminating: the port's flows when the condition ended, which
+    // its eliminations name (set_flows() may have changed the list since).
+    std::vector<wire::arn::FiveTuple> announced_flows;
   };
   enum Kind : std::uint8_t { kCongestion = 0, kFailure = 1 };
   struct Bucket {
@@ -240,6 +248,10 @@ class ArnEngine {
   bool take_token(std::size_t target, Time now);
   void send_to_targets(const wire::arn::ArnMessage& message, PortId except_port,
                        bool exclude, Time now);
+  // Sends what waits for target `t` while its tokens last.
+  void serve(std::size_t t, Time now);
+  void wait_for_token(std::size_t t, const wire::arn::ArnMessage& message);
+  void transmit(std::size_t t, const wire::arn::ArnMessage& message);
 
   // receiver.cc
   // Whether `e` is a held failure veto of a whole destination's path, the
@@ -270,6 +282,28 @@ class ArnEngine {
   Time sends_due() const;
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
+  // Per target, the messages waiting for a token (see the overview),
+  // oldest first. A message's place is its sequence number: `first` is the
+  // front's, and `place` finds a waiting object's.
+  struct WaitingKey {
+    std::uint32_t path_id = 0;
+    bool failure = false;
+    wire::arn::FiveTuple flow{};
+    bool operator==(const WaitingKey&) const = default;
+  };
+  struct WaitingKeyHash {  // mixed as RelayKeyHash
+    std::size_t operator()(const WaitingKey& k) const;
+  };
+  struct TargetQueue {
+    std::deque<wire::arn::ArnMessage> messages;
+    std::uint64_t first = 0;
+    absl::flat_hash_map<WaitingKey, std::uint64_t, WaitingKeyHash> place;
+  };
+  static WaitingKey waiting_key(const wire::arn::ArnMessage& message);
+  std::vector<TargetQueue> queues_;  // per target
+  std::size_t targets_waiting_ = 0;  // queues not empty
+  // When the next token comes back to a target with messages waiting.
+  Time tokens_due() const;
   std::vector<Entry> entries_;
   // One past the last used entry: scans stop here. A switch often holds
   // few conditions in a table of max_entries (1,024 by default), and

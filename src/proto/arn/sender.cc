@@ -1,5 +1,6 @@
 // ARN engine, sending side: detection inputs, the notify decision,
-// repetition, eliminations and per-target rate limiting (draft §2.1).
+// repetition, eliminations and per-target rate limiting with fair queues
+// (draft §2.1; the rate limit is ours).
 #include <algorithm>
 #include <string>
 
@@ -65,6 +66,7 @@ ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
   local_alternatives_.assign(config_.port_count, false);
   buckets_.assign(config_.targets.size(),
                   Bucket{config_.bucket_capacity, Time()});
+  queues_.resize(config_.targets.size());
   entries_.resize(config_.max_entries);
   used_bits_.assign((entries_.size() + 63) / 64, 0);
 }
@@ -127,6 +129,7 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
     }
     c.phase = Phase::eliminating;
     c.eliminations_left = config_.elimination_repeats;
+    c.announced_flows = config_.monitored[m].flows;
   }
   c.next_send = now;
   tick(m, kind, now);
@@ -183,7 +186,9 @@ void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
     msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
   }
-  for (const wire::arn::FiveTuple& flow : mp.flows) {
+  const Condition& c = conditions_[m][kind];
+  for (const wire::arn::FiveTuple& flow :
+       detection ? mp.flows : c.announced_flows) {
     msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
   }
@@ -235,26 +240,91 @@ bool ArnEngine::take_token(std::size_t t, Time now) {
 void ArnEngine::send_to_targets(const ArnMessage& msg, PortId except_port,
                                 bool exclude, Time now) {
   for (std::size_t t = 0; t < config_.targets.size(); ++t) {
-    const Target& target = config_.targets[t];
-    if (exclude && target.port == except_port) continue;
-    if (!take_token(t, now)) {
-      ++counters_.rate_limited;
-      continue;
-    }
-    scratch_.clear();
-    std::expected<void, EncodeError> ok;
-    if (config_.transport == Transport::udp) {
-      ok = wire::arn::serialize_ipv4_udp(msg, config_.router_address,
-                                         target.address, config_.udp, scratch_);
+    if (exclude && config_.targets[t].port == except_port) continue;
+    if (!queues_[t].messages.empty()) serve(t, now);
+    if (queues_[t].messages.empty() && take_token(t, now)) {
+      transmit(t, msg);
     } else {
-      wire::arn::ArnL2Frame frame{config_.l2_destination, config_.mac, msg};
-      ok = wire::arn::serialize_l2(frame, scratch_, config_.l2);
+      wait_for_token(t, msg);
     }
-    if (!ok) continue;  // only a re-sent message with bad reserved bits
-    outputs_.transmits.push_back(
-        Transmit{target.port, config_.transport, scratch_.data()});
-    ++counters_.sent;
   }
+}
+
+std::size_t ArnEngine::WaitingKeyHash::operator()(const WaitingKey& k) const {
+  const wire::arn::FiveTuple& f = k.flow;
+  std::uint64_t x = mix64(std::uint64_t{k.path_id} << 32 |
+                          std::uint64_t{k.failure} << 16 | f.mask);
+  for (const auto* address : {&f.source, &f.destination})
+    for (std::size_t i = 0; i < 16; i += 8) {
+      std::uint64_t word = 0;
+      for (std::size_t b = 0; b < 8; ++b) word = word << 8 | (*address)[i + b];
+      x = mix64(x ^ word);
+    }
+  return static_cast<std::size_t>(
+      mix64(x ^ (std::uint64_t{f.source_port} << 32 |
+                 std::uint64_t{f.destination_port} << 16 | f.protocol)));
+}
+
+ArnEngine::WaitingKey ArnEngine::waiting_key(const ArnMessage& msg) {
+  return {msg.path_id.value_or(0),
+          msg.type == ArnType::failure_detected ||
+              msg.type == ArnType::failure_eliminated,
+          msg.flow.value_or(wire::arn::FiveTuple{})};
+}
+
+void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
+  TargetQueue& q = queues_[t];
+  const WaitingKey key = waiting_key(msg);
+  if (const auto it = q.place.find(key); it != q.place.end()) {
+    q.messages[it->second - q.first] = msg;
+    ++counters_.superseded;
+    return;
+  }
+  if (q.messages.size() >= config_.max_waiting) {
+    ++counters_.rate_limited;
+    return;
+  }
+  if (q.messages.empty()) ++targets_waiting_;
+  q.place.emplace(key, q.first + q.messages.size());
+  q.messages.push_back(msg);
+  ++counters_.waited;
+}
+
+void ArnEngine::serve(std::size_t t, Time now) {
+  TargetQueue& q = queues_[t];
+  while (!q.messages.empty() && take_token(t, now)) {
+    q.place.erase(waiting_key(q.messages.front()));
+    transmit(t, q.messages.front());
+    q.messages.pop_front();
+    ++q.first;
+    if (q.messages.empty()) --targets_waiting_;
+  }
+}
+
+void ArnEngine::transmit(std::size_t t, const ArnMessage& msg) {
+  const Target& target = config_.targets[t];
+  scratch_.clear();
+  std::expected<void, EncodeError> ok;
+  if (config_.transport == Transport::udp) {
+    ok = wire::arn::serialize_ipv4_udp(msg, config_.router_address,
+                                       target.address, config_.udp, scratch_);
+  } else {
+    wire::arn::ArnL2Frame frame{config_.l2_destination, config_.mac, msg};
+    ok = wire::arn::serialize_l2(frame, scratch_, config_.l2);
+  }
+  if (!ok) return;  // only a re-sent message with bad reserved bits
+  outputs_.transmits.push_back(
+      Transmit{target.port, config_.transport, scratch_.data()});
+  ++counters_.sent;
+}
+
+Time ArnEngine::tokens_due() const {
+  if (targets_waiting_ == 0) return Time::max();
+  Time due = Time::max();
+  for (std::size_t t = 0; t < queues_.size(); ++t)
+    if (!queues_[t].messages.empty())
+      due = std::min(due, buckets_[t].last_refill + config_.refill_interval);
+  return due;
 }
 
 Time ArnEngine::sends_due() const {
@@ -274,7 +344,8 @@ Time ArnEngine::next_deadline() const {
   while (!expiries_.empty() && !current(expiries_.front())) {
     expiries_.pop_front();
   }
-  return expiries_.empty() ? t : std::min(t, expiries_.front().at);
+  const Time sends = std::min(t, tokens_due());
+  return expiries_.empty() ? sends : std::min(sends, expiries_.front().at);
 }
 
 void ArnEngine::on_timer(Time now) {
@@ -303,6 +374,10 @@ void ArnEngine::on_timer(Time now) {
     used_bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
   }
   while (held_end_ > 0 && !entries_[held_end_ - 1].used) --held_end_;
+  // What waits for a token goes before what a repetition adds.
+  if (targets_waiting_ > 0)
+    for (std::size_t t = 0; t < queues_.size(); ++t)
+      if (!queues_[t].messages.empty()) serve(t, now);
   // None due: every tick() would send nothing and change nothing.
   if (sends_due() > now) return;
   for (std::size_t m = 0; m < conditions_.size(); ++m)

@@ -80,6 +80,7 @@ Json mode_json(const ModeResult& r) {
   if (r.arn) {
     j["arn"] = {{"detections", r.arn->detections},
                 {"suppressed", r.arn->suppressed},
+                {"waited", r.arn->waited},
                 {"rate_limited", r.arn->rate_limited}};
   }
   if (r.incast_flows > 0) {

@@ -172,6 +172,35 @@ TEST(Receiver, PropagatesWhenItCannotReroute) {
   EXPECT_EQ(leaf1.counters().propagated, 3u);
 }
 
+// A relayed message waits for a token like the node's own, in its turn:
+// behind what already waits, ahead of what comes after it.
+TEST(Receiver, ARelayWaitsItsTurnForATarget) {
+  ArnConfig c = leaf1_config();
+  c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
+  c.monitored = {{.port = 1,
+                  .affected = {wire::Ipv4Address{10, 0, 5, 1},
+                               wire::Ipv4Address{10, 0, 6, 1}}}};
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  ArnEngine leaf1 = make(c);
+  const PortId only[] = {0};
+  leaf1.set_next_hops(kLeaf2, only);
+  leaf1.link_state(1, false, us(0));  // 10.0.5 goes, 10.0.6 waits
+  EXPECT_EQ(leaf1.drain().transmits.size(), 1u);
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(1));
+  EXPECT_TRUE(leaf1.drain().transmits.empty());
+  EXPECT_EQ(leaf1.counters().propagated, 1u);
+  std::vector<int> order;
+  for (Time t = us(10); t <= us(20); t += us(10)) {
+    EXPECT_EQ(leaf1.next_deadline(), t);
+    leaf1.on_timer(t);
+    for (const Transmit& x : leaf1.drain().transmits)
+      order.push_back(parse_udp(x).flow->destination[2]);
+  }
+  EXPECT_EQ(order, (std::vector<int>{6, 2}));
+}
+
 // leaf1 reaches leaf2 through ports 0 and 1. A failure held on port 1
 // leaves port 0: no propagation. A second failure, arriving on port 0,
 // leaves none: it propagates. Once the first is eliminated, a third on

@@ -87,23 +87,141 @@ TEST(Sender, ASuppressedReturnLeavesNoDeadline) {
   EXPECT_TRUE(spine1.drain().transmits.empty());
 }
 
-TEST(Sender, TokenBucketLimitsEachTarget) {
+// The destinations of a message, as their last address byte.
+std::vector<int> objects(const Outputs& out) {
+  std::vector<int> v;
+  for (const Transmit& t : out.transmits)
+    v.push_back(parse_udp(t).flow->destination[2]);
+  return v;
+}
+
+ArnConfig three_destinations_behind_port_1() {
   ArnConfig c = spine1_config();
   c.monitored[0].affected = {wire::Ipv4Address{10, 0, 2, 1},
                              wire::Ipv4Address{10, 0, 3, 1},
                              wire::Ipv4Address{10, 0, 4, 1}};
+  return c;
+}
+
+// A message without a token waits for one instead of being dropped, and
+// what waits goes before what a repetition adds: every object is heard of,
+// in turn, however small the bucket.
+TEST(Sender, MessagesWithoutATokenWaitTheirTurn) {
+  ArnConfig c = three_destinations_behind_port_1();
   c.bucket_capacity = 2;
   c.refill_interval = us(50);
   c.repeat_interval = us(100);
   ArnEngine spine1 = make(c);
   spine1.link_state(1, false, us(0));
-  EXPECT_EQ(spine1.drain().transmits.size(), 2u);  // 3 wanted, 2 tokens
-  EXPECT_EQ(spine1.counters().rate_limited, 1u);
-  // 100 us later two tokens have come back (one per 50 us).
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2, 3}));
+  EXPECT_EQ(spine1.counters().waited, 1u);
+  EXPECT_EQ(spine1.next_deadline(), us(50));  // the next token
+  spine1.on_timer(us(50));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{4}));
+  // The repetition at 100 us has one token: 2 goes, 3 and 4 wait, and
+  // go at 150 and 200 us, before the next repetition's 2.
+  EXPECT_EQ(spine1.next_deadline(), us(100));
   spine1.on_timer(us(100));
-  EXPECT_EQ(spine1.drain().transmits.size(), 2u);
-  EXPECT_EQ(spine1.counters().rate_limited, 2u);
-  EXPECT_EQ(spine1.counters().sent, 4u);
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  spine1.on_timer(us(150));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
+  spine1.on_timer(us(200));  // a token, and the repetition's three objects
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{4}));
+  EXPECT_EQ(spine1.counters().rate_limited, 0u);
+  EXPECT_EQ(spine1.counters().sent, 6u);
+}
+
+// A newer message about a waiting object takes its place in the queue:
+// the link's return turns the waiting detection into its elimination,
+// sent when the waiting detection would have been.
+TEST(Sender, ANewerMessageReplacesTheWaitingOne) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.bucket_capacity = 1;
+  c.refill_interval = us(50);
+  c.elimination_repeats = 1;
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  spine1.link_state(1, true, us(10));  // 3 and 4's detections still wait
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+  EXPECT_EQ(spine1.counters().superseded, 2u);
+  std::vector<std::pair<ArnType, int>> sent;
+  for (Time t = us(50); t <= us(150); t += us(50)) {
+    spine1.on_timer(t);
+    for (const Transmit& x : spine1.drain().transmits) {
+      const auto m = parse_udp(x);
+      sent.emplace_back(m.type, m.flow->destination[2]);
+    }
+  }
+  const std::vector<std::pair<ArnType, int>> want = {
+      {ArnType::failure_eliminated, 3},
+      {ArnType::failure_eliminated, 4},
+      {ArnType::failure_eliminated, 2}};
+  EXPECT_EQ(sent, want);
+  EXPECT_EQ(spine1.next_deadline(), Time::max());
+}
+
+// max_waiting bounds each queue; beyond it, and with 0 at once, a
+// message without a token is dropped and counted.
+TEST(Sender, AFullQueueDropsAndCounts) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.bucket_capacity = 1;
+  c.max_waiting = 1;
+  ArnEngine one = make(c);
+  one.link_state(1, false, us(0));
+  EXPECT_EQ(objects(one.drain()), (std::vector<int>{2}));
+  EXPECT_EQ(one.counters().waited, 1u);
+  EXPECT_EQ(one.counters().rate_limited, 1u);
+  c.max_waiting = 0;
+  ArnEngine none = make(c);
+  none.link_state(1, false, us(0));
+  EXPECT_EQ(objects(none.drain()), (std::vector<int>{2}));
+  EXPECT_EQ(none.counters().rate_limited, 2u);
+  EXPECT_EQ(none.next_deadline(), us(100));  // the repetition, no token
+}
+
+// Each target has its own bucket and queue: messages waiting for one
+// target do not hold back another's.
+TEST(Sender, OneTargetsQueueDoesNotHoldBackAnother) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.port_count = 3;
+  c.monitored.push_back({.port = 2, .affected = {kLeaf2Addr}});
+  c.targets.push_back({.port = 1, .address = {10, 0, 9, 1}});
+  c.bucket_capacity = 1;
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));  // three for port 0's target only
+  Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(out.transmits[0].port, 0u);
+  spine1.link_state(2, false, us(1));  // to both targets
+  out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(out.transmits[0].port, 1u);
+  EXPECT_EQ(spine1.counters().waited, 3u);
+}
+
+// A failure on a congested port is not starved by the congestion's
+// repetitions, even when they come faster than the tokens: each
+// repetition replaces its waiting messages in place, and the failure's
+// wait behind them once.
+TEST(Sender, AFailureIsNotStarvedByCongestionOnItsPort) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  c.repeat_interval = us(20);
+  ArnEngine spine1 = make(c);
+  spine1.observe(1, 1 << 20, 0.0, us(0));  // congested
+  spine1.link_state(1, false, us(1));
+  std::vector<int> failures;
+  for (Time t = us(10); t <= us(60); t += us(10)) {
+    spine1.on_timer(t);
+    for (const Transmit& x : spine1.drain().transmits) {
+      const auto m = parse_udp(x);
+      if (m.type == ArnType::failure_detected)
+        failures.push_back(m.flow->destination[2]);
+    }
+  }
+  EXPECT_EQ(failures, (std::vector<int>{2, 3, 4}));
 }
 
 // An IPv6 destination behind the port travels with Opcode 2 (IPv6) and
@@ -201,6 +319,39 @@ TEST(SenderFlow, FlowObjectsAreAnnouncedAndReplaced) {
   out = spine1.drain();
   ASSERT_EQ(out.transmits.size(), 1u);
   EXPECT_EQ(parse_udp(out.transmits[0]).flow->source_port, 5001);
+}
+
+// The repeated eliminations of an ended condition name the flows it
+// announced: set_flows() while they repeat neither drops one of those
+// (its receivers would wait hold_time) nor eliminates a flow never
+// announced.
+TEST(SenderFlow, EliminationsNameTheFlowsTheConditionAnnounced) {
+  wire::arn::FiveTuple a;
+  a.mask = wire::arn::kMaskDestination | wire::arn::kMaskSourcePort;
+  a.destination = {10, 0, 2, 9};
+  a.source_port = 5000;
+  wire::arn::FiveTuple b = a;
+  b.source_port = 5001;
+  ArnConfig c = spine1_config();
+  c.monitored[0].affected.clear();
+  c.monitored[0].flows = {a};
+  c.elimination_repeats = 2;
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  spine1.link_state(1, true, us(10));  // the first elimination, of a
+  (void)spine1.drain();
+  const wire::arn::FiveTuple next[] = {b};
+  ASSERT_TRUE(spine1.set_flows(1, next, us(20)));
+  EXPECT_TRUE(spine1.drain().transmits.empty());
+  spine1.on_timer(us(110));
+  const Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  const auto m = parse_udp(out.transmits[0]);
+  EXPECT_EQ(m.type, ArnType::failure_eliminated);
+  EXPECT_EQ(m.flow->source_port, 5000);
+  // A new condition announces the list as it is now.
+  spine1.link_state(1, false, us(200));
+  EXPECT_EQ(parse_udp(spine1.drain().transmits.at(0)).flow->source_port, 5001);
 }
 
 }  // namespace
