@@ -203,6 +203,25 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       modes.push_back(*mode);
     }
   }
+  // The parser checks LSN's limits when the file's modes include LSN; an
+  // LSN mode that -m adds is checked here, so that the run is refused as
+  // the file would be (exit 1), not run without it (exit 2).
+  const auto lsn_mode = std::ranges::find_if(modes, sim::uses_lsn);
+  if (lsn_mode != modes.end() &&
+      std::ranges::none_of(scenario->modes, sim::uses_lsn)) {
+    std::optional<std::string> why;
+    if (auto edge = sim::lsn_edge_problem(scenario->topology))
+      why = "topology: " + *edge;
+    else if (auto period = sim::lsn_period_problem(*scenario))
+      why = "switches.lsn.period: " + *period;
+    if (why) {
+      err << "arfabric sim: -m " << sim::mode_name(*lsn_mode) << ": "
+          << (options.scenario_path.empty() ? "the default scenario"
+                                            : options.scenario_path)
+          << ": " << *why << "\n";
+      return 1;
+    }
+  }
   const unsigned jobs = static_cast<unsigned>(
       std::min<std::size_t>(modes.size(), std::max(1u, options.jobs)));
   ProgressBar bar(err, options.progress);

@@ -635,6 +635,40 @@ TEST(SimCommand, ScenarioNeedsAFile) {
       << e;
 }
 
+// An LSN mode that -m adds to a file without one meets the checks the
+// parser makes for the file's own: a period too short for LSN's frames
+// is refused before anything runs (exit 1), not run without it (exit 2).
+TEST(SimCommand, AnLsnModeAddedByMIsCheckedLikeTheFilesOwn) {
+  const std::string file = testing::temp_path("sim-lsn-period") + ".yaml";
+  std::ofstream(file) << R"(name: short
+stop_at: 1ms
+modes: [ecmp]
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 1
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 100G, delay: 500ns}
+switches:
+  lsn: {period: 1ns}
+workloads:
+  - {kind: all_to_all, participants: [host0.0, host1.0], bytes: 10KB}
+)";
+  SimOptions o = tiny("");
+  o.scenario_path = file;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 0) << err.str();  // ecmp: no LSN
+  o.modes = {"ecmp", "fare+lsn+arn"};
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_sim(o, out2, err2), 1);
+  EXPECT_EQ(out2.str(), "");
+  EXPECT_TRUE(err2.str().starts_with("arfabric sim: -m fare+lsn+arn: " + file +
+                                     ": switches.lsn.period: 1ns: "))
+      << err2.str();
+  fs::remove(file);
+}
+
 // No signal delivered: the IBCS table's mean is "-", as results.json's
 // mean_delivered is null, not 0.00.
 TEST(SimCommand, IbcsMeanOfNothingDeliveredIsADash) {
