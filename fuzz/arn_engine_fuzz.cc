@@ -69,7 +69,7 @@ ArnConfig config() {
   c.elimination_repeats = 2;
   c.bucket_capacity = 2;
   c.refill_interval = us(3);
-  c.max_waiting = 4;
+  c.max_waiting_relays = 4;
   for (std::uint8_t leaf = 0; leaf < 4; ++leaf)
     c.destinations.push_back(
         {.prefix = leaf_address(leaf), .length = 24, .node = leaf});

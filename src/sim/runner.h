@@ -69,8 +69,8 @@ struct ModeResult {
   std::uint64_t arn_messages = 0, arn_bytes = 0;
   // ARN modes: conditions the switches detected on their monitored ports,
   // those absorbed locally (every destination behind the port had another
-  // port: no notification), messages that waited for a token, and those
-  // dropped because their target's queue was full.
+  // port: no notification), messages that waited for a token, and relayed
+  // messages dropped because too many relays waited for their target.
   struct ArnSending {
     std::uint64_t detections = 0, suppressed = 0, waited = 0, rate_limited = 0;
   };

@@ -115,10 +115,12 @@ struct ArnConfig {
   std::uint8_t elimination_repeats = 3;  // eliminations sent when it ends
   std::uint32_t bucket_capacity = 16;    // per-target token bucket
   Time refill_interval = us(5);          // one token per interval
-  // Per target: messages that may wait for a token (one per object: a
-  // newer message about a waiting object takes its place). Beyond it a
-  // message is dropped; 0 drops every message without a token.
-  std::uint32_t max_waiting = 1024;
+  // Per target: relayed messages (§2.2, propagation) that may wait for a
+  // token; beyond it a relay is dropped, so that neighbours cannot grow
+  // the queue without bound. 0: a relay without a token is dropped. The
+  // node's own messages always wait: at most one per object and condition
+  // (a newer message about a waiting object takes its place).
+  std::uint32_t max_waiting_relays = 1024;
 
   // Receiving (§2.2).
   std::vector<Destination> destinations;

@@ -17,8 +17,13 @@
 // about an object already waiting (same Path ID, congestion or failure,
 // 5-tuple) takes the waiting one's place, so each object waits its turn
 // once and a repetition cannot push ahead of objects the previous one left
-// waiting (counted `waited`, `superseded`). Beyond max_waiting a message
-// is dropped (`rate_limited`).
+// waiting (counted `waited`, `superseded`). The node's own messages are
+// never dropped: at most one per object and condition waits. Relayed
+// messages beyond max_waiting_relays a target are (`rate_limited`). A
+// queue longer than hold_time / refill_interval makes each object's
+// refresh come later than hold_time, and receivers revoke and re-apply it
+// while the condition lasts: size the buckets for a repetition of every
+// monitored port (the simulator does, sim/arn_control.h).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -105,7 +110,7 @@ struct Counters {
   std::uint64_t sent = 0;          // messages handed to the host
   std::uint64_t waited = 0;        // messages queued for a token
   std::uint64_t superseded = 0;    // waiting messages a newer one replaced
-  std::uint64_t rate_limited = 0;  // dropped: the target's queue was full
+  std::uint64_t rate_limited = 0;  // relays dropped: too many waiting
   // Receiving.
   std::uint64_t received = 0;
   std::uint64_t malformed = 0;            // transport or ARN parse error
@@ -134,10 +139,10 @@ class ArnEngine {
   // notifying at once. Unmonitored port: ignored, false.
   bool set_local_alternatives(PortId port, bool available, Time now);
   // Replaces the flow objects of a monitored port (MonitoredPort::flows).
-  // While a condition of the port is being notified, each flow dropped from
-  // the list gets one elimination at once (so receivers need not wait for
-  // hold_time) and new flows are announced from the next repetition. The
-  // repeated eliminations of a condition that has ended name the flows it
+  // While a condition of the port is being notified, each announced flow
+  // dropped from the list gets one elimination at once (so receivers need not
+  // wait for hold_time) and new flows are announced from the next repetition.
+  // The repeated eliminations of a condition that has ended name the flows it
   // announced, whatever the list is now.
   // Errors: "port" not monitored; "flows[j].family" / "flows[j].mask" as
   // validate(); nothing changes then.
@@ -169,7 +174,7 @@ class ArnEngine {
     Phase phase = Phase::idle;
     std::uint8_t eliminations_left = 0;
     Time next_send;
-    // While eliminating: the port's flows when the condition ended, which
+    // The port's flows when the condition's last detection was sent, which
     // its eliminations name (set_flows() may have changed the list since).
     std::vector<wire::arn::FiveTuple> announced_flows;
   };
@@ -296,10 +301,14 @@ class ArnEngine {
   };
   struct TargetQueue {
     std::deque<wire::arn::ArnMessage> messages;
+    std::uint32_t relays = 0;  // of `messages`, those relayed (not ours)
     std::uint64_t first = 0;
     absl::flat_hash_map<WaitingKey, std::uint64_t, WaitingKeyHash> place;
   };
   static WaitingKey waiting_key(const wire::arn::ArnMessage& message);
+  // Whether `message` is another node's, passed on (ours carry our Path
+  // IDs, and a message of ours that comes back is ignored).
+  bool relayed(const wire::arn::ArnMessage& message) const;
   std::vector<TargetQueue> queues_;  // per target
   std::size_t targets_waiting_ = 0;  // queues not empty
   // When the next token comes back to a target with messages waiting.

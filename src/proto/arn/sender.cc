@@ -129,7 +129,6 @@ void ArnEngine::handle(std::size_t m, Event event, Time now) {
     }
     c.phase = Phase::eliminating;
     c.eliminations_left = config_.elimination_repeats;
-    c.announced_flows = config_.monitored[m].flows;
   }
   c.next_send = now;
   tick(m, kind, now);
@@ -186,9 +185,9 @@ void ArnEngine::notify(std::size_t m, Kind kind, bool detection, Time now) {
     msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
   }
-  const Condition& c = conditions_[m][kind];
-  for (const wire::arn::FiveTuple& flow :
-       detection ? mp.flows : c.announced_flows) {
+  Condition& c = conditions_[m][kind];
+  if (detection) c.announced_flows = mp.flows;
+  for (const wire::arn::FiveTuple& flow : c.announced_flows) {
     msg.flow = flow;
     send_to_targets(msg, mp.port, true, now);
   }
@@ -210,9 +209,10 @@ std::expected<void, ConfigError> ArnEngine::set_flows(
   const auto m = static_cast<std::size_t>(monitor_of_port_[port]);
   MonitoredPort& mp = config_.monitored[m];
   for (Kind k : {kCongestion, kFailure}) {
-    if (conditions_[m][k].phase != Phase::notifying) continue;
+    const Condition& c = conditions_[m][k];
+    if (c.phase != Phase::notifying) continue;
     ArnMessage msg = message(m, k, false);
-    for (const wire::arn::FiveTuple& old : mp.flows) {
+    for (const wire::arn::FiveTuple& old : c.announced_flows) {
       if (std::find(next.begin(), next.end(), old) != next.end()) continue;
       msg.flow = old;
       send_to_targets(msg, port, true, now);
@@ -272,6 +272,10 @@ ArnEngine::WaitingKey ArnEngine::waiting_key(const ArnMessage& msg) {
           msg.flow.value_or(wire::arn::FiveTuple{})};
 }
 
+bool ArnEngine::relayed(const ArnMessage& msg) const {
+  return !msg.path_id || path_id_node(*msg.path_id) != config_.node_id;
+}
+
 void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
   TargetQueue& q = queues_[t];
   const WaitingKey key = waiting_key(msg);
@@ -280,9 +284,13 @@ void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
     ++counters_.superseded;
     return;
   }
-  if (q.messages.size() >= config_.max_waiting) {
-    ++counters_.rate_limited;
-    return;
+  const bool relay = relayed(msg);
+  if (relay) {
+    if (q.relays >= config_.max_waiting_relays) {
+      ++counters_.rate_limited;
+      return;
+    }
+    ++q.relays;
   }
   if (q.messages.empty()) ++targets_waiting_;
   q.place.emplace(key, q.first + q.messages.size());
@@ -294,6 +302,7 @@ void ArnEngine::serve(std::size_t t, Time now) {
   TargetQueue& q = queues_[t];
   while (!q.messages.empty() && take_token(t, now)) {
     q.place.erase(waiting_key(q.messages.front()));
+    if (relayed(q.messages.front())) --q.relays;
     transmit(t, q.messages.front());
     q.messages.pop_front();
     ++q.first;

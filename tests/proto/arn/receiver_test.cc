@@ -201,6 +201,44 @@ TEST(Receiver, ARelayWaitsItsTurnForATarget) {
   EXPECT_EQ(order, (std::vector<int>{6, 2}));
 }
 
+// Relayed messages beyond max_waiting_relays a target are dropped and
+// counted, so that neighbours cannot grow the queue without bound; the
+// node's own messages still wait.
+TEST(Receiver, RelaysBeyondTheLimitAreDropped) {
+  ArnConfig c = leaf1_config();
+  c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
+  c.monitored = {{.port = 1, .affected = {wire::Ipv4Address{10, 0, 5, 1}}}};
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  c.max_waiting_relays = 1;
+  ArnEngine leaf1 = make(c);
+  const PortId only[] = {0};
+  leaf1.set_next_hops(kLeaf2, only);
+  leaf1.set_next_hops(999, only);
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(0));
+  EXPECT_EQ(leaf1.drain().transmits.size(), 1u);  // the bucket's token
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId,
+                               wire::Ipv4Address{10, 0, 7, 1}),
+                   us(1));  // waits: the one relay allowed
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId + 1,
+                               wire::Ipv4Address{10, 0, 8, 1}),
+                   us(2));            // dropped
+  leaf1.link_state(1, false, us(3));  // ours: waits
+  EXPECT_TRUE(leaf1.drain().transmits.empty());
+  EXPECT_EQ(leaf1.counters().rate_limited, 1u);
+  EXPECT_EQ(leaf1.counters().waited, 2u);
+  std::vector<int> order;
+  for (Time t = us(10); t <= us(20); t += us(10)) {
+    leaf1.on_timer(t);
+    for (const Transmit& x : leaf1.drain().transmits)
+      order.push_back(parse_udp(x).flow->destination[2]);
+  }
+  EXPECT_EQ(order, (std::vector<int>{7, 5}));
+}
+
 // leaf1 reaches leaf2 through ports 0 and 1. A failure held on port 1
 // leaves port 0: no propagation. A second failure, arriving on port 0,
 // leaves none: it propagates. Once the first is eliminated, a third on

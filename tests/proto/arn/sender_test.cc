@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "proto/arn/arn_engine.h"
 #include "proto/arn/arn_fixtures.h"
 
@@ -161,23 +163,28 @@ TEST(Sender, ANewerMessageReplacesTheWaitingOne) {
   EXPECT_EQ(spine1.next_deadline(), Time::max());
 }
 
-// max_waiting bounds each queue; beyond it, and with 0 at once, a
-// message without a token is dropped and counted.
-TEST(Sender, AFullQueueDropsAndCounts) {
-  ArnConfig c = three_destinations_behind_port_1();
+// The node's own messages are never dropped for want of a token, however
+// many objects wait and however much faster repetitions come than tokens:
+// each object waits once, in turn, and every one is heard of.
+TEST(Sender, EveryObjectIsSentWhenRepetitionsOutrunTheTokens) {
+  ArnConfig c = spine1_config();
+  c.monitored[0].affected.clear();
+  for (std::uint8_t i = 0; i < 50; ++i)
+    c.monitored[0].affected.push_back(wire::Ipv4Address{10, 1, i, 1});
   c.bucket_capacity = 1;
-  c.max_waiting = 1;
-  ArnEngine one = make(c);
-  one.link_state(1, false, us(0));
-  EXPECT_EQ(objects(one.drain()), (std::vector<int>{2}));
-  EXPECT_EQ(one.counters().waited, 1u);
-  EXPECT_EQ(one.counters().rate_limited, 1u);
-  c.max_waiting = 0;
-  ArnEngine none = make(c);
-  none.link_state(1, false, us(0));
-  EXPECT_EQ(objects(none.drain()), (std::vector<int>{2}));
-  EXPECT_EQ(none.counters().rate_limited, 2u);
-  EXPECT_EQ(none.next_deadline(), us(100));  // the repetition, no token
+  c.refill_interval = us(1);
+  c.repeat_interval = us(10);  // five repetitions for each drain
+  c.max_waiting_relays = 0;    // relays only: ours still wait
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  std::set<int> heard;
+  for (Time t = us(0); t <= us(60); t = spine1.next_deadline()) {
+    spine1.on_timer(t);
+    for (const Transmit& x : spine1.drain().transmits)
+      heard.insert(parse_udp(x).flow->destination[2]);
+  }
+  EXPECT_EQ(heard.size(), 50u);
+  EXPECT_EQ(spine1.counters().rate_limited, 0u);
 }
 
 // Each target has its own bucket and queue: messages waiting for one
@@ -338,13 +345,20 @@ TEST(SenderFlow, EliminationsNameTheFlowsTheConditionAnnounced) {
   c.elimination_repeats = 2;
   ArnEngine spine1 = make(c);
   spine1.link_state(1, false, us(0));
-  spine1.link_state(1, true, us(10));  // the first elimination, of a
   (void)spine1.drain();
+  // b joins the list, to be announced from the next repetition; the
+  // condition ends before it: b is eliminated nowhere.
+  const wire::arn::FiveTuple both[] = {a, b};
+  ASSERT_TRUE(spine1.set_flows(1, both, us(5)));
+  spine1.link_state(1, true, us(10));  // the first elimination, of a
+  Outputs out = spine1.drain();
+  ASSERT_EQ(out.transmits.size(), 1u);
+  EXPECT_EQ(parse_udp(out.transmits[0]).flow->source_port, 5000);
   const wire::arn::FiveTuple next[] = {b};
   ASSERT_TRUE(spine1.set_flows(1, next, us(20)));
   EXPECT_TRUE(spine1.drain().transmits.empty());
   spine1.on_timer(us(110));
-  const Outputs out = spine1.drain();
+  out = spine1.drain();
   ASSERT_EQ(out.transmits.size(), 1u);
   const auto m = parse_udp(out.transmits[0]);
   EXPECT_EQ(m.type, ArnType::failure_eliminated);
