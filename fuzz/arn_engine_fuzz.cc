@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "operation_reader.h"
 #include "proto/arn/arn_engine.h"
 #include "wire/arn/arn_transport.h"
 
@@ -26,31 +27,6 @@ namespace wa = arfabric::wire::arn;
 namespace {
 
 constexpr PortId kPorts = 4;
-
-// Reads the input from the front; past its end every read is 0.
-class Reader {
- public:
-  Reader(const std::uint8_t* data, std::size_t size)
-      : data_(data), size_(size) {}
-  bool done() const { return at_ >= size_; }
-  std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-  std::uint32_t u32() {
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v = v << 8 | byte();
-    return v;
-  }
-  ByteSpan bytes(std::size_t n) {
-    n = std::min(n, size_ - std::min(at_, size_));
-    const ByteSpan s(data_ + at_, n);
-    at_ += n;
-    return s;
-  }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
 
 IpAddress leaf_address(std::uint8_t leaf) {
   return wire::Ipv4Address{10, 0, static_cast<std::uint8_t>(leaf % 4), 1};
@@ -78,7 +54,7 @@ ArnConfig config() {
   return c;
 }
 
-wa::FiveTuple tuple(Reader& in) {
+wa::FiveTuple tuple(OperationReader& in) {
   wa::FiveTuple f;
   const std::uint8_t shape = in.byte();
   f.family = shape & 1 ? wa::AddressFamily::ipv6 : wa::AddressFamily::ipv4;
@@ -98,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   auto created = ArnEngine::create(config());
   if (!created) __builtin_trap();
   ArnEngine& engine = *created;
-  Reader in(data, size);
+  OperationReader in(data, size);
   Time now = us(1);
   std::uint64_t transmits = 0;
   while (!in.done()) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "operation_reader.h"
 #include "proto/lsn/lsn_engine.h"
 #include "wire/lsn/lsn_frame.h"
 
@@ -27,26 +28,6 @@ namespace {
 
 constexpr PortId kPorts = 4;  // 0..2 trusted, 3 untrusted
 constexpr std::uint32_t kDevices = 300;
-
-// Reads the input from the front; past its end every read is 0.
-class Reader {
- public:
-  Reader(const std::uint8_t* data, std::size_t size)
-      : data_(data), size_(size) {}
-  bool done() const { return at_ >= size_; }
-  std::uint8_t byte() { return at_ < size_ ? data_[at_++] : 0; }
-  ByteSpan bytes(std::size_t n) {
-    n = std::min(n, size_ - std::min(at_, size_));
-    const ByteSpan s(data_ + at_, n);
-    at_ += n;
-    return s;
-  }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
 
 Config config() {
   Config c;
@@ -74,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   auto created = Engine::create(config());
   if (!created) __builtin_trap();
   Engine& engine = *created;
-  Reader in(data, size);
+  OperationReader in(data, size);
   Time now = us(1);
   while (!in.done()) {
     const std::uint8_t op = in.byte();
