@@ -1,0 +1,314 @@
+#include "proto/fare/link_state.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+
+namespace arfabric::proto::fare {
+namespace {
+
+constexpr std::uint64_t kUnreached = std::numeric_limits<std::uint64_t>::max();
+
+std::unexpected<ConfigError> bad(std::string field, std::string reason) {
+  return std::unexpected(ConfigError{std::move(field), std::move(reason)});
+}
+
+bool prefix_less(const fib::Prefix& a, const fib::Prefix& b) {
+  if (a.ipv6 != b.ipv6) return !a.ipv6;
+  if (a.address != b.address) return a.address < b.address;
+  return a.length < b.length;
+}
+
+std::optional<std::string> prefix_problem(const fib::Prefix& p) {
+  const unsigned max = p.ipv6 ? 128 : 32;
+  if (p.length > max)
+    return "length " + std::to_string(p.length) + " over " +
+           std::to_string(max) + " bits";
+  for (unsigned bit = p.length; bit < 128; ++bit)
+    if (p.address[bit / 8] & (0x80 >> bit % 8)) return "host bits set";
+  return std::nullopt;
+}
+
+// The link from one router to a neighbour, parallel links merged.
+struct Edge {
+  std::size_t to = 0;
+  std::uint32_t metric = 0;
+  BitsPerSecond capacity = kUnlimited;  // kUnlimited: no Maximum Bandwidth
+};
+
+// One first hop's capacity toward a router: the widest of the shortest
+// paths through it.
+struct HopCapacity {
+  std::size_t first_hop = 0;  // router index of the neighbour of self
+  BitsPerSecond capacity = 0;
+};
+
+// Sets `hops`' entry for `first_hop` to at least `capacity`. Returns
+// whether it changed.
+bool widen(std::vector<HopCapacity>& hops, std::size_t first_hop,
+           BitsPerSecond capacity) {
+  const auto it =
+      std::ranges::lower_bound(hops, first_hop, {}, &HopCapacity::first_hop);
+  if (it != hops.end() && it->first_hop == first_hop) {
+    if (capacity <= it->capacity) return false;
+    it->capacity = capacity;
+    return true;
+  }
+  hops.insert(it, HopCapacity{first_hop, capacity});
+  return true;
+}
+
+// The parser keeps the bits of the prefix's last octet beyond its length
+// as sent; a route is keyed by the prefix alone.
+void clear_host_bits(fib::Prefix& p) {
+  for (unsigned bit = p.length; bit < 128; ++bit)
+    p.address[bit / 8] &= static_cast<std::uint8_t>(~(0x80u >> bit % 8));
+}
+
+}  // namespace
+
+std::optional<BitsPerSecond> to_bits_per_second(wire::lsr::Bandwidth32 bw) {
+  const float f = bw.bytes_per_second();
+  if (std::isnan(f) || (std::signbit(f) && f != 0.0f)) return std::nullopt;
+  if (std::isinf(f)) return kUnlimited;
+  // Exact: a float times 8 is a double without rounding.
+  const double bits = static_cast<double>(f) * 8.0;
+  if (bits >= 0x1p64) return kUnlimited;
+  return static_cast<BitsPerSecond>(std::floor(bits));
+}
+
+wire::lsr::Bandwidth32 to_bandwidth32(BitsPerSecond rate) {
+  if (rate == kUnlimited)
+    return wire::lsr::Bandwidth32::from_bytes_per_second(FLT_MAX);
+  float f = static_cast<float>(static_cast<long double>(rate) / 8);
+  // Rounded to nearest, perhaps above: step down until not above (x86's
+  // long double holds every 64-bit rate and every float times 8 exactly).
+  while (static_cast<long double>(f) * 8 > static_cast<long double>(rate))
+    f = std::nextafter(f, 0.0f);
+  return wire::lsr::Bandwidth32::from_bytes_per_second(f);
+}
+
+RouterKey router_key(const wire::isis::SystemId& id) {
+  RouterKey key = 0;
+  for (std::uint8_t b : id) key = key << 8 | b;
+  return key;
+}
+
+std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
+    const LinkStateDatabase& database, RouterKey self) {
+  const auto& routers = database.routers;
+  std::map<RouterKey, std::size_t> index;
+  for (std::size_t i = 0; i < routers.size(); ++i) {
+    const std::string at = "routers[" + std::to_string(i) + "]";
+    if (!index.emplace(routers[i].router, i).second)
+      return bad(at + ".router", "listed twice");
+    for (std::size_t j = 0; j < routers[i].prefixes.size(); ++j)
+      if (auto why = prefix_problem(routers[i].prefixes[j].prefix))
+        return bad(at + ".prefixes[" + std::to_string(j) + "].prefix", *why);
+  }
+  const auto self_at = index.find(self);
+  if (self_at == index.end())
+    return bad("self",
+               "router " + std::to_string(self) + " is not in the database");
+  const std::size_t source = self_at->second;
+
+  // Edges: the least metric to each neighbour that lists us too, the
+  // capacities of the parallel links at that metric summed.
+  std::vector<std::vector<Edge>> edges(routers.size());
+  for (std::size_t i = 0; i < routers.size(); ++i) {
+    struct Parallel {
+      std::uint32_t metric = 0;
+      BitsPerSecond capacity = 0;
+      bool unknown = false;  // one of them without a Maximum Bandwidth
+    };
+    std::map<std::size_t, Parallel> best;
+    for (const LinkStateLink& l : routers[i].links) {
+      const auto n = index.find(l.neighbor);
+      if (n == index.end() || n->second == i) continue;
+      const std::size_t j = n->second;
+      const bool two_way =
+          std::ranges::any_of(routers[j].links, [&](const LinkStateLink& back) {
+            return back.neighbor == routers[i].router;
+          });
+      if (!two_way) continue;
+      const auto it = best.find(j);
+      if (it != best.end() && l.metric > it->second.metric) continue;
+      if (it == best.end() || l.metric < it->second.metric)
+        best[j] = Parallel{l.metric};
+      Parallel& p = best[j];
+      if (l.max_bandwidth)
+        p.capacity = saturating_add(p.capacity, *l.max_bandwidth);
+      else
+        p.unknown = true;
+    }
+    for (const auto& [j, p] : best)
+      edges[i].push_back({j, p.metric, p.unknown ? kUnlimited : p.capacity});
+  }
+
+  // Dijkstra from self; overloaded routers are not transit.
+  std::vector<std::uint64_t> distance(routers.size(), kUnreached);
+  std::vector<bool> settled(routers.size(), false);
+  std::vector<std::size_t> order;  // by distance
+  distance[source] = 0;
+  for (;;) {
+    std::size_t u = routers.size();
+    for (std::size_t i = 0; i < routers.size(); ++i)
+      if (!settled[i] && distance[i] != kUnreached &&
+          (u == routers.size() || distance[i] < distance[u]))
+        u = i;
+    if (u == routers.size()) break;
+    settled[u] = true;
+    order.push_back(u);
+    if (u != source && routers[u].overloaded) continue;
+    for (const Edge& e : edges[u])
+      distance[e.to] = std::min(distance[e.to], distance[u] + e.metric);
+  }
+
+  // First hops and their capacities along the shortest-path DAG. Edges of
+  // metric 0 join routers at one distance, which one pass in distance
+  // order may visit in the wrong order: repeat until nothing changes.
+  std::vector<std::vector<HopCapacity>> hops(routers.size());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const std::size_t u : order) {
+      if (u != source && routers[u].overloaded) continue;
+      for (const Edge& e : edges[u]) {
+        if (e.to == source || distance[u] + e.metric != distance[e.to])
+          continue;
+        if (u == source) {
+          changed |= widen(hops[e.to], e.to, e.capacity);
+          continue;
+        }
+        for (const HopCapacity& h : hops[u])  // e.to != u: no aliasing
+          changed |=
+              widen(hops[e.to], h.first_hop, std::min(h.capacity, e.capacity));
+      }
+    }
+  }
+
+  // Prefixes: the nearest originators other than self.
+  struct Offer {
+    std::size_t router = 0;
+    std::uint64_t cost = 0;
+    BitsPerSecond path_bandwidth = kUnlimited;
+  };
+  auto less = [](const fib::Prefix& a, const fib::Prefix& b) {
+    return prefix_less(a, b);
+  };
+  std::map<fib::Prefix, std::vector<Offer>, decltype(less)> offers(less);
+  std::map<fib::Prefix, bool, decltype(less)> own(less);
+  for (std::size_t i = 0; i < routers.size(); ++i) {
+    for (const LinkStatePrefix& p : routers[i].prefixes) {
+      if (i == source) {
+        own[p.prefix] = true;
+        continue;
+      }
+      if (distance[i] == kUnreached) continue;
+      offers[p.prefix].push_back(
+          {i, distance[i] + p.metric, p.path_bandwidth.value_or(kUnlimited)});
+    }
+  }
+  std::vector<LinkStateRoute> routes;
+  for (auto& [prefix, list] : offers) {
+    if (own.contains(prefix)) continue;
+    std::uint64_t best = kUnreached;
+    for (const Offer& o : list) best = std::min(best, o.cost);
+    LinkStateRoute route;
+    route.prefix = prefix;
+    route.metric = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        best, std::numeric_limits<std::uint32_t>::max()));
+    std::vector<HopCapacity> first;
+    BitsPerSecond bound = 0;  // the largest originator's Path Bandwidth
+    for (const Offer& o : list) {
+      if (o.cost != best) continue;
+      route.originators.push_back(routers[o.router].router);
+      bound = std::max(bound, o.path_bandwidth);
+      for (const HopCapacity& h : hops[o.router])
+        widen(first, h.first_hop, std::min(h.capacity, o.path_bandwidth));
+    }
+    if (first.empty()) continue;  // reached only through self's prefixes
+    std::ranges::sort(route.originators);
+    BitsPerSecond total = 0;
+    bool unknown = false;
+    for (const HopCapacity& h : first) {
+      total = saturating_add(total, h.capacity);
+      unknown |= h.capacity == kUnlimited;
+    }
+    route.path_bandwidth = std::min(bound, total);
+    route.fallback = unknown      ? WeightFallback::unknown_capacity
+                     : total == 0 ? WeightFallback::zero_total
+                                  : WeightFallback::none;
+    route.weighted = route.fallback == WeightFallback::none;
+    for (const HopCapacity& h : first)
+      route.first_hops.push_back(
+          {routers[h.first_hop].router, route.weighted ? h.capacity : 1});
+    std::ranges::sort(route.first_hops, {}, &WeightedFirstHop::neighbor);
+    routes.push_back(std::move(route));
+  }
+  return routes;
+}
+
+std::expected<LinkStateDatabase, ConfigError> database_from_isis(
+    std::span<const wire::isis::Lsp> lsps) {
+  namespace isis = wire::isis;
+  LinkStateDatabase db;
+  std::map<RouterKey, std::size_t> index;
+  auto bandwidth_of = [](const auto& sub_tlvs) {
+    std::optional<BitsPerSecond> rate;
+    for (const auto& sub : sub_tlvs) {
+      if (const auto* mb = std::get_if<isis::MaxLinkBandwidthSubTlv>(&sub))
+        rate = to_bits_per_second(mb->bandwidth);
+    }
+    return rate;
+  };
+  auto path_bandwidth_of = [](const auto& prefix) {
+    std::optional<BitsPerSecond> rate;
+    if (!prefix.sub_tlvs) return rate;
+    for (const auto& sub : *prefix.sub_tlvs) {
+      if (const auto* pb = std::get_if<isis::PathBandwidthSubTlv>(&sub))
+        rate = to_bits_per_second(pb->bandwidth);
+    }
+    return rate;
+  };
+  for (std::size_t i = 0; i < lsps.size(); ++i) {
+    const isis::Lsp& lsp = lsps[i];
+    if (lsp.lsp_id.pseudonode != 0)
+      return bad("lsps[" + std::to_string(i) + "].lsp_id.pseudonode",
+                 "a LAN's pseudonode LSP: not supported (point-to-point "
+                 "links only)");
+    const RouterKey key = router_key(lsp.lsp_id.system_id);
+    const auto [at, fresh] = index.try_emplace(key, db.routers.size());
+    if (fresh) db.routers.push_back(LinkStateRouter{.router = key});
+    LinkStateRouter& router = db.routers[at->second];
+    router.overloaded |= (lsp.flags & isis::kLspFlagOverload) != 0;
+    for (const isis::Tlv& tlv : lsp.tlvs) {
+      if (const auto* is = std::get_if<isis::ExtendedIsReachTlv>(&tlv)) {
+        for (const isis::IsNeighbor& n : is->neighbors) {
+          if (n.pseudonode != 0) continue;  // a LAN: not supported
+          router.links.push_back(
+              {router_key(n.system_id), n.metric, bandwidth_of(n.sub_tlvs)});
+        }
+      } else if (const auto* ip = std::get_if<isis::ExtendedIpReachTlv>(&tlv)) {
+        for (const isis::Ipv4Prefix& p : ip->prefixes) {
+          fib::Prefix prefix{.ipv6 = false, .length = p.prefix_length};
+          std::ranges::copy(p.prefix, prefix.address.begin());
+          clear_host_bits(prefix);
+          router.prefixes.push_back({prefix, p.metric, path_bandwidth_of(p)});
+        }
+      } else if (const auto* ip6 = std::get_if<isis::Ipv6ReachTlv>(&tlv)) {
+        for (const isis::Ipv6Prefix& p : ip6->prefixes) {
+          fib::Prefix prefix{.ipv6 = true, .length = p.prefix_length};
+          std::ranges::copy(p.prefix, prefix.address.begin());
+          clear_host_bits(prefix);
+          router.prefixes.push_back({prefix, p.metric, path_bandwidth_of(p)});
+        }
+      }
+    }
+  }
+  return db;
+}
+
+}  // namespace arfabric::proto::fare
