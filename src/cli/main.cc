@@ -8,6 +8,7 @@
 
 #include "cli/bgpd.h"
 #include "cli/decode.h"
+#include "cli/fare_lsr.h"
 #include "cli/sim.h"
 
 namespace arfabric::cli {
@@ -23,6 +24,8 @@ int run(int argc, char** argv) {
   add_bgpd_command(app, bgpd);
   BgpctlOptions bgpctl;
   add_bgpctl_command(app, bgpctl);
+  FareLsrOptions fare_lsr;
+  add_fare_lsr_command(app, fare_lsr);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -44,6 +47,8 @@ int run(int argc, char** argv) {
   if (app.got_subcommand("decode"))
     return run_decode(decode, std::cin, std::cout);
   if (app.got_subcommand("sim")) return run_sim(sim, std::cout, std::cerr);
+  if (app.got_subcommand("fare-lsr"))
+    return run_fare_lsr(fare_lsr, std::cout, std::cerr);
   return 0;
 }
 

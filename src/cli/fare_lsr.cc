@@ -1,0 +1,186 @@
+#include "cli/fare_lsr.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <tuple>
+
+#include "cli/json/isis_json.h"
+#include "proto/fare/link_state.h"
+#include "sysdep/linux/pcap_file.h"
+#include "wire/inet/ethernet.h"
+#include "wire/isis/frame.h"
+
+namespace arfabric::cli {
+namespace {
+
+namespace isis = wire::isis;
+using proto::fare::RouterKey;
+
+constexpr int kDltEthernet = 1;
+
+std::optional<isis::SystemId> parse_system_id(const std::string& text) {
+  // Three groups of four hex digits, dot-separated (ISO 10589 notation).
+  if (text.size() != 14 || text[4] != '.' || text[9] != '.') return {};
+  isis::SystemId id{};
+  std::size_t byte = 0;
+  for (std::size_t i = 0; i < text.size(); i += 2) {
+    if (text[i] == '.') ++i;
+    const std::string pair = text.substr(i, 2);
+    if (pair.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      return {};
+    id[byte++] = static_cast<std::uint8_t>(std::stoul(pair, nullptr, 16));
+  }
+  return id;
+}
+
+std::string system_id_of(RouterKey key) {
+  isis::SystemId id{};
+  for (int i = 5; i >= 0; --i, key >>= 8) id[i] = key & 0xff;
+  return format_system_id(id);
+}
+
+std::string prefix_text(const proto::fib::Prefix& p) {
+  std::string s;
+  if (!p.ipv6) {
+    s = fmt::format("{}.{}.{}.{}", p.address[0], p.address[1], p.address[2],
+                    p.address[3]);
+  } else {
+    for (int i = 0; i < 16; i += 2)
+      s += fmt::format("{}{:x}", i ? ":" : "",
+                       p.address[i] << 8 | p.address[i + 1]);
+  }
+  return s + "/" + std::to_string(p.length);
+}
+
+nlohmann::json bandwidth(BitsPerSecond rate) {
+  if (rate == proto::fare::kUnlimited) return "unlimited";
+  return rate;
+}
+
+}  // namespace
+
+void add_fare_lsr_command(CLI::App& app, FareLsrOptions& options) {
+  CLI::App* cmd = app.add_subcommand(
+      "fare-lsr",
+      "FARE over IS-IS (draft-xu-lsr-fare-04): the weighted routes a router "
+      "computes from the LSPs of a capture, one JSON object per route");
+  cmd->add_option("-r,--read", options.pcap_path,
+                  "pcap or pcapng file of Ethernet frames holding IS-IS LSPs")
+      ->required();
+  cmd->add_option("--self", options.self,
+                  "the computing router's system ID, as 0000.0000.0001")
+      ->required();
+  cmd->add_option("--level", options.level, "IS-IS level (default 2)")
+      ->check(CLI::IsMember({1, 2}));
+  cmd->add_flag("--pretty", options.pretty, "indent the JSON");
+}
+
+int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
+                 std::ostream& err) {
+  const auto self = parse_system_id(options.self);
+  if (!self) {
+    err << "arfabric fare-lsr: --self: '" << options.self
+        << "' is not a system ID (three groups of four hex digits, "
+           "0000.0000.0001)\n";
+    return 1;
+  }
+  auto reader = sysdep::PcapReader::open(options.pcap_path);
+  if (!reader) {
+    err << "arfabric fare-lsr: " << reader.error() << '\n';
+    return 1;
+  }
+  const std::uint8_t pdu_type =
+      options.level == 1 ? isis::kPduTypeL1Lsp : isis::kPduTypeL2Lsp;
+  // The newest of each LSP: (system ID, pseudonode, fragment) -> LSP.
+  std::map<std::tuple<isis::SystemId, std::uint8_t, std::uint8_t>, isis::Lsp>
+      newest;
+  std::size_t bad_checksum = 0, pseudonodes = 0;
+  for (;;) {
+    auto frame = reader->next();
+    if (!frame) {
+      err << "arfabric fare-lsr: " << frame.error() << '\n';
+      return 1;
+    }
+    if (!*frame) break;
+    if ((*frame)->link_type != kDltEthernet) continue;
+    auto eth = wire::parse_ethernet((*frame)->data);
+    if (!eth || !eth->header.is_length()) continue;
+    auto pdu = isis::parse_isis_frame_payload(eth->payload.first(
+        std::min<std::size_t>(eth->header.ethertype, eth->payload.size())));
+    if (!pdu || !pdu->lsp || pdu->header.pdu_type != pdu_type) continue;
+    const isis::ParsedLsp& parsed = *pdu->lsp;
+    if (!parsed.checksum_valid) {
+      ++bad_checksum;
+      continue;
+    }
+    const isis::LspId& id = parsed.lsp.lsp_id;
+    if (id.pseudonode != 0) {
+      ++pseudonodes;
+      continue;
+    }
+    const auto key = std::tuple{id.system_id, id.pseudonode, id.fragment};
+    const auto it = newest.find(key);
+    if (it == newest.end() ||
+        parsed.lsp.sequence_number > it->second.sequence_number)
+      newest[key] = parsed.lsp;
+  }
+  if (bad_checksum > 0)
+    err << "arfabric fare-lsr: skipped " << bad_checksum
+        << " LSPs with a bad checksum\n";
+  if (pseudonodes > 0)
+    err << "arfabric fare-lsr: skipped " << pseudonodes
+        << " pseudonode LSPs (LANs are not supported)\n";
+  std::vector<isis::Lsp> lsps;
+  for (auto& [key, lsp] : newest) {
+    // Purged (remaining lifetime 0): the router withdrew it.
+    if (lsp.remaining_lifetime > 0) lsps.push_back(std::move(lsp));
+  }
+  if (lsps.empty()) {
+    err << "arfabric fare-lsr: " << options.pcap_path << ": no level-"
+        << options.level << " LSP\n";
+    return 1;
+  }
+  auto db = proto::fare::database_from_isis(lsps);
+  if (!db) {
+    err << "arfabric fare-lsr: " << db.error().to_string() << '\n';
+    return 1;
+  }
+  auto routes =
+      proto::fare::compute_routes(*db, proto::fare::router_key(*self));
+  if (!routes) {
+    err << "arfabric fare-lsr: "
+        << (routes.error().field == "self" ? options.self + " has no level-" +
+                                                 std::to_string(options.level) +
+                                                 " LSP in " + options.pcap_path
+                                           : routes.error().to_string())
+        << '\n';
+    return 1;
+  }
+  for (const proto::fare::LinkStateRoute& r : *routes) {
+    nlohmann::json hops = nlohmann::json::array();
+    for (const proto::fare::WeightedFirstHop& h : r.first_hops)
+      hops.push_back(
+          {{"neighbor", system_id_of(h.neighbor)}, {"weight", h.weight}});
+    nlohmann::json originators = nlohmann::json::array();
+    for (RouterKey o : r.originators) originators.push_back(system_id_of(o));
+    const char* fallback =
+        r.fallback == proto::fare::WeightFallback::unknown_capacity
+            ? "unknown_capacity"
+        : r.fallback == proto::fare::WeightFallback::zero_total ? "zero_total"
+                                                                : nullptr;
+    nlohmann::json j = {{"prefix", prefix_text(r.prefix)},
+                        {"metric", r.metric},
+                        {"originators", originators},
+                        {"weighted", r.weighted},
+                        {"first_hops", hops},
+                        {"path_bandwidth", bandwidth(r.path_bandwidth)}};
+    if (fallback) j["fallback"] = fallback;
+    out << j.dump(options.pretty ? 2 : -1) << '\n';
+  }
+  return out.good() ? 0 : 1;
+}
+
+}  // namespace arfabric::cli
