@@ -94,25 +94,50 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
   }
   const std::uint8_t pdu_type =
       options.level == 1 ? isis::kPduTypeL1Lsp : isis::kPduTypeL2Lsp;
-  // The newest of each LSP: (system ID, pseudonode, fragment) -> LSP.
-  std::map<std::tuple<isis::SystemId, std::uint8_t, std::uint8_t>, isis::Lsp>
-      newest;
-  std::size_t bad_checksum = 0, pseudonodes = 0;
-  for (;;) {
+  // The newest of each LSP, (system ID, pseudonode, fragment) -> LSP and
+  // when it was captured: the higher sequence number, or at the same one a
+  // purge (ISO 10589 §7.3.16).
+  struct Copy {
+    isis::Lsp lsp;
+    std::uint64_t captured_ns = 0;
+  };
+  std::map<std::tuple<isis::SystemId, std::uint8_t, std::uint8_t>, Copy> newest;
+  std::size_t bad_checksum = 0, pseudonodes = 0, undecodable = 0;
+  std::string first_error;
+  std::uint64_t last_ns = 0;
+  for (std::size_t index = 1;; ++index) {
     auto frame = reader->next();
     if (!frame) {
       err << "arfabric fare-lsr: " << frame.error() << '\n';
       return 1;
     }
     if (!*frame) break;
+    last_ns = std::max(last_ns, (*frame)->time_ns);
     if ((*frame)->link_type != kDltEthernet) continue;
     auto eth = wire::parse_ethernet((*frame)->data);
     if (!eth || !eth->header.is_length()) continue;
-    auto pdu = isis::parse_isis_frame_payload(eth->payload.first(
-        std::min<std::size_t>(eth->header.ethertype, eth->payload.size())));
-    if (!pdu || !pdu->lsp || pdu->header.pdu_type != pdu_type) continue;
+    const ByteSpan llc = eth->payload.first(
+        std::min<std::size_t>(eth->header.ethertype, eth->payload.size()));
+    auto pdu = isis::parse_isis_frame_payload(llc);
+    if (!pdu) {
+      // An IS-IS LSP of the level (LLC FE FE 03, PDU type at octet 4 of
+      // the PDU) that does not decode: said, not silently passed over,
+      // since an older copy would then stand.
+      constexpr std::size_t kPduTypeAt = 3 + 4;
+      if (llc.size() > kPduTypeAt && llc[0] == 0xfe && llc[1] == 0xfe &&
+          llc[2] == 0x03 && (llc[kPduTypeAt] & 0x1f) == pdu_type) {
+        if (undecodable++ == 0)
+          first_error =
+              "frame " + std::to_string(index) + ": " + pdu.error().to_string();
+      }
+      continue;
+    }
+    if (!pdu->lsp || pdu->header.pdu_type != pdu_type) continue;
     const isis::ParsedLsp& parsed = *pdu->lsp;
-    if (!parsed.checksum_valid) {
+    // A purge may carry checksum 0 (FRR's do), which passes for a purge
+    // (ISO 10589 §7.3.16.4).
+    const bool purge = parsed.lsp.remaining_lifetime == 0;
+    if (!parsed.checksum_valid && !purge) {
       ++bad_checksum;
       continue;
     }
@@ -123,9 +148,12 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
     }
     const auto key = std::tuple{id.system_id, id.pseudonode, id.fragment};
     const auto it = newest.find(key);
-    if (it == newest.end() ||
-        parsed.lsp.sequence_number > it->second.sequence_number)
-      newest[key] = parsed.lsp;
+    const bool newer =
+        it == newest.end() ||
+        parsed.lsp.sequence_number > it->second.lsp.sequence_number ||
+        (parsed.lsp.sequence_number == it->second.lsp.sequence_number &&
+         purge && it->second.lsp.remaining_lifetime != 0);
+    if (newer) newest[key] = Copy{parsed.lsp, (*frame)->time_ns};
   }
   if (bad_checksum > 0)
     err << "arfabric fare-lsr: skipped " << bad_checksum
@@ -133,10 +161,17 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
   if (pseudonodes > 0)
     err << "arfabric fare-lsr: skipped " << pseudonodes
         << " pseudonode LSPs (LANs are not supported)\n";
+  if (undecodable > 0)
+    err << "arfabric fare-lsr: skipped " << undecodable
+        << " LSPs that do not decode (first: " << first_error << ")\n";
   std::vector<isis::Lsp> lsps;
-  for (auto& [key, lsp] : newest) {
-    // Purged (remaining lifetime 0): the router withdrew it.
-    if (lsp.remaining_lifetime > 0) lsps.push_back(std::move(lsp));
+  for (auto& [key, copy] : newest) {
+    // Purged, or its lifetime over by the capture's last frame: gone.
+    const std::uint64_t expires =
+        copy.captured_ns +
+        std::uint64_t{copy.lsp.remaining_lifetime} * 1'000'000'000;
+    if (copy.lsp.remaining_lifetime > 0 && expires > last_ns)
+      lsps.push_back(std::move(copy.lsp));
   }
   if (lsps.empty()) {
     err << "arfabric fare-lsr: " << options.pcap_path << ": no level-"
@@ -176,7 +211,8 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
                         {"originators", originators},
                         {"weighted", r.weighted},
                         {"first_hops", hops},
-                        {"path_bandwidth", bandwidth(r.path_bandwidth)}};
+                        {"path_bandwidth", bandwidth(r.path_bandwidth)},
+                        {"up_down", r.up_down}};
     if (fallback) j["fallback"] = fallback;
     out << j.dump(options.pretty ? 2 : -1) << '\n';
   }

@@ -1,8 +1,11 @@
 // `arfabric fare-lsr`: FARE over IS-IS from a capture. Reads the IS-IS
 // LSPs of one level from a pcap or pcapng file of Ethernet frames (what
 // `tcpdump` or `dumpcap` saves on a router's interfaces), keeps the newest
-// of each LSP (highest sequence number, valid checksum, lifetime left),
-// and prints the routes one router computes from them with
+// of each LSP (the highest sequence number, at an equal one a purge; a
+// valid checksum, or a purge's 0), drops those purged or whose lifetime
+// ran out before the capture's last frame, says how many it skipped (bad
+// checksum, pseudonode, not decodable, with the first error), and prints
+// the routes one router computes from them with
 // proto::fare::compute_routes (draft-xu-lsr-fare-04 §4, §5): per prefix,
 // its first hops and their weights, and the Path Bandwidth to leak. One
 // JSON object per route, ordered by prefix.

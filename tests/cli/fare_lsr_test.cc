@@ -46,11 +46,13 @@ isis::Lsp lsp(std::uint8_t n,
   return l;
 }
 
-// The Ethernet frame that carries `l` (802.3 length, LLC, the PDU).
-Bytes frame(const isis::Lsp& l) {
+// The Ethernet frame that carries `l` (802.3 length, LLC, the PDU), with
+// its checksum computed or as `l` has it.
+Bytes frame(const isis::Lsp& l, bool compute_checksum = true) {
   ByteWriter pdu;
   isis::serialize_llc(pdu);
-  EXPECT_TRUE(isis::serialize(l, pdu));
+  EXPECT_TRUE(isis::serialize(
+      l, pdu, {.codec = {}, .compute_checksum = compute_checksum}));
   ByteWriter f;
   const std::uint8_t dst[] = {0x09, 0x00, 0x2b, 0x00, 0x00, 0x05};
   const std::uint8_t src[] = {0x02, 0, 0, 0, 0, 1};
@@ -61,15 +63,24 @@ Bytes frame(const isis::Lsp& l) {
   return f.take();
 }
 
-std::string write_capture(const std::string& name,
-                          const std::vector<isis::Lsp>& lsps) {
+// Frames with their capture times.
+std::string write_frames(
+    const std::string& name,
+    const std::vector<std::pair<Bytes, std::uint64_t>>& frames) {
   const std::string path = testing::temp_path(name) + ".pcap";
   auto w = sysdep::PcapWriter::open(path);
   EXPECT_TRUE(w) << w.error();
-  std::uint64_t t = 0;
-  for (const isis::Lsp& l : lsps) w->write(frame(l), t += 1000);
+  for (const auto& [f, ns] : frames) w->write(f, ns);
   w->flush();
   return path;
+}
+
+std::string write_capture(const std::string& name,
+                          const std::vector<isis::Lsp>& lsps) {
+  std::vector<std::pair<Bytes, std::uint64_t>> frames;
+  std::uint64_t t = 0;
+  for (const isis::Lsp& l : lsps) frames.push_back({frame(l), t += 1000});
+  return write_frames(name, frames);
 }
 
 std::vector<json> routes(const std::string& text) {
@@ -83,13 +94,13 @@ std::vector<json> routes(const std::string& text) {
 // Figure 1 in a capture: leaves 1 and 2 under spines 11 and 12; leaf 1's
 // uplink to spine 12 is 20G and spine 12's downlink to leaf 2 10G. An
 // older copy of spine 11's LSP (40G everywhere but 5G to leaf 2) comes
-// first and is replaced by the newer one.
+// after the newer one (as on another interface) and does not replace it.
 TEST(FareLsrCommand, WeightsFromTheNewestLsps) {
   const float g40 = 5e9f, g20 = 2.5e9f, g10 = 1.25e9f;
   const std::string path = write_capture(
       "fare-lsr",
-      {lsp(11, {{1, g40}, {2, 6.25e8f}}, 1), lsp(1, {{11, g40}, {12, g20}}),
-       lsp(2, {{11, g40}, {12, g40}}), lsp(11, {{1, g40}, {2, g40}}, 2),
+      {lsp(11, {{1, g40}, {2, g40}}, 2), lsp(1, {{11, g40}, {12, g20}}),
+       lsp(2, {{11, g40}, {12, g40}}), lsp(11, {{1, g40}, {2, 6.25e8f}}, 1),
        lsp(12, {{1, g40}, {2, g10}})});
   FareLsrOptions o{.pcap_path = path, .self = "0000.0000.0001"};
   std::ostringstream out, err;
@@ -107,6 +118,68 @@ TEST(FareLsrCommand, WeightsFromTheNewestLsps) {
   EXPECT_EQ(r[0]["path_bandwidth"], 50'000'000'000ull);
   EXPECT_EQ(r[1]["prefix"], "10.0.11.0/24");
   std::filesystem::remove(path);
+}
+
+// What a router has withdrawn is gone: a purge (lifetime 0) at the same
+// sequence number, also with FRR's checksum 0, and an LSP whose lifetime
+// ran out before the capture's last frame. An LSP that does not decode
+// is said, and the older copy stands.
+TEST(FareLsrCommand, PurgesExpiryAndUndecodableLsps) {
+  const float g40 = 5e9f, g10 = 1.25e9f;
+  const std::vector<isis::Lsp> base = {
+      lsp(1, {{11, g40}, {12, g40}}), lsp(2, {{11, g40}, {12, g40}}),
+      lsp(11, {{1, g40}, {2, g40}}), lsp(12, {{1, g40}, {2, g10}})};
+  auto first_hops = [](const std::string& path, std::string* err_text) {
+    FareLsrOptions o{.pcap_path = path, .self = "0000.0000.0001"};
+    std::ostringstream out, err;
+    EXPECT_EQ(run_fare_lsr(o, out, err), 0) << err.str();
+    if (err_text) *err_text = err.str();
+    std::filesystem::remove(path);
+    for (const json& r : routes(out.str()))
+      if (r["prefix"] == "10.0.2.0/24") return r["first_hops"];
+    return json();
+  };
+  const json only_11 =
+      json::parse(R"([{"neighbor":"0000.0000.000b","weight":40000000000}])");
+  std::vector<std::pair<Bytes, std::uint64_t>> frames;
+  for (const isis::Lsp& l : base) frames.push_back({frame(l), 1000});
+  isis::Lsp purge = base[3];
+  purge.remaining_lifetime = 0;
+  purge.tlvs.clear();
+  for (const bool frr : {true, false}) {
+    auto with_purge = frames;
+    purge.checksum = 0;
+    with_purge.push_back({frame(purge, /*compute_checksum=*/!frr), 2000});
+    std::string err;
+    EXPECT_EQ(first_hops(write_frames("fare-lsr-purge", with_purge), &err),
+              only_11)
+        << (frr ? "checksum 0" : "checksum computed");
+    EXPECT_EQ(err, "");
+  }
+  // Spine 12's LSP, 100 s left when captured, 500 s before the last
+  // frame.
+  auto expired = frames;
+  isis::Lsp short_lived = base[3];
+  short_lived.remaining_lifetime = 100;
+  expired[3] = {frame(short_lived), 0};
+  expired.push_back({frame(base[0]), 500'000'000'000});
+  EXPECT_EQ(first_hops(write_frames("fare-lsr-expired", expired), nullptr),
+            only_11);
+  // A newer copy of spine 12 whose PDU length runs past the frame.
+  auto broken = frames;
+  isis::Lsp newer = base[3];
+  newer.sequence_number = 2;
+  Bytes bad = frame(newer);
+  bad[14 + 3 + 8] = 0xff;  // Ethernet header, LLC, PDU length's high octet
+  broken.push_back({bad, 3000});
+  std::string err;
+  EXPECT_EQ(first_hops(write_frames("fare-lsr-broken", broken), &err),
+            json::parse(R"([{"neighbor":"0000.0000.000b","weight":40000000000},
+                             {"neighbor":"0000.0000.000c","weight":10000000000}])"));
+  EXPECT_TRUE(
+      err.starts_with("arfabric fare-lsr: skipped 1 LSPs that do not "
+                      "decode (first: frame 5: isis.lsp.pdu_length"))
+      << err;
 }
 
 TEST(FareLsrCommand, ErrorsSayWhat) {

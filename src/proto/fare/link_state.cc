@@ -194,6 +194,7 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
     std::size_t router = 0;
     std::uint64_t cost = 0;
     BitsPerSecond path_bandwidth = kUnlimited;
+    bool up_down = false;
   };
   auto less = [](const fib::Prefix& a, const fib::Prefix& b) {
     return prefix_less(a, b);
@@ -207,8 +208,9 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
         continue;
       }
       if (distance[i] == kUnreached) continue;
-      offers[p.prefix].push_back(
-          {i, distance[i] + p.metric, p.path_bandwidth.value_or(kUnlimited)});
+      offers[p.prefix].push_back({i, distance[i] + p.metric,
+                                  p.path_bandwidth.value_or(kUnlimited),
+                                  p.up_down});
     }
   }
   std::vector<LinkStateRoute> routes;
@@ -222,8 +224,10 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
         best, std::numeric_limits<std::uint32_t>::max()));
     std::vector<HopCapacity> first;
     BitsPerSecond bound = 0;  // the largest originator's Path Bandwidth
+    route.up_down = true;
     for (const Offer& o : list) {
       if (o.cost != best) continue;
+      route.up_down &= o.up_down;
       route.originators.push_back(routers[o.router].router);
       bound = std::max(bound, o.path_bandwidth);
       for (const HopCapacity& h : hops[o.router])
@@ -254,8 +258,10 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
 std::expected<LinkStateDatabase, ConfigError> database_from_isis(
     std::span<const wire::isis::Lsp> lsps) {
   namespace isis = wire::isis;
-  LinkStateDatabase db;
-  std::map<RouterKey, std::size_t> index;
+  // RFC 5305 §3: a link at this metric is not for SPF; §4: nor a prefix
+  // above MAX_PATH_METRIC.
+  constexpr std::uint32_t kMaxLinkMetric = 0xFFFFFF;
+  constexpr std::uint32_t kMaxPathMetric = 0xFE000000;
   auto bandwidth_of = [](const auto& sub_tlvs) {
     std::optional<BitsPerSecond> rate;
     for (const auto& sub : sub_tlvs) {
@@ -273,6 +279,19 @@ std::expected<LinkStateDatabase, ConfigError> database_from_isis(
     }
     return rate;
   };
+  auto add_prefix = [&](LinkStateRouter& router, const auto& p, bool ipv6) {
+    if (p.metric > kMaxPathMetric) return;
+    fib::Prefix prefix{.ipv6 = ipv6, .length = p.prefix_length};
+    std::ranges::copy(p.prefix, prefix.address.begin());
+    clear_host_bits(prefix);
+    router.prefixes.push_back(
+        {prefix, p.metric, path_bandwidth_of(p), p.up_down});
+  };
+  // Routers in the order their first LSP comes; only those with fragment
+  // 0 are kept.
+  std::map<RouterKey, std::size_t> index;
+  std::vector<LinkStateRouter> routers;
+  std::vector<bool> has_fragment_zero;
   for (std::size_t i = 0; i < lsps.size(); ++i) {
     const isis::Lsp& lsp = lsps[i];
     if (lsp.lsp_id.pseudonode != 0)
@@ -280,34 +299,36 @@ std::expected<LinkStateDatabase, ConfigError> database_from_isis(
                  "a LAN's pseudonode LSP: not supported (point-to-point "
                  "links only)");
     const RouterKey key = router_key(lsp.lsp_id.system_id);
-    const auto [at, fresh] = index.try_emplace(key, db.routers.size());
-    if (fresh) db.routers.push_back(LinkStateRouter{.router = key});
-    LinkStateRouter& router = db.routers[at->second];
-    router.overloaded |= (lsp.flags & isis::kLspFlagOverload) != 0;
+    const auto [at, fresh] = index.try_emplace(key, routers.size());
+    if (fresh) {
+      routers.push_back(LinkStateRouter{.router = key});
+      has_fragment_zero.push_back(false);
+    }
+    LinkStateRouter& router = routers[at->second];
+    if (lsp.lsp_id.fragment == 0) {
+      has_fragment_zero[at->second] = true;
+      router.overloaded = (lsp.flags & isis::kLspFlagOverload) != 0;
+    }
     for (const isis::Tlv& tlv : lsp.tlvs) {
       if (const auto* is = std::get_if<isis::ExtendedIsReachTlv>(&tlv)) {
         for (const isis::IsNeighbor& n : is->neighbors) {
-          if (n.pseudonode != 0) continue;  // a LAN: not supported
+          // A LAN (not supported), or a link not for SPF.
+          if (n.pseudonode != 0 || n.metric >= kMaxLinkMetric) continue;
           router.links.push_back(
               {router_key(n.system_id), n.metric, bandwidth_of(n.sub_tlvs)});
         }
       } else if (const auto* ip = std::get_if<isis::ExtendedIpReachTlv>(&tlv)) {
-        for (const isis::Ipv4Prefix& p : ip->prefixes) {
-          fib::Prefix prefix{.ipv6 = false, .length = p.prefix_length};
-          std::ranges::copy(p.prefix, prefix.address.begin());
-          clear_host_bits(prefix);
-          router.prefixes.push_back({prefix, p.metric, path_bandwidth_of(p)});
-        }
+        for (const isis::Ipv4Prefix& p : ip->prefixes)
+          add_prefix(router, p, false);
       } else if (const auto* ip6 = std::get_if<isis::Ipv6ReachTlv>(&tlv)) {
-        for (const isis::Ipv6Prefix& p : ip6->prefixes) {
-          fib::Prefix prefix{.ipv6 = true, .length = p.prefix_length};
-          std::ranges::copy(p.prefix, prefix.address.begin());
-          clear_host_bits(prefix);
-          router.prefixes.push_back({prefix, p.metric, path_bandwidth_of(p)});
-        }
+        for (const isis::Ipv6Prefix& p : ip6->prefixes)
+          add_prefix(router, p, true);
       }
     }
   }
+  LinkStateDatabase db;
+  for (std::size_t r = 0; r < routers.size(); ++r)
+    if (has_fragment_zero[r]) db.routers.push_back(std::move(routers[r]));
   return db;
 }
 

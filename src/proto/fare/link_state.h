@@ -68,6 +68,9 @@ struct LinkStatePrefix {
   fib::Prefix prefix;
   std::uint32_t metric = 0;
   std::optional<BitsPerSecond> path_bandwidth;  // the Path Bandwidth sub-TLV
+  // The IS-IS up/down bit (RFC 5302 §3.3): the prefix came down from
+  // level 2, and may be leaked only downward.
+  bool up_down = false;
 };
 
 struct LinkStateRouter {
@@ -109,6 +112,9 @@ struct LinkStateRoute {
   // What to re-advertise with the prefix when leaking it (see the top);
   // kUnlimited when nothing bounds it.
   BitsPerSecond path_bandwidth = kUnlimited;
+  // Every nearest originator's advertisement has the up/down bit: the
+  // prefix came down the hierarchy and must not be leaked up again.
+  bool up_down = false;
 };
 
 // The routes of `self` to every prefix another router advertises and SPF
@@ -131,10 +137,14 @@ wire::lsr::Bandwidth32 to_bandwidth32(BitsPerSecond rate);
 // The database of one IS-IS level from its routers' LSPs (every fragment
 // of each; pseudonode LSPs are not supported). Reads TLV 22 (neighbours,
 // metric, sub-TLV 9 Maximum Link Bandwidth; neighbours that are
-// pseudonodes are skipped), the overload bit, and the prefixes of TLVs 135
-// and 236 with the Path Bandwidth sub-TLV, host bits cleared
-// (multi-topology TLVs 235 and 237 are ignored: the standard topology
-// only). Which LSPs are current (checksum, sequence number, remaining
+// pseudonodes are skipped, and links at the maximum metric 2^24 - 1,
+// which RFC 5305 §3 keeps out of SPF), the overload bit of fragment 0
+// (RFC 3787 §4), and the prefixes of TLVs 135 and 236 with the Path
+// Bandwidth sub-TLV and the up/down bit, host bits cleared, those above
+// MAX_PATH_METRIC 0xFE000000 left out (RFC 5305 §4). A router without
+// fragment 0 is left out, its other fragments with it (ISO 10589
+// §7.2.5). Multi-topology TLVs 235 and 237 are ignored (the standard
+// topology only). Which LSPs are current (checksum, sequence number, remaining
 // lifetime) is the caller's to decide: every one given is used. Errors:
 // "lsps[i].lsp_id.pseudonode" not 0 (a LAN's pseudonode: not supported).
 std::expected<LinkStateDatabase, ConfigError> database_from_isis(

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -281,7 +282,8 @@ RC_GTEST_PROP(FareLinkState, ToBandwidth32RoundsTowardZero,
 }
 
 // From IS-IS LSPs as they are encoded and parsed: TLV 22 with Maximum
-// Link Bandwidth, TLV 135 with the Path Bandwidth, the overload bit.
+// Link Bandwidth, TLV 135 with the Path Bandwidth and the up/down bit,
+// the overload bit, fragments, RFC 5305's metrics kept out of SPF.
 TEST(FareLinkState, DatabaseFromIsisLsps) {
   namespace isis = wire::isis;
   auto system = [](std::uint8_t n) { return isis::SystemId{0, 0, 0, 0, 0, n}; };
@@ -304,13 +306,33 @@ TEST(FareLinkState, DatabaseFromIsisLsps) {
   std::vector<isis::Lsp> lsps = {lsp(1, {11, 12}, 5e9f),  // 40G
                                  lsp(2, {11, 12}, 5e9f), lsp(11, {1, 2}, 5e9f),
                                  lsp(12, {1, 2}, 2.5e9f)};  // 20G down
-  isis::Ipv4Prefix p{.metric = 0,
-                     .prefix_length = 24,
-                     .prefix = {10, 0, 2, 7}};  // host bits as sent
+  isis::Ipv4Prefix p{.metric = 0, .prefix_length = 24, .prefix = {10, 0, 2, 0}};
   p.sub_tlvs.emplace();
   p.sub_tlvs->push_back(isis::PathBandwidthSubTlv{
       wire::lsr::Bandwidth32::from_bytes_per_second(FLT_MAX)});
-  lsps[1].tlvs.push_back(isis::ExtendedIpReachTlv{{p}});
+  // Host bits as a peer may send them (the prefix's last octet goes
+  // whole), a prefix above MAX_PATH_METRIC (RFC 5305 §4: not for SPF), and
+  // one that came down from level 2 (the up/down bit).
+  isis::Ipv4Prefix host_bits{
+      .metric = 0, .prefix_length = 20, .prefix = {10, 0, 0x2f, 0}};
+  isis::Ipv4Prefix too_far{
+      .metric = 0xFE000001, .prefix_length = 24, .prefix = {10, 0, 3, 0}};
+  isis::Ipv4Prefix down{.metric = 0,
+                        .up_down = true,
+                        .prefix_length = 24,
+                        .prefix = {10, 0, 4, 0}};
+  lsps[1].tlvs.push_back(
+      isis::ExtendedIpReachTlv{{p, host_bits, too_far, down}});
+  // A link at the maximum metric (RFC 5305 §3: not for SPF) to a router 13
+  // with a prefix of its own.
+  isis::Lsp r13 = lsp(13, {1}, 5e9f);
+  std::get<isis::ExtendedIsReachTlv>(r13.tlvs[0]).neighbors[0].metric =
+      0xFFFFFF;
+  r13.tlvs.push_back(isis::ExtendedIpReachTlv{{isis::Ipv4Prefix{
+      .metric = 0, .prefix_length = 24, .prefix = {10, 0, 13, 0}}}});
+  lsps.push_back(r13);
+  std::get<isis::ExtendedIsReachTlv>(lsps[0].tlvs[0])
+      .neighbors.push_back({system(13), 0, 0xFFFFFF, {}});
   // Through the codec, as received.
   for (isis::Lsp& l : lsps) {
     ByteWriter w;
@@ -323,16 +345,33 @@ TEST(FareLinkState, DatabaseFromIsisLsps) {
   ASSERT_TRUE(db) << db.error().to_string();
   auto routes = compute_routes(*db, router_key(system(1)));
   ASSERT_TRUE(routes) << routes.error().to_string();
-  ASSERT_EQ(routes->size(), 1u);
+  ASSERT_EQ(routes->size(), 3u);  // neither 10.0.3.0 nor 10.0.13.0
   EXPECT_EQ((*routes)[0].prefix, kLeaf2Net);
+  EXPECT_FALSE((*routes)[0].up_down);
   EXPECT_EQ((*routes)[0].first_hops,
             hops({{router_key(system(11)), gbps(40)},
                   {router_key(system(12)), gbps(20)}}));
-  // Spine 12 overloaded: no transit through it.
+  EXPECT_EQ((*routes)[1].prefix, v4(10, 0, 4, 24));
+  EXPECT_TRUE((*routes)[1].up_down);
+  EXPECT_EQ((*routes)[2].prefix, v4(10, 0, 32, 20));
+  // The overload bit of a fragment other than 0 does not count (RFC 3787
+  // §4); fragment 0's does: no transit through spine 12.
+  isis::Lsp fragment = lsps[3];
+  fragment.lsp_id.fragment = 1;
+  fragment.tlvs.clear();
+  fragment.flags |= isis::kLspFlagOverload;
+  lsps.push_back(fragment);
+  routes = compute_routes(*database_from_isis(lsps), router_key(system(1)));
+  EXPECT_EQ((*routes)[0].first_hops.size(), 2u);
   lsps[3].flags |= isis::kLspFlagOverload;
   routes = compute_routes(*database_from_isis(lsps), router_key(system(1)));
   EXPECT_EQ((*routes)[0].first_hops,
             hops({{router_key(system(11)), gbps(40)}}));
+  // Without its fragment 0, spine 11 is left out with its other fragments
+  // (ISO 10589 §7.2.5): no path to leaf 2 is left.
+  lsps[2].lsp_id.fragment = 1;
+  routes = compute_routes(*database_from_isis(lsps), router_key(system(1)));
+  EXPECT_EQ(std::ranges::count(*routes, kLeaf2Net, &LinkStateRoute::prefix), 0);
   // A pseudonode LSP is refused by name.
   lsps[2].lsp_id.pseudonode = 1;
   EXPECT_EQ(database_from_isis(lsps).error().field,
