@@ -11,6 +11,7 @@
 
 #include "daemon/netns_harness.h"
 #include "support/capture.h"
+#include "support/isis_routers.h"
 #include "sysdep/linux/pcap_file.h"
 #include "wire/isis/frame.h"
 #include "wire/isis/lsp.h"
@@ -21,26 +22,13 @@ namespace {
 namespace isis = wire::isis;
 using nlohmann::json;
 
-isis::SystemId system(std::uint8_t n) { return {0, 0, 0, 0, 0, n}; }
-
-// An L2 LSP of router `n`: its neighbours with the Maximum Link
-// Bandwidth (bytes/s) toward each, and one /24 prefix 10.0.n.0.
+// Router n's LSP (sequence `sequence`) with its links and one /24 prefix
+// 10.0.n.0 at metric 10.
 isis::Lsp lsp(std::uint8_t n,
-              std::vector<std::pair<std::uint8_t, float>> neighbours,
+              const std::vector<std::pair<std::uint8_t, float>>& links,
               std::uint32_t sequence = 1) {
-  isis::Lsp l;
-  l.lsp_id.system_id = system(n);
+  isis::Lsp l = testing::isis_router_lsp(n, links);
   l.sequence_number = sequence;
-  isis::ExtendedIsReachTlv reach;
-  for (const auto& [m, bytes_per_second] : neighbours)
-    reach.neighbors.push_back(
-        {system(m),
-         0,
-         10,
-         {isis::MaxLinkBandwidthSubTlv{
-             wire::lsr::Bandwidth32::from_bytes_per_second(
-                 bytes_per_second)}}});
-  l.tlvs.push_back(reach);
   l.tlvs.push_back(isis::ExtendedIpReachTlv{{isis::Ipv4Prefix{
       .metric = 10, .prefix_length = 24, .prefix = {10, 0, n, 0}}}});
   return l;

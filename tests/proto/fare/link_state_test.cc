@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "support/isis_routers.h"
 #include "wire/isis/lsp.h"
 
 namespace arfabric::proto::fare {
@@ -286,22 +287,14 @@ RC_GTEST_PROP(FareLinkState, ToBandwidth32RoundsTowardZero,
 // the overload bit, fragments, RFC 5305's metrics kept out of SPF.
 TEST(FareLinkState, DatabaseFromIsisLsps) {
   namespace isis = wire::isis;
-  auto system = [](std::uint8_t n) { return isis::SystemId{0, 0, 0, 0, 0, n}; };
-  auto lsp = [&](std::uint8_t n, std::vector<std::uint8_t> neighbours,
-                 float bytes_per_second) {
-    isis::Lsp l;
-    l.lsp_id.system_id = system(n);
-    isis::ExtendedIsReachTlv reach;
-    for (std::uint8_t m : neighbours)
-      reach.neighbors.push_back(
-          {system(m),
-           0,
-           10,
-           {isis::MaxLinkBandwidthSubTlv{
-               wire::lsr::Bandwidth32::from_bytes_per_second(
-                   bytes_per_second)}}});
-    l.tlvs.push_back(reach);
-    return l;
+  using testing::isis_system;
+  auto system = isis_system;
+  // Router n's LSP: every link with the same Maximum Link Bandwidth.
+  auto lsp = [](std::uint8_t n, std::vector<std::uint8_t> neighbours,
+                float bytes_per_second) {
+    std::vector<std::pair<std::uint8_t, float>> links;
+    for (std::uint8_t m : neighbours) links.push_back({m, bytes_per_second});
+    return testing::isis_router_lsp(n, links);
   };
   std::vector<isis::Lsp> lsps = {lsp(1, {11, 12}, 5e9f),  // 40G
                                  lsp(2, {11, 12}, 5e9f), lsp(11, {1, 2}, 5e9f),
