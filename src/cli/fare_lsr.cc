@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <tuple>
 
 #include "cli/json/isis_json.h"
@@ -137,7 +138,7 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
     // A purge may carry checksum 0 (FRR's do), which passes for a purge
     // (ISO 10589 §7.3.16.4).
     const bool purge = parsed.lsp.remaining_lifetime == 0;
-    if (!parsed.checksum_valid && !purge) {
+    if (!parsed.checksum_valid && !(purge && parsed.lsp.checksum == 0)) {
       ++bad_checksum;
       continue;
     }
@@ -183,6 +184,14 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
     err << "arfabric fare-lsr: " << db.error().to_string() << '\n';
     return 1;
   }
+  // database_from_isis leaves out a router without its fragment 0 (ISO
+  // 10589 §7.2.5): a capture too short to hold it, or a purge of it.
+  std::set<RouterKey> routers;
+  for (const isis::Lsp& l : lsps)
+    routers.insert(proto::fare::router_key(l.lsp_id.system_id));
+  if (const std::size_t left_out = routers.size() - db->routers.size())
+    err << "arfabric fare-lsr: left out " << left_out
+        << " routers without a current fragment 0\n";
   auto routes =
       proto::fare::compute_routes(*db, proto::fare::router_key(*self));
   if (!routes) {

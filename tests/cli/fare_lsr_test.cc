@@ -144,6 +144,25 @@ TEST(FareLsrCommand, PurgesExpiryAndUndecodableLsps) {
         << (frr ? "checksum 0" : "checksum computed");
     EXPECT_EQ(err, "");
   }
+  // A purge whose checksum is wrong and not 0 is not a purge.
+  auto bad_purge = frames;
+  purge.checksum = 0x1234;
+  bad_purge.push_back({frame(purge, /*compute_checksum=*/false), 2000});
+  std::string skipped;
+  EXPECT_EQ(first_hops(write_frames("fare-lsr-bad-purge", bad_purge), &skipped)
+                .size(),
+            2u);
+  EXPECT_EQ(skipped, "arfabric fare-lsr: skipped 1 LSPs with a bad checksum\n");
+  // Spine 12 without its fragment 0 is left out, and said.
+  auto no_zero = frames;
+  isis::Lsp fragment_one = base[3];
+  fragment_one.lsp_id.fragment = 1;
+  no_zero[3] = {frame(fragment_one), 1000};
+  EXPECT_EQ(first_hops(write_frames("fare-lsr-no-zero", no_zero), &skipped),
+            only_11);
+  EXPECT_EQ(skipped,
+            "arfabric fare-lsr: left out 1 routers without a current "
+            "fragment 0\n");
   // Spine 12's LSP, 100 s left when captured, 500 s before the last
   // frame.
   auto expired = frames;

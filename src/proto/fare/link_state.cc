@@ -216,18 +216,23 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
   std::vector<LinkStateRoute> routes;
   for (auto& [prefix, list] : offers) {
     if (own.contains(prefix)) continue;
+    // RFC 5302 §3.3: an advertisement without the up/down bit (this
+    // level's own) is preferred to one with it (leaked down from level 2)
+    // whatever their costs; among one kind, the least cost.
+    const bool only_down =
+        std::ranges::all_of(list, [](const Offer& o) { return o.up_down; });
     std::uint64_t best = kUnreached;
-    for (const Offer& o : list) best = std::min(best, o.cost);
+    for (const Offer& o : list)
+      if (o.up_down == only_down) best = std::min(best, o.cost);
     LinkStateRoute route;
     route.prefix = prefix;
     route.metric = static_cast<std::uint32_t>(std::min<std::uint64_t>(
         best, std::numeric_limits<std::uint32_t>::max()));
     std::vector<HopCapacity> first;
     BitsPerSecond bound = 0;  // the largest originator's Path Bandwidth
-    route.up_down = true;
+    route.up_down = only_down;
     for (const Offer& o : list) {
-      if (o.cost != best) continue;
-      route.up_down &= o.up_down;
+      if (o.cost != best || o.up_down != only_down) continue;
       route.originators.push_back(routers[o.router].router);
       bound = std::max(bound, o.path_bandwidth);
       for (const HopCapacity& h : hops[o.router])

@@ -112,14 +112,17 @@ struct LinkStateRoute {
   // What to re-advertise with the prefix when leaking it (see the top);
   // kUnlimited when nothing bounds it.
   BitsPerSecond path_bandwidth = kUnlimited;
-  // Every nearest originator's advertisement has the up/down bit: the
-  // prefix came down the hierarchy and must not be leaked up again.
+  // The route is to advertisements with the up/down bit (the prefix came
+  // down the hierarchy and must not be leaked up again): there is none
+  // without it, which RFC 5302 §3.3 would prefer at any cost.
   bool up_down = false;
 };
 
 // The routes of `self` to every prefix another router advertises and SPF
 // reaches, ordered by prefix (IPv4 before IPv6, then address, then
-// length). Prefixes `self` advertises itself are not routed.
+// length). Prefixes `self` advertises itself are not routed. Among a
+// prefix's advertisements, those without the up/down bit come first
+// (RFC 5302 §3.3), then the least cost.
 // Errors: "self" not in the database; "routers[i].router" listed twice;
 // "routers[i].prefixes[j].prefix" with host bits set or a length beyond
 // its family.

@@ -225,6 +225,28 @@ TEST(FareLinkState, SpfRules) {
             hops({{11, gbps(10)}}));
 }
 
+// RFC 5302 §3.3: a prefix this level advertises (up/down bit clear) is
+// preferred to one leaked down from level 2, whatever their costs.
+TEST(FareLinkState, AnAdvertisementWithoutTheUpDownBitIsPreferred) {
+  Fabric f = figure1();
+  f.advertise(11, kLeaf2Net, gbps(100));  // one hop away, leaked down
+  f.router(11).prefixes[0].up_down = true;
+  f.advertise(2, kLeaf2Net, std::nullopt, 0);  // two hops away, its own
+  auto routes = compute_routes(f.db(), 1);
+  ASSERT_TRUE(routes);
+  const LinkStateRoute& r = (*routes)[0];
+  EXPECT_FALSE(r.up_down);
+  EXPECT_EQ(r.originators, std::vector<RouterKey>{2});
+  EXPECT_EQ(r.metric, 20u);
+  EXPECT_EQ(r.first_hops.size(), 4u);
+  // Without leaf 2's own, the leaked one: marked up_down.
+  f.router(2).prefixes.clear();
+  routes = compute_routes(f.db(), 1);
+  EXPECT_TRUE((*routes)[0].up_down);
+  EXPECT_EQ((*routes)[0].originators, std::vector<RouterKey>{11});
+  EXPECT_EQ((*routes)[0].first_hops, hops({{11, gbps(100)}}));
+}
+
 // Beyond the first hop, several equal-cost paths: the widest counts (not
 // their sum), and the route's total is over first hops.
 TEST(FareLinkState, AFirstHopIsAsWideAsItsWidestPath) {
