@@ -119,7 +119,8 @@ struct ArnConfig {
   // token; beyond it a relay is dropped, so that neighbours cannot grow
   // the queue without bound. 0: a relay without a token is dropped. The
   // node's own messages always wait: at most one per object and condition
-  // (a newer message about a waiting object takes its place).
+  // (a newer message about a waiting object takes its place), those about
+  // flows no longer listed aside (ArnEngine's overview).
   std::uint32_t max_waiting_relays = 1024;
 
   // Receiving (§2.2).

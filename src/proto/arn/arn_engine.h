@@ -17,9 +17,15 @@
 // about an object already waiting (same Path ID, congestion or failure,
 // 5-tuple) takes the waiting one's place, so each object waits its turn
 // once and a repetition cannot push ahead of objects the previous one left
-// waiting (counted `waited`, `superseded`). The node's own messages are
-// never dropped: at most one per object and condition waits. Relayed
-// messages beyond max_waiting_relays a target are (`rate_limited`). A
+// waiting (counted `waited`, `superseded`). The node's own messages about
+// the objects it monitors are never dropped: at most one per object and
+// condition waits. Those about flows set_flows() has since dropped from
+// their port's list (eliminations, mostly) are, oldest first, when a
+// target's own messages would outnumber two per monitored object: flow
+// lists that change faster than the tokens allow cannot grow a queue
+// without bound (counted `evicted`; receivers' hold_time ends what they
+// would have eliminated). Relayed messages beyond max_waiting_relays a
+// target are dropped (`rate_limited`). A
 // queue longer than hold_time / refill_interval makes each object's
 // refresh come later than hold_time, and receivers revoke and re-apply it
 // while the condition lasts: size the buckets for a repetition of every
@@ -110,6 +116,7 @@ struct Counters {
   std::uint64_t sent = 0;          // messages handed to the host
   std::uint64_t waited = 0;        // messages queued for a token
   std::uint64_t superseded = 0;    // waiting messages a newer one replaced
+  std::uint64_t evicted = 0;       // own messages about flows no longer listed
   std::uint64_t rate_limited = 0;  // relays dropped: too many waiting
   // Receiving.
   std::uint64_t received = 0;
@@ -299,9 +306,14 @@ class ArnEngine {
   struct WaitingKeyHash {  // mixed as RelayKeyHash
     std::size_t operator()(const WaitingKey& k) const;
   };
+  struct Waiting {
+    wire::arn::ArnMessage message;
+    bool evicted = false;  // dropped where it stood: skipped, no token spent
+  };
   struct TargetQueue {
-    std::deque<wire::arn::ArnMessage> messages;
-    std::uint32_t relays = 0;  // of `messages`, those relayed (not ours)
+    std::deque<Waiting> messages;
+    std::uint32_t relays = 0;  // of `messages` not evicted: relayed
+    std::uint32_t own = 0;     // and ours
     std::uint64_t first = 0;
     absl::flat_hash_map<WaitingKey, std::uint64_t, WaitingKeyHash> place;
   };
@@ -309,6 +321,13 @@ class ArnEngine {
   // Whether `message` is another node's, passed on (ours carry our Path
   // IDs, and a message of ours that comes back is ignored).
   bool relayed(const wire::arn::ArnMessage& message) const;
+  // Whether our `message` is about a flow its port no longer lists.
+  bool about_a_dropped_flow(const wire::arn::ArnMessage& message) const;
+  // Two per monitored object (a congestion and a failure condition): the
+  // most own messages a target's queue holds but for those about dropped
+  // flows. Recomputed when set_flows() changes a list.
+  std::size_t own_limit_ = 0;
+  void update_own_limit();
   std::vector<TargetQueue> queues_;  // per target
   std::size_t targets_waiting_ = 0;  // queues not empty
   // When the next token comes back to a target with messages waiting.

@@ -67,6 +67,7 @@ ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
   buckets_.assign(config_.targets.size(),
                   Bucket{config_.bucket_capacity, Time()});
   queues_.resize(config_.targets.size());
+  update_own_limit();
   entries_.resize(config_.max_entries);
   used_bits_.assign((entries_.size() + 63) / 64, 0);
 }
@@ -208,17 +209,19 @@ std::expected<void, ConfigError> ArnEngine::set_flows(
   }
   const auto m = static_cast<std::size_t>(monitor_of_port_[port]);
   MonitoredPort& mp = config_.monitored[m];
+  // The new list first: the eliminations below are about dropped flows.
+  mp.flows = std::move(next);
+  update_own_limit();
   for (Kind k : {kCongestion, kFailure}) {
     const Condition& c = conditions_[m][k];
     if (c.phase != Phase::notifying) continue;
     ArnMessage msg = message(m, k, false);
     for (const wire::arn::FiveTuple& old : c.announced_flows) {
-      if (std::find(next.begin(), next.end(), old) != next.end()) continue;
+      if (std::ranges::find(mp.flows, old) != mp.flows.end()) continue;
       msg.flow = old;
       send_to_targets(msg, port, true, now);
     }
   }
-  mp.flows = std::move(next);
   return {};
 }
 
@@ -276,11 +279,34 @@ bool ArnEngine::relayed(const ArnMessage& msg) const {
   return !msg.path_id || path_id_node(*msg.path_id) != config_.node_id;
 }
 
+bool ArnEngine::about_a_dropped_flow(const ArnMessage& msg) const {
+  if (!msg.path_id || !msg.flow) return false;
+  const PortId port = static_cast<PortId>(*msg.path_id & 0xffff);
+  if (port >= monitor_of_port_.size() || monitor_of_port_[port] < 0)
+    return false;
+  const MonitoredPort& mp =
+      config_.monitored[static_cast<std::size_t>(monitor_of_port_[port])];
+  const wire::arn::FiveTuple& f = *msg.flow;
+  if (std::ranges::find(mp.flows, f) != mp.flows.end()) return false;
+  // An affected destination (notify()'s form of it).
+  return f.mask != wire::arn::kMaskDestination ||
+         std::ranges::none_of(mp.affected, [&](const IpAddress& a) {
+           return a.bytes == f.destination &&
+                  a.ipv6 == (f.family == wire::arn::AddressFamily::ipv6);
+         });
+}
+
+void ArnEngine::update_own_limit() {
+  own_limit_ = 0;
+  for (const MonitoredPort& mp : config_.monitored)
+    own_limit_ += 2 * (mp.affected.size() + mp.flows.size());
+}
+
 void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
   TargetQueue& q = queues_[t];
   const WaitingKey key = waiting_key(msg);
   if (const auto it = q.place.find(key); it != q.place.end()) {
-    q.messages[it->second - q.first] = msg;
+    q.messages[it->second - q.first].message = msg;
     ++counters_.superseded;
     return;
   }
@@ -291,23 +317,51 @@ void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
       return;
     }
     ++q.relays;
+  } else {
+    if (q.own >= own_limit_) {
+      // Full only with messages about dropped flows among those waiting
+      // (the others are at most own_limit_): the newcomer if it is one,
+      // else the oldest of them.
+      if (about_a_dropped_flow(msg)) {
+        ++counters_.evicted;
+        return;
+      }
+      for (Waiting& w : q.messages) {
+        if (w.evicted || relayed(w.message) || !about_a_dropped_flow(w.message))
+          continue;
+        w.evicted = true;
+        q.place.erase(waiting_key(w.message));
+        --q.own;
+        ++counters_.evicted;
+        break;
+      }
+    }
+    ++q.own;
   }
   if (q.messages.empty()) ++targets_waiting_;
   q.place.emplace(key, q.first + q.messages.size());
-  q.messages.push_back(msg);
+  q.messages.push_back({msg});
   ++counters_.waited;
 }
 
 void ArnEngine::serve(std::size_t t, Time now) {
   TargetQueue& q = queues_[t];
-  while (!q.messages.empty() && take_token(t, now)) {
-    q.place.erase(waiting_key(q.messages.front()));
-    if (relayed(q.messages.front())) --q.relays;
-    transmit(t, q.messages.front());
+  if (q.messages.empty()) return;
+  while (!q.messages.empty()) {
+    const Waiting& w = q.messages.front();
+    if (!w.evicted) {
+      if (!take_token(t, now)) break;
+      q.place.erase(waiting_key(w.message));
+      if (relayed(w.message))
+        --q.relays;
+      else
+        --q.own;
+      transmit(t, w.message);
+    }
     q.messages.pop_front();
     ++q.first;
-    if (q.messages.empty()) --targets_waiting_;
   }
+  if (q.messages.empty()) --targets_waiting_;
 }
 
 void ArnEngine::transmit(std::size_t t, const ArnMessage& msg) {
