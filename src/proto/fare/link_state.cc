@@ -306,7 +306,8 @@ std::expected<LinkStateDatabase, ConfigError> database_from_isis(
     const RouterKey key = router_key(lsp.lsp_id.system_id);
     const auto [at, fresh] = index.try_emplace(key, routers.size());
     if (fresh) {
-      routers.push_back(LinkStateRouter{.router = key});
+      routers.push_back(
+          LinkStateRouter{.router = key, .links = {}, .prefixes = {}});
       has_fragment_zero.push_back(false);
     }
     LinkStateRouter& router = routers[at->second];
