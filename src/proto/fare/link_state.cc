@@ -5,7 +5,10 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <queue>
 #include <string>
+
+#include "absl/container/flat_hash_map.h"
 
 namespace arfabric::proto::fare {
 namespace {
@@ -100,7 +103,7 @@ RouterKey router_key(const wire::isis::SystemId& id) {
 std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
     const LinkStateDatabase& database, RouterKey self) {
   const auto& routers = database.routers;
-  std::map<RouterKey, std::size_t> index;
+  absl::flat_hash_map<RouterKey, std::size_t> index;
   for (std::size_t i = 0; i < routers.size(); ++i) {
     const std::string at = "routers[" + std::to_string(i) + "]";
     if (!index.emplace(routers[i].router, i).second)
@@ -115,61 +118,81 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
                "router " + std::to_string(self) + " is not in the database");
   const std::size_t source = self_at->second;
 
+  // Each router's links to routers of the database, by neighbour index
+  // (sorted, so that the two-way check is a search and parallel links are
+  // adjacent). A link to itself or to a router not in the database is
+  // nothing.
+  struct Resolved {
+    std::size_t neighbor = 0;
+    const LinkStateLink* link = nullptr;
+  };
+  std::vector<std::vector<Resolved>> resolved(routers.size());
+  for (std::size_t i = 0; i < routers.size(); ++i) {
+    for (const LinkStateLink& l : routers[i].links)
+      if (const auto n = index.find(l.neighbor);
+          n != index.end() && n->second != i)
+        resolved[i].push_back({n->second, &l});
+    std::ranges::sort(resolved[i], {}, &Resolved::neighbor);
+  }
   // Edges: the least metric to each neighbour that lists us too, the
   // capacities of the parallel links at that metric summed.
   std::vector<std::vector<Edge>> edges(routers.size());
   for (std::size_t i = 0; i < routers.size(); ++i) {
-    struct Parallel {
-      std::uint32_t metric = 0;
-      BitsPerSecond capacity = 0;
-      bool unknown = false;  // one of them without a Maximum Bandwidth
-    };
-    std::map<std::size_t, Parallel> best;
-    for (const LinkStateLink& l : routers[i].links) {
-      const auto n = index.find(l.neighbor);
-      if (n == index.end() || n->second == i) continue;
-      const std::size_t j = n->second;
+    const auto& out = resolved[i];
+    for (std::size_t k = 0; k < out.size();) {
+      const std::size_t j = out[k].neighbor;
+      std::size_t end = k;
+      std::uint32_t metric = std::numeric_limits<std::uint32_t>::max();
+      for (; end < out.size() && out[end].neighbor == j; ++end)
+        metric = std::min(metric, out[end].link->metric);
       const bool two_way =
-          std::ranges::any_of(routers[j].links, [&](const LinkStateLink& back) {
-            return back.neighbor == routers[i].router;
-          });
-      if (!two_way) continue;
-      const auto it = best.find(j);
-      if (it != best.end() && l.metric > it->second.metric) continue;
-      if (it == best.end() || l.metric < it->second.metric)
-        best[j] = Parallel{l.metric};
-      Parallel& p = best[j];
-      if (l.max_bandwidth)
-        p.capacity = saturating_add(p.capacity, *l.max_bandwidth);
-      else
-        p.unknown = true;
+          std::ranges::binary_search(resolved[j], i, {}, &Resolved::neighbor);
+      if (two_way) {
+        BitsPerSecond capacity = 0;
+        bool unknown = false;  // a link at that metric without a bandwidth
+        for (std::size_t p = k; p < end; ++p) {
+          const LinkStateLink& l = *out[p].link;
+          if (l.metric != metric) continue;
+          if (l.max_bandwidth)
+            capacity = saturating_add(capacity, *l.max_bandwidth);
+          else
+            unknown = true;
+        }
+        edges[i].push_back({j, metric, unknown ? kUnlimited : capacity});
+      }
+      k = end;
     }
-    for (const auto& [j, p] : best)
-      edges[i].push_back({j, p.metric, p.unknown ? kUnlimited : p.capacity});
   }
 
   // Dijkstra from self; overloaded routers are not transit.
   std::vector<std::uint64_t> distance(routers.size(), kUnreached);
-  std::vector<bool> settled(routers.size(), false);
   std::vector<std::size_t> order;  // by distance
+  using Queued = std::pair<std::uint64_t, std::size_t>;
+  std::priority_queue<Queued, std::vector<Queued>, std::greater<>> frontier;
   distance[source] = 0;
-  for (;;) {
-    std::size_t u = routers.size();
-    for (std::size_t i = 0; i < routers.size(); ++i)
-      if (!settled[i] && distance[i] != kUnreached &&
-          (u == routers.size() || distance[i] < distance[u]))
-        u = i;
-    if (u == routers.size()) break;
-    settled[u] = true;
+  frontier.push({0, source});
+  while (!frontier.empty()) {
+    const auto [d, u] = frontier.top();
+    frontier.pop();
+    if (d != distance[u]) continue;  // reached sooner since
     order.push_back(u);
     if (u != source && routers[u].overloaded) continue;
-    for (const Edge& e : edges[u])
-      distance[e.to] = std::min(distance[e.to], distance[u] + e.metric);
+    for (const Edge& e : edges[u]) {
+      if (d + e.metric < distance[e.to]) {
+        distance[e.to] = d + e.metric;
+        frontier.push({distance[e.to], e.to});
+      }
+    }
   }
 
   // First hops and their capacities along the shortest-path DAG. Edges of
   // metric 0 join routers at one distance, which one pass in distance
-  // order may visit in the wrong order: repeat until nothing changes.
+  // order may visit in the wrong order: with any, repeat until nothing
+  // changes.
+  const bool zero_metrics = std::ranges::any_of(edges, [](const auto& out) {
+    return std::ranges::any_of(out,
+                               [](const Edge& e) { return e.metric == 0; });
+  });
   std::vector<std::vector<HopCapacity>> hops(routers.size());
   for (bool changed = true; changed;) {
     changed = false;
@@ -187,6 +210,7 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
               widen(hops[e.to], h.first_hop, std::min(h.capacity, e.capacity));
       }
     }
+    changed &= zero_metrics;
   }
 
   // Prefixes: the nearest originators other than self.
