@@ -9,6 +9,7 @@
 // back has weights 1.
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "proto/fare/link_state.h"
@@ -39,12 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   if (me == nullptr) __builtin_trap();
   for (std::size_t i = 0; i < routes->size(); ++i) {
     const LinkStateRoute& r = (*routes)[i];
-    if (i > 0 && !((*routes)[i - 1].prefix.ipv6 < r.prefix.ipv6 ||
-                   ((*routes)[i - 1].prefix.ipv6 == r.prefix.ipv6 &&
-                    ((*routes)[i - 1].prefix.address < r.prefix.address ||
-                     ((*routes)[i - 1].prefix.address == r.prefix.address &&
-                      (*routes)[i - 1].prefix.length < r.prefix.length)))))
-      __builtin_trap();
+    if (i > 0) {
+      const proto::fib::Prefix& a = (*routes)[i - 1].prefix;
+      if (std::tie(a.ipv6, a.address, a.length) >=
+          std::tie(r.prefix.ipv6, r.prefix.address, r.prefix.length))
+        __builtin_trap();  // out of order, or a prefix twice
+    }
     if (r.originators.empty() || r.first_hops.empty()) __builtin_trap();
     BitsPerSecond total = 0;
     for (const WeightedFirstHop& h : r.first_hops) {

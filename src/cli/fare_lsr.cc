@@ -1,7 +1,5 @@
 #include "cli/fare_lsr.h"
 
-#include <fmt/format.h>
-
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -12,6 +10,8 @@
 #include "proto/fare/link_state.h"
 #include "sysdep/linux/pcap_file.h"
 #include "wire/inet/ethernet.h"
+#include "wire/inet/ipv4.h"
+#include "wire/inet/ipv6.h"
 #include "wire/isis/frame.h"
 
 namespace arfabric::cli {
@@ -43,17 +43,13 @@ std::string system_id_of(RouterKey key) {
   return format_system_id(id);
 }
 
+// As `arfabric decode` prints addresses (IPv6 in RFC 5952 text).
 std::string prefix_text(const proto::fib::Prefix& p) {
-  std::string s;
-  if (!p.ipv6) {
-    s = fmt::format("{}.{}.{}.{}", p.address[0], p.address[1], p.address[2],
-                    p.address[3]);
-  } else {
-    for (int i = 0; i < 16; i += 2)
-      s += fmt::format("{}{:x}", i ? ":" : "",
-                       p.address[i] << 8 | p.address[i + 1]);
-  }
-  return s + "/" + std::to_string(p.length);
+  const std::string address =
+      p.ipv6 ? wire::format_ipv6(p.address)
+             : wire::format_ipv4(
+                   {p.address[0], p.address[1], p.address[2], p.address[3]});
+  return address + "/" + std::to_string(p.length);
 }
 
 nlohmann::json bandwidth(BitsPerSecond rate) {

@@ -83,19 +83,24 @@ std::vector<json> routes(const std::string& text) {
 // uplink to spine 12 is 20G and spine 12's downlink to leaf 2 10G. An
 // older copy of spine 11's LSP (40G everywhere but 5G to leaf 2) comes
 // after the newer one (as on another interface) and does not replace it.
+// Leaf 2 also has an IPv6 prefix.
 TEST(FareLsrCommand, WeightsFromTheNewestLsps) {
   const float g40 = 5e9f, g20 = 2.5e9f, g10 = 1.25e9f;
+  isis::Lsp leaf2 = lsp(2, {{11, g40}, {12, g40}});
+  leaf2.tlvs.push_back(isis::Ipv6ReachTlv{
+      {isis::Ipv6Prefix{.metric = 10,
+                        .prefix_length = 48,
+                        .prefix = {0x20, 0x01, 0x0d, 0xb8, 0, 2}}}});
   const std::string path = write_capture(
       "fare-lsr",
-      {lsp(11, {{1, g40}, {2, g40}}, 2), lsp(1, {{11, g40}, {12, g20}}),
-       lsp(2, {{11, g40}, {12, g40}}), lsp(11, {{1, g40}, {2, 6.25e8f}}, 1),
-       lsp(12, {{1, g40}, {2, g10}})});
+      {lsp(11, {{1, g40}, {2, g40}}, 2), lsp(1, {{11, g40}, {12, g20}}), leaf2,
+       lsp(11, {{1, g40}, {2, 6.25e8f}}, 1), lsp(12, {{1, g40}, {2, g10}})});
   FareLsrOptions o{.pcap_path = path, .self = "0000.0000.0001"};
   std::ostringstream out, err;
   ASSERT_EQ(run_fare_lsr(o, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");
   const auto r = routes(out.str());
-  ASSERT_EQ(r.size(), 3u) << out.str();  // 10.0.2.0, .11.0, .12.0
+  ASSERT_EQ(r.size(), 4u) << out.str();  // 10.0.2.0, .11.0, .12.0, v6
   EXPECT_EQ(r[0]["prefix"], "10.0.2.0/24");
   EXPECT_EQ(r[0]["metric"], 30);
   EXPECT_EQ(r[0]["weighted"], true);
@@ -105,6 +110,8 @@ TEST(FareLsrCommand, WeightsFromTheNewestLsps) {
                              {"neighbor":"0000.0000.000c","weight":10000000000}])"));
   EXPECT_EQ(r[0]["path_bandwidth"], 50'000'000'000ull);
   EXPECT_EQ(r[1]["prefix"], "10.0.11.0/24");
+  EXPECT_EQ(r[3]["prefix"], "2001:db8:2::/48");
+  EXPECT_EQ(r[3]["first_hops"], r[0]["first_hops"]);
   std::filesystem::remove(path);
 }
 

@@ -6,7 +6,9 @@
 #include <limits>
 #include <map>
 #include <queue>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -19,11 +21,13 @@ std::unexpected<ConfigError> bad(std::string field, std::string reason) {
   return std::unexpected(ConfigError{std::move(field), std::move(reason)});
 }
 
-bool prefix_less(const fib::Prefix& a, const fib::Prefix& b) {
-  if (a.ipv6 != b.ipv6) return !a.ipv6;
-  if (a.address != b.address) return a.address < b.address;
-  return a.length < b.length;
-}
+// Routes' order: IPv4 before IPv6, then address, then length.
+struct PrefixLess {
+  bool operator()(const fib::Prefix& a, const fib::Prefix& b) const {
+    return std::tie(a.ipv6, a.address, a.length) <
+           std::tie(b.ipv6, b.address, b.length);
+  }
+};
 
 std::optional<std::string> prefix_problem(const fib::Prefix& p) {
   const unsigned max = p.ipv6 ? 128 : 32;
@@ -220,15 +224,12 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
     BitsPerSecond path_bandwidth = kUnlimited;
     bool up_down = false;
   };
-  auto less = [](const fib::Prefix& a, const fib::Prefix& b) {
-    return prefix_less(a, b);
-  };
-  std::map<fib::Prefix, std::vector<Offer>, decltype(less)> offers(less);
-  std::map<fib::Prefix, bool, decltype(less)> own(less);
+  std::map<fib::Prefix, std::vector<Offer>, PrefixLess> offers;
+  std::set<fib::Prefix, PrefixLess> own;
   for (std::size_t i = 0; i < routers.size(); ++i) {
     for (const LinkStatePrefix& p : routers[i].prefixes) {
       if (i == source) {
-        own[p.prefix] = true;
+        own.insert(p.prefix);
         continue;
       }
       if (distance[i] == kUnreached) continue;
