@@ -151,6 +151,7 @@ void BgpControl::close_connection(bgp::ConnectionId id, Time at) {
 }
 
 void BgpControl::pump(std::uint32_t sw_index, Time now) {
+  held_back_.reset();  // the speaker has just taken an input
   Switch& sw = switches_[sw_index];
   std::vector<bgp::SpeakerOutput> outs;
   outs.swap(sw.speaker->outputs());
@@ -426,9 +427,12 @@ void BgpControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
 }
 
 bool BgpControl::held_back() const {
-  return std::ranges::any_of(switches_, [](const Switch& sw) {
-    return sw.speaker->exports_pending();
-  });
+  if (!held_back_) {
+    held_back_ = std::ranges::any_of(switches_, [](const Switch& sw) {
+      return sw.speaker->exports_pending();
+    });
+  }
+  return *held_back_;
 }
 
 bool BgpControl::all_established() const {

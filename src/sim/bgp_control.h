@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "proto/bgp/speaker.h"
@@ -109,7 +110,8 @@ class BgpControl : public ControlHandler {
     return pending_work_ != 0 || payloads_.size() != free_payloads_.size();
   }
   // Some speaker holds changes back for its MRAI: they will go out when
-  // its timer fires.
+  // its timer fires. Asked after every event once the workload is over
+  // (quiet()), so the walk over the speakers is kept until one changes.
   bool held_back() const;
   // BGP has nothing left to do: nothing in flight, nothing held back.
   bool quiet() const { return !in_flight() && !held_back(); }
@@ -177,6 +179,9 @@ class BgpControl : public ControlHandler {
              const BgpControlConfig& config)
       : network_(&network), events_(&events), pool_(&pool), config_(config) {}
   void schedule(Time at, Work work);
+  // held_back()'s answer since the last pump() (every input a speaker
+  // takes is followed by one); empty when a speaker may have changed.
+  mutable std::optional<bool> held_back_;
   void pump(std::uint32_t sw, Time now);
   void arm_timer(std::uint32_t sw);
   void program(std::uint32_t sw, const proto::bgp::FibUpdate& update, Time now);
