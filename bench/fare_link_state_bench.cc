@@ -68,17 +68,12 @@ void BM_DatabaseFromIsis(benchmark::State& state) {
   const auto leaves = static_cast<std::uint32_t>(state.range(1));
   const LinkStateDatabase db = clos(spines, leaves);
   std::vector<isis::Lsp> lsps;
-  auto system = [](RouterKey k) {
-    isis::SystemId id{};
-    for (int i = 5; i >= 0; --i, k >>= 8) id[i] = k & 0xff;
-    return id;
-  };
   for (const LinkStateRouter& r : db.routers) {
     isis::Lsp l;
-    l.lsp_id.system_id = system(r.router);
+    l.lsp_id.system_id = system_id(r.router);
     isis::ExtendedIsReachTlv reach;
     for (const LinkStateLink& link : r.links)
-      reach.neighbors.push_back({system(link.neighbor),
+      reach.neighbors.push_back({system_id(link.neighbor),
                                  0,
                                  link.metric,
                                  {isis::MaxLinkBandwidthSubTlv{

@@ -38,9 +38,7 @@ std::optional<isis::SystemId> parse_system_id(const std::string& text) {
 }
 
 std::string system_id_of(RouterKey key) {
-  isis::SystemId id{};
-  for (int i = 5; i >= 0; --i, key >>= 8) id[i] = key & 0xff;
-  return format_system_id(id);
+  return format_system_id(proto::fare::system_id(key));
 }
 
 // As `arfabric decode` prints addresses (IPv6 in RFC 5952 text).

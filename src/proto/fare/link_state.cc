@@ -104,6 +104,12 @@ RouterKey router_key(const wire::isis::SystemId& id) {
   return key;
 }
 
+wire::isis::SystemId system_id(RouterKey key) {
+  wire::isis::SystemId id{};
+  for (int i = 5; i >= 0; --i, key >>= 8) id[i] = key & 0xff;
+  return id;
+}
+
 std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
     const LinkStateDatabase& database, RouterKey self) {
   const auto& routers = database.routers;

@@ -153,7 +153,8 @@ wire::lsr::Bandwidth32 to_bandwidth32(BitsPerSecond rate);
 std::expected<LinkStateDatabase, ConfigError> database_from_isis(
     std::span<const wire::isis::Lsp> lsps);
 
-// The key of an IS-IS system ID.
+// The key of an IS-IS system ID, and back (the low 48 bits).
 RouterKey router_key(const wire::isis::SystemId& id);
+wire::isis::SystemId system_id(RouterKey key);
 
 }  // namespace arfabric::proto::fare
