@@ -82,7 +82,7 @@ void BM_DatabaseFromIsis(benchmark::State& state) {
     for (const LinkStatePrefix& p : r.prefixes) {
       isis::Ipv4Prefix prefix{
           .metric = 0,
-          .up_down = false,
+          .inter_area = false,
           .prefix_length = p.prefix.length,
           .prefix = {p.prefix.address[0], p.prefix.address[1],
                      p.prefix.address[2], 0},

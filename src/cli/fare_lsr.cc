@@ -215,7 +215,7 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
                         {"weighted", r.weighted},
                         {"first_hops", hops},
                         {"path_bandwidth", bandwidth(r.path_bandwidth)},
-                        {"up_down", r.up_down}};
+                        {"up_down", r.inter_area}};
     if (fallback) j["fallback"] = fallback;
     out << j.dump(options.pretty ? 2 : -1) << '\n';
   }

@@ -228,7 +228,7 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
     std::size_t router = 0;
     std::uint64_t cost = 0;
     BitsPerSecond path_bandwidth = kUnlimited;
-    bool up_down = false;
+    bool inter_area = false;
   };
   std::map<fib::Prefix, std::vector<Offer>, PrefixLess> offers;
   std::set<fib::Prefix, PrefixLess> own;
@@ -241,29 +241,30 @@ std::expected<std::vector<LinkStateRoute>, ConfigError> compute_routes(
       if (distance[i] == kUnreached) continue;
       offers[p.prefix].push_back({i, distance[i] + p.metric,
                                   p.path_bandwidth.value_or(kUnlimited),
-                                  p.up_down});
+                                  p.inter_area});
     }
   }
   std::vector<LinkStateRoute> routes;
   for (auto& [prefix, list] : offers) {
     if (own.contains(prefix)) continue;
-    // RFC 5302 §3.3: an advertisement without the up/down bit (this
-    // level's own) is preferred to one with it (leaked down from level 2)
-    // whatever their costs; among one kind, the least cost.
-    const bool only_down =
-        std::ranges::all_of(list, [](const Offer& o) { return o.up_down; });
+    // The level's or area's own advertisements are preferred to those
+    // from another (an IS-IS up/down bit, RFC 5302 §3.3; an OSPF
+    // inter-area route, RFC 2328 §11) whatever their costs; among one
+    // kind, the least cost.
+    const bool only_inter_area =
+        std::ranges::all_of(list, [](const Offer& o) { return o.inter_area; });
     std::uint64_t best = kUnreached;
     for (const Offer& o : list)
-      if (o.up_down == only_down) best = std::min(best, o.cost);
+      if (o.inter_area == only_inter_area) best = std::min(best, o.cost);
     LinkStateRoute route;
     route.prefix = prefix;
     route.metric = static_cast<std::uint32_t>(std::min<std::uint64_t>(
         best, std::numeric_limits<std::uint32_t>::max()));
     std::vector<HopCapacity> first;
     BitsPerSecond bound = 0;  // the largest originator's Path Bandwidth
-    route.up_down = only_down;
+    route.inter_area = only_inter_area;
     for (const Offer& o : list) {
-      if (o.cost != best || o.up_down != only_down) continue;
+      if (o.cost != best || o.inter_area != only_inter_area) continue;
       route.originators.push_back(routers[o.router].router);
       bound = std::max(bound, o.path_bandwidth);
       for (const HopCapacity& h : hops[o.router])

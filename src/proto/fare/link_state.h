@@ -68,14 +68,19 @@ struct LinkStatePrefix {
   fib::Prefix prefix;
   std::uint32_t metric = 0;
   std::optional<BitsPerSecond> path_bandwidth;  // the Path Bandwidth sub-TLV
-  // The IS-IS up/down bit (RFC 5302 §3.3): the prefix came down from
-  // level 2, and may be leaked only downward.
-  bool up_down = false;
+  // Advertised into the level or area from another one, and so less
+  // preferred than the level's or area's own advertisements at any cost:
+  // the IS-IS up/down bit (RFC 5302 §3.3: leaked down from level 2, and
+  // not to be leaked up again), or an OSPF inter-area prefix (a
+  // Summary-LSA, RFC 2328 §11 and §16.2).
+  bool inter_area = false;
+  bool operator==(const LinkStatePrefix&) const = default;
 };
 
 struct LinkStateRouter {
   RouterKey router = 0;
-  // Not to be used for transit (the IS-IS LSP overload bit): it and its
+  // Not to be used for transit (the IS-IS LSP overload bit, RFC 8770's
+  // H-bit in an OSPF Router-LSA): it and its
   // prefixes are reached, routers beyond it only through others.
   bool overloaded = false;
   std::vector<LinkStateLink> links;
@@ -112,17 +117,19 @@ struct LinkStateRoute {
   // What to re-advertise with the prefix when leaking it (see the top);
   // kUnlimited when nothing bounds it.
   BitsPerSecond path_bandwidth = kUnlimited;
-  // The route is to advertisements with the up/down bit (the prefix came
-  // down the hierarchy and must not be leaked up again): there is none
-  // without it, which RFC 5302 §3.3 would prefer at any cost.
-  bool up_down = false;
+  // The route is to inter_area advertisements (an IS-IS prefix with the
+  // up/down bit, which must not be leaked up again; an OSPF inter-area
+  // route, which an ABR advertises only into non-backbone areas, RFC 2328
+  // §12.4.3): there is none of the level's or area's own, which would be
+  // preferred at any cost.
+  bool inter_area = false;
 };
 
 // The routes of `self` to every prefix another router advertises and SPF
 // reaches, ordered by prefix (IPv4 before IPv6, then address, then
 // length). Prefixes `self` advertises itself are not routed. Among a
-// prefix's advertisements, those without the up/down bit come first
-// (RFC 5302 §3.3), then the least cost.
+// prefix's advertisements, those not inter_area come first (RFC 5302
+// §3.3, RFC 2328 §11), then the least cost.
 // Errors: "self" not in the database; "routers[i].router" listed twice;
 // "routers[i].prefixes[j].prefix" with host bits set or a length beyond
 // its family.

@@ -230,19 +230,19 @@ TEST(FareLinkState, SpfRules) {
 TEST(FareLinkState, AnAdvertisementWithoutTheUpDownBitIsPreferred) {
   Fabric f = figure1();
   f.advertise(11, kLeaf2Net, gbps(100));  // one hop away, leaked down
-  f.router(11).prefixes[0].up_down = true;
+  f.router(11).prefixes[0].inter_area = true;
   f.advertise(2, kLeaf2Net, std::nullopt, 0);  // two hops away, its own
   auto routes = compute_routes(f.db(), 1);
   ASSERT_TRUE(routes);
   const LinkStateRoute& r = (*routes)[0];
-  EXPECT_FALSE(r.up_down);
+  EXPECT_FALSE(r.inter_area);
   EXPECT_EQ(r.originators, std::vector<RouterKey>{2});
   EXPECT_EQ(r.metric, 20u);
   EXPECT_EQ(r.first_hops.size(), 4u);
-  // Without leaf 2's own, the leaked one: marked up_down.
+  // Without leaf 2's own, the leaked one: marked inter_area.
   f.router(2).prefixes.clear();
   routes = compute_routes(f.db(), 1);
-  EXPECT_TRUE((*routes)[0].up_down);
+  EXPECT_TRUE((*routes)[0].inter_area);
   EXPECT_EQ((*routes)[0].originators, std::vector<RouterKey>{11});
   EXPECT_EQ((*routes)[0].first_hops, hops({{11, gbps(100)}}));
 }
@@ -362,12 +362,12 @@ TEST(FareLinkState, DatabaseFromIsisLsps) {
   ASSERT_TRUE(routes) << routes.error().to_string();
   ASSERT_EQ(routes->size(), 3u);  // neither 10.0.3.0 nor 10.0.13.0
   EXPECT_EQ((*routes)[0].prefix, kLeaf2Net);
-  EXPECT_FALSE((*routes)[0].up_down);
+  EXPECT_FALSE((*routes)[0].inter_area);
   EXPECT_EQ((*routes)[0].first_hops,
             hops({{router_key(system(11)), gbps(40)},
                   {router_key(system(12)), gbps(20)}}));
   EXPECT_EQ((*routes)[1].prefix, v4(10, 0, 4, 24));
-  EXPECT_TRUE((*routes)[1].up_down);
+  EXPECT_TRUE((*routes)[1].inter_area);
   EXPECT_EQ((*routes)[2].prefix, v4(10, 0, 32, 20));
   // The overload bit of a fragment other than 0 does not count (RFC 3787
   // §4); fragment 0's does: no transit through spine 12.

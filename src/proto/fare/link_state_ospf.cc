@@ -1,0 +1,210 @@
+#include "proto/fare/link_state_ospf.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <string>
+#include <tuple>
+#include <variant>
+
+namespace arfabric::proto::fare {
+namespace {
+
+namespace ospf = wire::ospf;
+
+std::unexpected<ConfigError> bad(std::string field, std::string reason) {
+  return std::unexpected(ConfigError{std::move(field), std::move(reason)});
+}
+
+std::uint32_t to_u32(const wire::Ipv4Address& a) {
+  return std::uint32_t{a[0]} << 24 | std::uint32_t{a[1]} << 16 |
+         std::uint32_t{a[2]} << 8 | a[3];
+}
+
+// The prefix of `network` under a contiguous `mask`; nullopt when the
+// mask is not contiguous.
+std::optional<fib::Prefix> masked_prefix(const wire::Ipv4Address& network,
+                                         const wire::Ipv4Address& mask) {
+  const std::uint32_t m = to_u32(mask);
+  const int length = std::countl_one(m);
+  if (length < 32 && (m << length) != 0) return std::nullopt;
+  fib::Prefix p{.ipv6 = false, .length = static_cast<std::uint8_t>(length)};
+  for (std::size_t i = 0; i < 4; ++i)
+    p.address[i] = static_cast<std::uint8_t>(network[i] & mask[i]);
+  return p;
+}
+
+std::string lsa_name(std::size_t i) {
+  return "lsas[" + std::to_string(i) + "]";
+}
+
+}  // namespace
+
+RouterKey router_key(const wire::Ipv4Address& router_id) {
+  return to_u32(router_id);
+}
+
+wire::Ipv4Address ospf_router_id(RouterKey key) {
+  return {static_cast<std::uint8_t>(key >> 24),
+          static_cast<std::uint8_t>(key >> 16),
+          static_cast<std::uint8_t>(key >> 8), static_cast<std::uint8_t>(key)};
+}
+
+std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
+    std::span<const ospf::Ospfv2Lsa> lsas) {
+  // Each LSA once (RFC 2328 §12.1: LS type, Link State ID, advertising
+  // router identify it).
+  std::map<std::tuple<std::uint8_t, std::uint32_t, std::uint32_t>, std::size_t>
+      seen;
+  for (std::size_t i = 0; i < lsas.size(); ++i) {
+    const ospf::Ospfv2LsaHeader& h = lsas[i].header;
+    const auto [at, fresh] = seen.try_emplace(
+        {h.ls_type, to_u32(h.link_state_id), to_u32(h.advertising_router)}, i);
+    if (!fresh)
+      return bad(lsa_name(i),
+                 "the same LSA (LS type " + std::to_string(h.ls_type) +
+                     ", link state ID " + wire::format_ipv4(h.link_state_id) +
+                     ", advertising router " +
+                     wire::format_ipv4(h.advertising_router) + ") as " +
+                     lsa_name(at->second));
+  }
+
+  // Routers from their Router-LSAs, in the order those come.
+  LinkStateDatabase db;
+  std::map<RouterKey, std::size_t> index;
+  // Per router, per point-to-point link: its Link Data (the local
+  // interface address), which TE Link TLVs name it by.
+  std::vector<std::vector<std::uint32_t>> link_data;
+  for (std::size_t i = 0; i < lsas.size(); ++i) {
+    const auto* body = std::get_if<ospf::RouterLsa>(&lsas[i].body);
+    if (!body) continue;
+    const ospf::Ospfv2LsaHeader& h = lsas[i].header;
+    if (h.link_state_id != h.advertising_router)
+      return bad(lsa_name(i) + ".link_state_id",
+                 "a Router-LSA's link state ID (" +
+                     wire::format_ipv4(h.link_state_id) +
+                     ") must be its advertising router (" +
+                     wire::format_ipv4(h.advertising_router) +
+                     "), RFC 2328 A.4.2");
+    LinkStateRouter router{
+        .router = router_key(h.advertising_router),
+        .overloaded = (body->flags & ospf::kRouterFlagHost) != 0,
+        .links = {},
+        .prefixes = {}};
+    std::vector<std::uint32_t> own_link_data;
+    for (std::size_t j = 0; j < body->links.size(); ++j) {
+      const ospf::RouterLsaLink& link = body->links[j];
+      if (link.type == ospf::kRouterLinkPointToPoint) {
+        router.links.push_back(
+            {router_key(link.link_id), link.metric, std::nullopt});
+        own_link_data.push_back(to_u32(link.link_data));
+      } else if (link.type == ospf::kRouterLinkStub) {
+        const auto prefix = masked_prefix(link.link_id, link.link_data);
+        if (!prefix)
+          return bad(
+              lsa_name(i) + ".links[" + std::to_string(j) + "].link_data",
+              "stub network mask " + wire::format_ipv4(link.link_data) +
+                  " is not contiguous");
+        router.prefixes.push_back({*prefix, link.metric, std::nullopt, false});
+      }
+    }
+    index.emplace(router.router, db.routers.size());
+    db.routers.push_back(std::move(router));
+    link_data.push_back(std::move(own_link_data));
+  }
+  auto router_of = [&](const ospf::Ospfv2LsaHeader& h) -> LinkStateRouter* {
+    const auto it = index.find(router_key(h.advertising_router));
+    return it == index.end() ? nullptr : &db.routers[it->second];
+  };
+
+  // Inter-area prefixes from their ABRs' Summary-LSAs.
+  for (std::size_t i = 0; i < lsas.size(); ++i) {
+    const auto* body = std::get_if<ospf::SummaryLsa>(&lsas[i].body);
+    const ospf::Ospfv2LsaHeader& h = lsas[i].header;
+    if (!body || h.ls_type != ospf::kLsTypeSummaryNetwork) continue;
+    const auto prefix = masked_prefix(h.link_state_id, body->network_mask);
+    if (!prefix)
+      return bad(lsa_name(i) + ".network_mask",
+                 "mask " + wire::format_ipv4(body->network_mask) +
+                     " is not contiguous");
+    LinkStateRouter* router = router_of(h);
+    if (!router || body->metric >= ospf::kLsInfinity) continue;
+    router->prefixes.push_back({*prefix, body->metric, std::nullopt, true});
+  }
+
+  // Link capacities from the TE LSAs, Path Bandwidths from the Extended
+  // Prefix LSAs.
+  for (const ospf::Ospfv2Lsa& lsa : lsas) {
+    LinkStateRouter* router = router_of(lsa.header);
+    if (!router) continue;
+    const std::vector<std::uint32_t>& router_link_data =
+        link_data[static_cast<std::size_t>(router - db.routers.data())];
+    if (const auto* te = std::get_if<ospf::TeLsa>(&lsa.body)) {
+      for (const ospf::TeTlv& tlv : te->tlvs) {
+        const auto* link = std::get_if<ospf::TeLinkTlv>(&tlv);
+        if (!link) continue;
+        std::optional<RouterKey> neighbor;
+        std::vector<std::uint32_t> local;
+        std::optional<BitsPerSecond> capacity;
+        bool point_to_point = true;
+        for (const ospf::LinkSubTlv& sub : link->sub_tlvs) {
+          if (const auto* t = std::get_if<ospf::LinkTypeSubTlv>(&sub))
+            point_to_point = t->link_type == 1;
+          else if (const auto* id = std::get_if<ospf::LinkIdSubTlv>(&sub))
+            neighbor = router_key(id->link_id);
+          else if (const auto* a = std::get_if<ospf::LocalAddressSubTlv>(&sub))
+            for (const wire::Ipv4Address& address : a->addresses)
+              local.push_back(to_u32(address));
+          else if (const auto* mb = std::get_if<ospf::MaxBandwidthSubTlv>(&sub))
+            capacity = to_bits_per_second(mb->bandwidth);
+        }
+        if (!point_to_point || !neighbor || !capacity) continue;
+        std::vector<std::size_t> to_neighbor;
+        for (std::size_t k = 0; k < router->links.size(); ++k)
+          if (router->links[k].neighbor == *neighbor) to_neighbor.push_back(k);
+        std::optional<std::size_t> named;
+        if (local.empty()) {
+          if (to_neighbor.size() == 1) named = to_neighbor[0];
+        } else {
+          for (std::size_t k : to_neighbor)
+            if (std::ranges::find(local, router_link_data[k]) != local.end()) {
+              named = k;
+              break;
+            }
+        }
+        if (named && !router->links[*named].max_bandwidth)
+          router->links[*named].max_bandwidth = capacity;
+      }
+    } else if (const auto* ep =
+                   std::get_if<ospf::ExtendedPrefixLsa>(&lsa.body)) {
+      for (const ospf::ExtendedPrefixLsaTlv& tlv : ep->tlvs) {
+        const auto* prefix_tlv = std::get_if<ospf::ExtendedPrefixTlv>(&tlv);
+        if (!prefix_tlv) continue;
+        const std::uint8_t type = prefix_tlv->route_type;
+        if (type != 0 && type != 1 && type != 3) continue;
+        std::optional<BitsPerSecond> path_bandwidth;
+        bool present = false;
+        for (const ospf::PrefixSubTlv& sub : prefix_tlv->sub_tlvs)
+          if (const auto* pb = std::get_if<ospf::PathBandwidthSubTlv>(&sub)) {
+            path_bandwidth = to_bits_per_second(pb->bandwidth);
+            present = true;
+          }
+        if (!present) continue;
+        fib::Prefix p{.ipv6 = false, .length = prefix_tlv->prefix_length};
+        const std::uint32_t mask =
+            p.length == 0 ? 0 : ~std::uint32_t{0} << (32 - p.length);
+        const std::uint32_t network = to_u32(prefix_tlv->prefix) & mask;
+        for (std::size_t b = 0; b < 4; ++b)
+          p.address[b] = static_cast<std::uint8_t>(network >> (24 - 8 * b));
+        for (LinkStatePrefix& own : router->prefixes) {
+          const bool type_matches = type == 0 || own.inter_area == (type == 3);
+          if (own.prefix == p && type_matches)
+            own.path_bandwidth = path_bandwidth;
+        }
+      }
+    }
+  }
+  return db;
+}
+
+}  // namespace arfabric::proto::fare
