@@ -2,17 +2,14 @@
 // on hostile IS-IS LSPs. The input is LSPs back to back, each as it would
 // arrive (parsed by wire::isis::parse_lsp, which gives its length); the
 // first one's router computes its routes over the level they form.
-// Invariants: no crash, sanitizer report or leak; routes are ordered by
-// prefix without repeats; every route has an originator and first hops
-// that are neighbours of the computing router; a weighted route's weights
-// are finite and its Path Bandwidth at most their sum; a route falling
-// back has weights 1.
+// Invariants: no crash, sanitizer report or leak; those of
+// fuzz/route_invariants.h.
 #include <cstddef>
 #include <cstdint>
-#include <tuple>
 #include <vector>
 
 #include "proto/fare/link_state.h"
+#include "route_invariants.h"
 #include "wire/isis/lsp.h"
 
 using namespace arfabric;
@@ -34,30 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const RouterKey self = router_key(lsps[0].lsp_id.system_id);
   auto routes = compute_routes(*db, self);
   if (!routes) return 0;
-  const LinkStateRouter* me = nullptr;
-  for (const LinkStateRouter& r : db->routers)
-    if (r.router == self) me = &r;
-  if (me == nullptr) __builtin_trap();
-  for (std::size_t i = 0; i < routes->size(); ++i) {
-    const LinkStateRoute& r = (*routes)[i];
-    if (i > 0) {
-      const proto::fib::Prefix& a = (*routes)[i - 1].prefix;
-      if (std::tie(a.ipv6, a.address, a.length) >=
-          std::tie(r.prefix.ipv6, r.prefix.address, r.prefix.length))
-        __builtin_trap();  // out of order, or a prefix twice
-    }
-    if (r.originators.empty() || r.first_hops.empty()) __builtin_trap();
-    BitsPerSecond total = 0;
-    for (const WeightedFirstHop& h : r.first_hops) {
-      bool neighbour = false;
-      for (const LinkStateLink& l : me->links)
-        neighbour |= l.neighbor == h.neighbor;
-      if (!neighbour) __builtin_trap();
-      if (!r.weighted && h.weight != 1) __builtin_trap();
-      if (r.weighted && h.weight == kUnlimited) __builtin_trap();
-      total = saturating_add(total, h.weight);
-    }
-    if (r.weighted && r.path_bandwidth > total) __builtin_trap();
-  }
+  fuzz::check_routes(*db, self, *routes);
   return 0;
 }

@@ -1,5 +1,9 @@
 #include "cli/fare_lsr.h"
 
+#include <arpa/inet.h>
+
+#include <functional>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -8,19 +12,24 @@
 
 #include "cli/json/isis_json.h"
 #include "proto/fare/link_state.h"
+#include "proto/fare/link_state_ospf.h"
 #include "sysdep/linux/pcap_file.h"
 #include "wire/inet/ethernet.h"
 #include "wire/inet/ipv4.h"
 #include "wire/inet/ipv6.h"
 #include "wire/isis/frame.h"
+#include "wire/ospf/ospfv2_lsa.h"
+#include "wire/ospf/packet.h"
 
 namespace arfabric::cli {
 namespace {
 
 namespace isis = wire::isis;
+namespace ospf = wire::ospf;
 using proto::fare::RouterKey;
 
 constexpr int kDltEthernet = 1;
+constexpr std::uint16_t kEthertypeIpv4 = 0x0800;
 
 std::optional<isis::SystemId> parse_system_id(const std::string& text) {
   // Three groups of four hex digits, dot-separated (ISO 10589 notation).
@@ -37,8 +46,24 @@ std::optional<isis::SystemId> parse_system_id(const std::string& text) {
   return id;
 }
 
-std::string system_id_of(RouterKey key) {
-  return format_system_id(proto::fare::system_id(key));
+// Dotted-quad IPv4 text, nothing before or after it.
+std::optional<wire::Ipv4Address> parse_dotted_quad(const std::string& text) {
+  wire::Ipv4Address a{};
+  if (text.find('\0') != std::string::npos ||
+      inet_pton(AF_INET, text.c_str(), a.data()) != 1)
+    return {};
+  return a;
+}
+
+// An OSPF area ID: a dotted quad, or a number up to 2^32 - 1.
+std::optional<wire::Ipv4Address> parse_area(const std::string& text) {
+  if (auto dotted = parse_dotted_quad(text)) return dotted;
+  if (text.empty() || text.size() > 10 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return {};
+  const std::uint64_t n = std::stoull(text);
+  if (n > std::numeric_limits<std::uint32_t>::max()) return {};
+  return proto::fare::ospf_router_id(n);
 }
 
 // As `arfabric decode` prints addresses (IPv6 in RFC 5952 text).
@@ -55,40 +80,30 @@ nlohmann::json bandwidth(BitsPerSecond rate) {
   return rate;
 }
 
-}  // namespace
+// A database read from a capture, and how its routes are printed.
+struct Loaded {
+  proto::fare::LinkStateDatabase db;
+  RouterKey self = 0;
+  std::function<std::string(RouterKey)> name;
+  std::string inter_area_key;  // "up_down" (IS-IS) or "inter_area" (OSPF)
+  std::string self_missing;    // the error when `self` is not in the database
+};
 
-void add_fare_lsr_command(CLI::App& app, FareLsrOptions& options) {
-  CLI::App* cmd = app.add_subcommand(
-      "fare-lsr",
-      "FARE over IS-IS (draft-xu-lsr-fare-04): the weighted routes a router "
-      "computes from the LSPs of a capture, one JSON object per route");
-  cmd->add_option("-r,--read", options.pcap_path,
-                  "pcap or pcapng file of Ethernet frames holding IS-IS LSPs")
-      ->required();
-  cmd->add_option("--self", options.self,
-                  "the computing router's system ID, as 0000.0000.0001")
-      ->required();
-  cmd->add_option("--level", options.level, "IS-IS level (default 2)")
-      ->check(CLI::IsMember({1, 2}));
-  cmd->add_flag("--pretty", options.pretty, "indent the JSON");
-}
+// Counts what a reader skipped, with the first undecodable item.
+struct Skipped {
+  std::size_t undecodable = 0;
+  std::string first_error;
+  void undecoded(std::size_t frame, const DecodeError& e) {
+    if (undecodable++ == 0)
+      first_error = "frame " + std::to_string(frame) + ": " + e.to_string();
+  }
+};
 
-int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
-                 std::ostream& err) {
-  const auto self = parse_system_id(options.self);
-  if (!self) {
-    err << "arfabric fare-lsr: --self: '" << options.self
-        << "' is not a system ID (three groups of four hex digits, "
-           "0000.0000.0001)\n";
-    return 1;
-  }
-  auto reader = sysdep::PcapReader::open(options.pcap_path);
-  if (!reader) {
-    err << "arfabric fare-lsr: " << reader.error() << '\n';
-    return 1;
-  }
+std::optional<Loaded> load_isis(const FareLsrOptions& options,
+                                const isis::SystemId& self, int level,
+                                sysdep::PcapReader& reader, std::ostream& err) {
   const std::uint8_t pdu_type =
-      options.level == 1 ? isis::kPduTypeL1Lsp : isis::kPduTypeL2Lsp;
+      level == 1 ? isis::kPduTypeL1Lsp : isis::kPduTypeL2Lsp;
   // The newest of each LSP, (system ID, pseudonode, fragment) -> LSP and
   // when it was captured: the higher sequence number, or at the same one a
   // purge (ISO 10589 §7.3.16).
@@ -97,14 +112,14 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
     std::uint64_t captured_ns = 0;
   };
   std::map<std::tuple<isis::SystemId, std::uint8_t, std::uint8_t>, Copy> newest;
-  std::size_t bad_checksum = 0, pseudonodes = 0, undecodable = 0;
-  std::string first_error;
+  std::size_t bad_checksum = 0, pseudonodes = 0;
+  Skipped skipped;
   std::uint64_t last_ns = 0;
   for (std::size_t index = 1;; ++index) {
-    auto frame = reader->next();
+    auto frame = reader.next();
     if (!frame) {
       err << "arfabric fare-lsr: " << frame.error() << '\n';
-      return 1;
+      return std::nullopt;
     }
     if (!*frame) break;
     last_ns = std::max(last_ns, (*frame)->time_ns);
@@ -120,11 +135,8 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
       // since an older copy would then stand.
       constexpr std::size_t kPduTypeAt = 3 + 4;
       if (llc.size() > kPduTypeAt && llc[0] == 0xfe && llc[1] == 0xfe &&
-          llc[2] == 0x03 && (llc[kPduTypeAt] & 0x1f) == pdu_type) {
-        if (undecodable++ == 0)
-          first_error =
-              "frame " + std::to_string(index) + ": " + pdu.error().to_string();
-      }
+          llc[2] == 0x03 && (llc[kPduTypeAt] & 0x1f) == pdu_type)
+        skipped.undecoded(index, pdu.error());
       continue;
     }
     if (!pdu->lsp || pdu->header.pdu_type != pdu_type) continue;
@@ -156,9 +168,9 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
   if (pseudonodes > 0)
     err << "arfabric fare-lsr: skipped " << pseudonodes
         << " pseudonode LSPs (LANs are not supported)\n";
-  if (undecodable > 0)
-    err << "arfabric fare-lsr: skipped " << undecodable
-        << " LSPs that do not decode (first: " << first_error << ")\n";
+  if (skipped.undecodable > 0)
+    err << "arfabric fare-lsr: skipped " << skipped.undecodable
+        << " LSPs that do not decode (first: " << skipped.first_error << ")\n";
   std::vector<isis::Lsp> lsps;
   for (auto& [key, copy] : newest) {
     // Purged, or its lifetime over by the capture's last frame: gone.
@@ -169,14 +181,14 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
       lsps.push_back(std::move(copy.lsp));
   }
   if (lsps.empty()) {
-    err << "arfabric fare-lsr: " << options.pcap_path << ": no level-"
-        << options.level << " LSP\n";
-    return 1;
+    err << "arfabric fare-lsr: " << options.pcap_path << ": no level-" << level
+        << " LSP\n";
+    return std::nullopt;
   }
   auto db = proto::fare::database_from_isis(lsps);
   if (!db) {
     err << "arfabric fare-lsr: " << db.error().to_string() << '\n';
-    return 1;
+    return std::nullopt;
   }
   // database_from_isis leaves out a router without its fragment 0 (ISO
   // 10589 §7.2.5): a capture too short to hold it, or a purge of it.
@@ -186,13 +198,239 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
   if (const std::size_t left_out = routers.size() - db->routers.size())
     err << "arfabric fare-lsr: left out " << left_out
         << " routers without a current fragment 0\n";
-  auto routes =
-      proto::fare::compute_routes(*db, proto::fare::router_key(*self));
+  return Loaded{.db = std::move(*db),
+                .self = proto::fare::router_key(self),
+                .name =
+                    [](RouterKey k) {
+                      return format_system_id(proto::fare::system_id(k));
+                    },
+                .inter_area_key = "up_down",
+                .self_missing = options.self + " has no level-" +
+                                std::to_string(level) + " LSP in " +
+                                options.pcap_path};
+}
+
+// RFC 2328 §13.1: whether instance `a` of an LSA is newer than `b`.
+constexpr std::uint16_t kMaxAge = 3600;
+constexpr std::uint16_t kMaxAgeDiff = 900;
+constexpr std::uint16_t kDoNotAge = 0x8000;  // RFC 1793
+
+std::uint16_t age_of(const ospf::Ospfv2LsaHeader& h) {
+  return std::min<std::uint16_t>(h.ls_age & ~kDoNotAge, kMaxAge);
+}
+
+int compare_instances(const ospf::Ospfv2LsaHeader& a,
+                      const ospf::Ospfv2LsaHeader& b) {
+  // Sequence numbers are signed (RFC 2328 §12.1.6).
+  const auto sa = static_cast<std::int32_t>(a.sequence_number);
+  const auto sb = static_cast<std::int32_t>(b.sequence_number);
+  if (sa != sb) return sa > sb ? 1 : -1;
+  if (a.checksum != b.checksum) return a.checksum > b.checksum ? 1 : -1;
+  const bool a_max = age_of(a) == kMaxAge, b_max = age_of(b) == kMaxAge;
+  if (a_max != b_max) return a_max ? 1 : -1;
+  const int diff = int{age_of(a)} - int{age_of(b)};
+  if (diff > kMaxAgeDiff) return -1;
+  if (diff < -kMaxAgeDiff) return 1;
+  return 0;
+}
+
+std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
+                                  const wire::Ipv4Address& self,
+                                  const wire::Ipv4Address& area,
+                                  sysdep::PcapReader& reader,
+                                  std::ostream& err) {
+  struct Copy {
+    ospf::Ospfv2Lsa lsa;
+    std::uint64_t expires_ns = 0;  // when its age reaches MaxAge
+  };
+  std::map<std::tuple<std::uint8_t, wire::Ipv4Address, wire::Ipv4Address>, Copy>
+      newest;
+  std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0;
+  Skipped skipped;
+  std::uint64_t last_ns = 0;
+  for (std::size_t index = 1;; ++index) {
+    auto frame = reader.next();
+    if (!frame) {
+      err << "arfabric fare-lsr: " << frame.error() << '\n';
+      return std::nullopt;
+    }
+    if (!*frame) break;
+    const std::uint64_t now = (*frame)->time_ns;
+    last_ns = std::max(last_ns, now);
+    if ((*frame)->link_type != kDltEthernet) continue;
+    auto eth = wire::parse_ethernet((*frame)->data);
+    if (!eth || eth->header.ethertype != kEthertypeIpv4) continue;
+    auto ip = wire::parse_ipv4(eth->payload);
+    if (!ip || ip->header.protocol != ospf::kIpProtocolOspf) continue;
+    constexpr std::uint8_t kMoreFragments = 0x1;
+    if ((ip->header.flags & kMoreFragments) ||
+        ip->header.fragment_offset != 0) {
+      ++fragments;
+      continue;
+    }
+    auto packet = ospf::parse_ospfv2_packet(ip->payload);
+    if (!packet) {
+      skipped.undecoded(index, packet.error());
+      continue;
+    }
+    if (!packet->checksum_valid) {
+      ++bad_packets;
+      continue;
+    }
+    if (packet->header.type != ospf::kPacketLinkStateUpdate ||
+        packet->header.area_id != area)
+      continue;
+    auto lsas =
+        ospf::parse_ls_update(packet->body, ospf::kOspfv2PacketHeaderSize);
+    if (!lsas) {
+      skipped.undecoded(index, lsas.error());
+      continue;
+    }
+    for (ByteSpan bytes : *lsas) {
+      const auto at =
+          static_cast<std::size_t>(bytes.data() - ip->payload.data());
+      auto lsa = ospf::parse_ospfv2_lsa_decoded(bytes, at);
+      if (!lsa) {
+        skipped.undecoded(index, lsa.error());
+        continue;
+      }
+      if (!lsa->checksum_valid) {
+        ++bad_lsas;
+        continue;
+      }
+      const ospf::Ospfv2LsaHeader& h = lsa->header;
+      const std::uint64_t expires_ns =
+          h.ls_age & kDoNotAge
+              ? std::numeric_limits<std::uint64_t>::max()
+              : now + static_cast<std::uint64_t>(kMaxAge - age_of(h)) *
+                          1'000'000'000;
+      const auto key =
+          std::tuple{h.ls_type, h.link_state_id, h.advertising_router};
+      const auto it = newest.find(key);
+      const int order =
+          it == newest.end() ? 1 : compare_instances(h, it->second.lsa.header);
+      if (order > 0 || (order == 0 && expires_ns > it->second.expires_ns))
+        newest[key] = Copy{std::move(*lsa), expires_ns};
+    }
+  }
+  if (bad_packets > 0)
+    err << "arfabric fare-lsr: skipped " << bad_packets
+        << " OSPF packets with a bad checksum\n";
+  if (bad_lsas > 0)
+    err << "arfabric fare-lsr: skipped " << bad_lsas
+        << " LSAs with a bad checksum\n";
+  if (fragments > 0)
+    err << "arfabric fare-lsr: skipped " << fragments
+        << " IP fragments of OSPF packets (not reassembled)\n";
+  if (skipped.undecodable > 0)
+    err << "arfabric fare-lsr: skipped " << skipped.undecodable
+        << " OSPF packets or LSAs that do not decode (first: "
+        << skipped.first_error << ")\n";
+  // Flushed (MaxAge), or aged out by the capture's last frame: gone.
+  std::vector<ospf::Ospfv2Lsa> lsas;
+  for (auto& [key, copy] : newest)
+    if (copy.expires_ns > last_ns) lsas.push_back(std::move(copy.lsa));
+  const std::string area_text = wire::format_ipv4(area);
+  if (lsas.empty()) {
+    err << "arfabric fare-lsr: " << options.pcap_path << ": no LSA of area "
+        << area_text << '\n';
+    return std::nullopt;
+  }
+  auto db = proto::fare::database_from_ospfv2(lsas);
+  if (!db) {
+    err << "arfabric fare-lsr: " << db.error().to_string() << '\n';
+    return std::nullopt;
+  }
+  std::set<RouterKey> routers;
+  std::size_t networks = 0;
+  for (const ospf::Ospfv2Lsa& l : lsas) {
+    routers.insert(proto::fare::router_key(l.header.advertising_router));
+    networks += l.header.ls_type == 2;
+  }
+  if (networks > 0)
+    err << "arfabric fare-lsr: ignored " << networks
+        << " Network-LSAs (LANs are not supported)\n";
+  if (const std::size_t left_out = routers.size() - db->routers.size())
+    err << "arfabric fare-lsr: left out " << left_out
+        << " routers without a current Router-LSA\n";
+  return Loaded{.db = std::move(*db),
+                .self = proto::fare::router_key(self),
+                .name =
+                    [](RouterKey k) {
+                      return wire::format_ipv4(proto::fare::ospf_router_id(k));
+                    },
+                .inter_area_key = "inter_area",
+                .self_missing = options.self + " has no Router-LSA in area " +
+                                area_text + " in " + options.pcap_path};
+}
+
+}  // namespace
+
+void add_fare_lsr_command(CLI::App& app, FareLsrOptions& options) {
+  CLI::App* cmd = app.add_subcommand(
+      "fare-lsr",
+      "FARE over IS-IS or OSPFv2 (draft-xu-lsr-fare-04): the weighted routes "
+      "a router computes from the LSPs or LSAs of a capture, one JSON object "
+      "per route");
+  cmd->add_option("-r,--read", options.pcap_path,
+                  "pcap or pcapng file of Ethernet frames holding IS-IS LSPs "
+                  "or OSPFv2 Link State Updates")
+      ->required();
+  cmd->add_option("--self", options.self,
+                  "the computing router: an IS-IS system ID (0000.0000.0001) "
+                  "or an OSPFv2 router ID (10.0.0.1)")
+      ->required();
+  cmd->add_option("--level", options.level, "IS-IS level (default 2)")
+      ->check(CLI::IsMember({1, 2}));
+  cmd->add_option("--area", options.area,
+                  "OSPFv2 area, as 0.0.0.1 or 1 (default 0.0.0.0)");
+  cmd->add_flag("--pretty", options.pretty, "indent the JSON");
+}
+
+int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
+                 std::ostream& err) {
+  const auto system_id = parse_system_id(options.self);
+  const auto router_id = parse_dotted_quad(options.self);
+  if (!system_id && !router_id) {
+    err << "arfabric fare-lsr: --self: '" << options.self
+        << "' is neither an IS-IS system ID (three groups of four hex "
+           "digits, 0000.0000.0001) nor an OSPFv2 router ID (10.0.0.1)\n";
+    return 1;
+  }
+  if (system_id && options.area) {
+    err << "arfabric fare-lsr: --area is for OSPFv2, and --self "
+        << options.self << " is an IS-IS system ID (use --level)\n";
+    return 1;
+  }
+  if (router_id && options.level) {
+    err << "arfabric fare-lsr: --level is for IS-IS, and --self "
+        << options.self << " is an OSPFv2 router ID (use --area)\n";
+    return 1;
+  }
+  std::optional<wire::Ipv4Address> area;
+  if (router_id) {
+    area = parse_area(options.area.value_or("0.0.0.0"));
+    if (!area) {
+      err << "arfabric fare-lsr: --area: '" << *options.area
+          << "' is not an area ID (0.0.0.1, or a number up to "
+             "4294967295)\n";
+      return 1;
+    }
+  }
+  auto reader = sysdep::PcapReader::open(options.pcap_path);
+  if (!reader) {
+    err << "arfabric fare-lsr: " << reader.error() << '\n';
+    return 1;
+  }
+  const std::optional<Loaded> loaded =
+      system_id ? load_isis(options, *system_id, options.level.value_or(2),
+                            *reader, err)
+                : load_ospfv2(options, *router_id, *area, *reader, err);
+  if (!loaded) return 1;
+  auto routes = proto::fare::compute_routes(loaded->db, loaded->self);
   if (!routes) {
     err << "arfabric fare-lsr: "
-        << (routes.error().field == "self" ? options.self + " has no level-" +
-                                                 std::to_string(options.level) +
-                                                 " LSP in " + options.pcap_path
+        << (routes.error().field == "self" ? loaded->self_missing
                                            : routes.error().to_string())
         << '\n';
     return 1;
@@ -201,9 +439,9 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
     nlohmann::json hops = nlohmann::json::array();
     for (const proto::fare::WeightedFirstHop& h : r.first_hops)
       hops.push_back(
-          {{"neighbor", system_id_of(h.neighbor)}, {"weight", h.weight}});
+          {{"neighbor", loaded->name(h.neighbor)}, {"weight", h.weight}});
     nlohmann::json originators = nlohmann::json::array();
-    for (RouterKey o : r.originators) originators.push_back(system_id_of(o));
+    for (RouterKey o : r.originators) originators.push_back(loaded->name(o));
     const char* fallback =
         r.fallback == proto::fare::WeightFallback::unknown_capacity
             ? "unknown_capacity"
@@ -215,7 +453,7 @@ int run_fare_lsr(const FareLsrOptions& options, std::ostream& out,
                         {"weighted", r.weighted},
                         {"first_hops", hops},
                         {"path_bandwidth", bandwidth(r.path_bandwidth)},
-                        {"up_down", r.inter_area}};
+                        {loaded->inter_area_key, r.inter_area}};
     if (fallback) j["fallback"] = fallback;
     out << j.dump(options.pretty ? 2 : -1) << '\n';
   }

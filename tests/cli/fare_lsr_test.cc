@@ -12,9 +12,14 @@
 #include "daemon/netns_harness.h"
 #include "support/capture.h"
 #include "support/isis_routers.h"
+#include "support/ospf_routers.h"
 #include "sysdep/linux/pcap_file.h"
+#include "wire/inet/ethernet.h"
+#include "wire/inet/ipv4.h"
 #include "wire/isis/frame.h"
 #include "wire/isis/lsp.h"
+#include "wire/ospf/ospfv2_lsa.h"
+#include "wire/ospf/packet.h"
 
 namespace arfabric::cli {
 namespace {
@@ -206,8 +211,23 @@ TEST(FareLsrCommand, ErrorsSayWhat) {
     return err.str();
   };
   EXPECT_EQ(run({.pcap_path = path, .self = "1.2"}),
-            "arfabric fare-lsr: --self: '1.2' is not a system ID (three "
-            "groups of four hex digits, 0000.0000.0001)\n");
+            "arfabric fare-lsr: --self: '1.2' is neither an IS-IS system ID "
+            "(three groups of four hex digits, 0000.0000.0001) nor an OSPFv2 "
+            "router ID (10.0.0.1)\n");
+  EXPECT_EQ(run({.pcap_path = path, .self = "0000.0000.0001", .area = "0"}),
+            "arfabric fare-lsr: --area is for OSPFv2, and --self "
+            "0000.0000.0001 is an IS-IS system ID (use --level)\n");
+  EXPECT_EQ(run({.pcap_path = path, .self = "10.0.1.1", .level = 2}),
+            "arfabric fare-lsr: --level is for IS-IS, and --self 10.0.1.1 is "
+            "an OSPFv2 router ID (use --area)\n");
+  for (const std::string area : {"1.2.3", "4294967296", "-1", ""})
+    EXPECT_EQ(run({.pcap_path = path, .self = "10.0.1.1", .area = area}),
+              "arfabric fare-lsr: --area: '" + area +
+                  "' is not an area ID (0.0.0.1, or a number up to "
+                  "4294967295)\n");
+  // An IS-IS capture has no OSPF LSA.
+  EXPECT_EQ(run({.pcap_path = path, .self = "10.0.1.1"}),
+            "arfabric fare-lsr: " + path + ": no LSA of area 0.0.0.0\n");
   EXPECT_EQ(
       run({.pcap_path = path, .self = "0000.0000.0009"}),
       "arfabric fare-lsr: 0000.0000.0009 has no level-2 LSP in " + path + "\n");
@@ -216,6 +236,265 @@ TEST(FareLsrCommand, ErrorsSayWhat) {
   EXPECT_NE(run({.pcap_path = path + ".missing", .self = "0000.0000.0001"})
                 .find(path + ".missing"),
             std::string::npos);
+  std::filesystem::remove(path);
+}
+
+// OSPFv2 captures: Link State Updates in IPv4 multicast frames.
+namespace ospf = wire::ospf;
+using testing::OspfLink;
+
+Bytes encoded(const ospf::Ospfv2Lsa& lsa) {
+  ByteWriter out;
+  EXPECT_TRUE(ospf::serialize_ospfv2_lsa(lsa, out));
+  return out.take();
+}
+
+// The frame of an LS Update from router `source` in `area` holding
+// `lsas` (encoded LSAs), its IP header a fragment when told.
+Bytes ospf_frame(const std::vector<Bytes>& lsas, wire::Ipv4Address area = {},
+                 bool fragment = false) {
+  ByteWriter body;
+  ospf::serialize_ls_update(lsas, body);
+  ByteWriter packet;
+  EXPECT_TRUE(ospf::serialize_ospfv2_packet(
+      {.router_id = testing::ospf_router(1), .area_id = area}, body.data(),
+      packet));
+  ByteWriter f;
+  wire::serialize(wire::EthernetHeader{.destination = {1, 0, 0x5e, 0, 0, 5},
+                                       .source = {2, 0, 0, 0, 0, 1},
+                                       .ethertype = 0x0800},
+                  f);
+  EXPECT_TRUE(wire::serialize(
+      wire::Ipv4Header{.flags = static_cast<std::uint8_t>(fragment ? 1 : 0),
+                       .ttl = 1,
+                       .protocol = ospf::kIpProtocolOspf,
+                       .source = {172, 16, 1, 11},
+                       .destination = {224, 0, 0, 5}},
+      packet.size(), f));
+  f.bytes(packet.data());
+  return f.take();
+}
+
+// Figure 1 in area 0 (as in link_state_ospf_test.cc): leaves 1 and 2
+// under spines 11 and 12, l1->s12 20G, s12->l2 10G, the rest 40G, leaf
+// 2's 10.0.2.0/24 with a Path Bandwidth of 28G. Each router's LSAs
+// encoded; leaf 2's Extended Prefix LSA last.
+std::vector<Bytes> figure1() {
+  std::vector<ospf::Ospfv2Lsa> lsas;
+  auto add = [&](std::uint8_t n, const std::vector<OspfLink>& links,
+                 const std::vector<testing::OspfStub>& stubs) {
+    lsas.push_back(testing::ospf_router_lsa(n, links, stubs));
+    for (const auto& te : testing::ospf_te_lsas(n, links)) lsas.push_back(te);
+  };
+  add(1,
+      {{.neighbor = 11, .bytes_per_second = 5e9},
+       {.neighbor = 12, .bytes_per_second = 2.5e9}},
+      {{.network = {10, 0, 1, 0}}});
+  add(2,
+      {{.neighbor = 11, .bytes_per_second = 5e9},
+       {.neighbor = 12, .bytes_per_second = 5e9}},
+      {{.network = {10, 0, 2, 0}, .length = 24, .metric = 1}});
+  add(11,
+      {{.neighbor = 1, .bytes_per_second = 5e9},
+       {.neighbor = 2, .bytes_per_second = 5e9}},
+      {});
+  add(12,
+      {{.neighbor = 1, .bytes_per_second = 5e9},
+       {.neighbor = 2, .bytes_per_second = 1.25e9}},
+      {});
+  lsas.push_back(
+      testing::ospf_path_bandwidth_lsa(2, 1, 1, {10, 0, 2, 0}, 24, 3.5e9));
+  std::vector<Bytes> out;
+  for (const auto& l : lsas) out.push_back(encoded(l));
+  return out;
+}
+
+// Spine 12's TE LSA for its link to leaf 2 (the last of figure1()'s
+// TE LSAs of spine 12) at `bytes_per_second`, with sequence number and
+// age as given.
+Bytes spine12_to_leaf2(float bytes_per_second, std::uint32_t sequence,
+                       std::uint16_t age = 1) {
+  auto te = testing::ospf_te_lsas(
+      12, {{.neighbor = 1, .bytes_per_second = 5e9},
+           {.neighbor = 2, .bytes_per_second = bytes_per_second}})[1];
+  te.header.sequence_number = sequence;
+  te.header.ls_age = age;
+  return encoded(te);
+}
+
+std::string run_ok(const FareLsrOptions& o, std::string* errors = nullptr) {
+  std::ostringstream out, err;
+  EXPECT_EQ(run_fare_lsr(o, out, err), 0) << err.str();
+  if (errors) *errors = err.str();
+  return out.str();
+}
+
+json leaf2_hops(std::uint64_t via11, std::uint64_t via12) {
+  return json::array({{{"neighbor", "10.0.11.1"}, {"weight", via11}},
+                      {{"neighbor", "10.0.12.1"}, {"weight", via12}}});
+}
+
+// The newest instance of each LSA by RFC 2328 §13.1: a higher sequence
+// number wins over a later frame, and at an equal one the higher
+// checksum. LSAs of another area are read only with --area.
+TEST(FareLsrCommand, OspfWeightsFromTheNewestLsas) {
+  std::vector<Bytes> lsas = figure1();
+  const Bytes newest = spine12_to_leaf2(1.25e9, 0x80000002);
+  // Replacing the figure's copy (sequence 0x80000001).
+  std::erase_if(lsas, [](const Bytes& b) {
+    return ospf::parse_ospfv2_lsa(b)->header.link_state_id ==
+               wire::Ipv4Address{ospf::kOpaqueTypeTe, 0, 0, 2} &&
+           ospf::parse_ospfv2_lsa(b)->header.advertising_router ==
+               testing::ospf_router(12);
+  });
+  lsas.push_back(newest);
+  std::vector<ospf::Ospfv2Lsa> other_area = {
+      testing::ospf_router_lsa(1, {{.neighbor = 21}}),
+      testing::ospf_router_lsa(21, {{.neighbor = 1}},
+                               {{.network = {10, 21, 0, 0}}})};
+  const std::string path = write_frames(
+      "fare-lsr-ospf",
+      {{ospf_frame(lsas), 1000},
+       // Older (sequence 0x80000001), though later in the capture.
+       {ospf_frame({spine12_to_leaf2(5e9, 0x80000001)}), 2000},
+       {ospf_frame({encoded(other_area[0]), encoded(other_area[1])},
+                   {0, 0, 0, 1}),
+        3000}});
+  std::string errors;
+  auto r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}, &errors));
+  EXPECT_EQ(errors, "");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["prefix"], "10.0.2.0/24");
+  EXPECT_EQ(r[0]["metric"], 21);
+  EXPECT_EQ(r[0]["originators"], json::array({"10.0.2.1"}));
+  EXPECT_EQ(r[0]["weighted"], true);
+  EXPECT_EQ(r[0]["first_hops"],
+            leaf2_hops(28'000'000'000ull, 10'000'000'000ull));
+  EXPECT_EQ(r[0]["path_bandwidth"], 28'000'000'000ull);
+  EXPECT_EQ(r[0]["inter_area"], false);
+  EXPECT_FALSE(r[0].contains("up_down"));
+
+  r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1", .area = "1"}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["prefix"], "10.21.0.0/24");
+  EXPECT_EQ(r[0]["fallback"], "unknown_capacity");
+
+  // Two copies at one sequence number: the higher checksum wins, in
+  // either order.
+  const Bytes a = spine12_to_leaf2(1.25e9, 0x80000003),
+              b = spine12_to_leaf2(6.25e8, 0x80000003);
+  const bool a_wins = ospf::parse_ospfv2_lsa(a)->header.checksum >
+                      ospf::parse_ospfv2_lsa(b)->header.checksum;
+  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
+    const std::string tie =
+        write_frames("fare-lsr-ospf-tie", {{ospf_frame(lsas), 1000},
+                                           {ospf_frame({first}), 2000},
+                                           {ospf_frame({second}), 3000}});
+    r = routes(run_ok({.pcap_path = tie, .self = "10.0.1.1"}));
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0]["first_hops"],
+              leaf2_hops(28'000'000'000ull,
+                         a_wins ? 10'000'000'000ull : 5'000'000'000ull));
+    std::filesystem::remove(tie);
+  }
+  std::filesystem::remove(path);
+}
+
+// Withdrawn is gone: a MaxAge copy (a flush) at the same sequence
+// number, and an LSA whose age reached MaxAge before the capture's last
+// frame. What is skipped is said.
+TEST(FareLsrCommand, OspfFlushesAgesAndSkips) {
+  const std::vector<Bytes> lsas = figure1();
+  // Leaf 2's Path Bandwidth flushed: the links alone bound the paths.
+  Bytes flush = lsas.back();
+  flush[0] = 3600 >> 8;
+  flush[1] = 3600 & 0xff;
+  std::string path =
+      write_frames("fare-lsr-ospf-flush",
+                   {{ospf_frame(lsas), 1000}, {ospf_frame({flush}), 2000}});
+  auto r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["first_hops"],
+            leaf2_hops(40'000'000'000ull, 10'000'000'000ull));
+  std::filesystem::remove(path);
+
+  // Spine 12's link to leaf 2 at age 3599, the capture's last frame 2 s
+  // later: its bandwidth is gone, and the 20G uplink bounds that path.
+  path = write_frames(
+      "fare-lsr-ospf-age",
+      {{ospf_frame(lsas), 0},
+       {ospf_frame({spine12_to_leaf2(1.25e9, 0x80000002, 3599)}), 1000},
+       {ospf_frame({}), 2'000'000'000}});
+  r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["first_hops"],
+            leaf2_hops(28'000'000'000ull, 20'000'000'000ull));
+  std::filesystem::remove(path);
+
+  // Skipped: a bad LSA checksum, a bad packet checksum, an IP fragment, a
+  // Router-LSA that does not decode; a Network-LSA and a router with
+  // only a TE LSA are ignored. The figure still stands.
+  Bytes bad_lsa = spine12_to_leaf2(5e9, 0x80000009);
+  bad_lsa.back() ^= 1;
+  Bytes bad_packet = ospf_frame({spine12_to_leaf2(5e9, 0x80000009)});
+  bad_packet[14 + 20 + 12] ^= 1;  // the OSPF checksum
+  ospf::Ospfv2Lsa undecodable = testing::ospf_router_lsa(11, {});
+  undecodable.header.sequence_number = 0x80000009;
+  ByteWriter undecodable_bytes;
+  ASSERT_TRUE(ospf::serialize_ospfv2_lsa(undecodable.header,
+                                         std::vector<std::uint8_t>{0, 0, 0, 1},
+                                         undecodable_bytes));
+  const ospf::Ospfv2Lsa network{
+      .header = testing::ospf_header(2, 11, {172, 16, 11, 1}),
+      .body = ospf::UndecodedLsaBody{{255, 255, 255, 0, 10, 0, 11, 1}}};
+  path = write_frames(
+      "fare-lsr-ospf-skips",
+      {{ospf_frame(lsas), 1000},
+       {ospf_frame({bad_lsa}), 2000},
+       {bad_packet, 3000},
+       {ospf_frame({spine12_to_leaf2(5e9, 0x80000009)}, {}, true), 4000},
+       {ospf_frame({undecodable_bytes.data()}), 5000},
+       {ospf_frame({encoded(network),
+                    encoded(testing::ospf_te_lsas(
+                        13, {{.neighbor = 1, .bytes_per_second = 1}})[0])}),
+        6000}});
+  std::string errors;
+  r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}, &errors));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["first_hops"],
+            leaf2_hops(28'000'000'000ull, 10'000'000'000ull));
+  EXPECT_EQ(errors,
+            "arfabric fare-lsr: skipped 1 OSPF packets with a bad checksum\n"
+            "arfabric fare-lsr: skipped 1 LSAs with a bad checksum\n"
+            "arfabric fare-lsr: skipped 1 IP fragments of OSPF packets (not "
+            "reassembled)\n"
+            "arfabric fare-lsr: skipped 1 OSPF packets or LSAs that do not "
+            "decode (first: frame 5: ospf.router_lsa.link_count at offset "
+            "50: 1 links counted, 0 present)\n"
+            "arfabric fare-lsr: ignored 1 Network-LSAs (LANs are not "
+            "supported)\n"
+            "arfabric fare-lsr: left out 1 routers without a current "
+            "Router-LSA\n");
+  std::filesystem::remove(path);
+}
+
+TEST(FareLsrCommand, OspfErrorsSayWhat) {
+  const std::string path =
+      write_frames("fare-lsr-ospf-errors", {{ospf_frame(figure1()), 1000}});
+  std::ostringstream out, err;
+  EXPECT_EQ(run_fare_lsr({.pcap_path = path, .self = "10.0.9.1"}, out, err), 1);
+  EXPECT_EQ(err.str(),
+            "arfabric fare-lsr: 10.0.9.1 has no Router-LSA in "
+            "area 0.0.0.0 in " +
+                path + "\n");
+  err.str("");
+  EXPECT_EQ(
+      run_fare_lsr({.pcap_path = path, .self = "10.0.1.1", .area = "0.0.0.2"},
+                   out, err),
+      1);
+  EXPECT_EQ(err.str(),
+            "arfabric fare-lsr: " + path + ": no LSA of area 0.0.0.2\n");
+  EXPECT_EQ(out.str(), "");
   std::filesystem::remove(path);
 }
 

@@ -1,0 +1,37 @@
+// libFuzzer target: FARE over OSPFv2 (proto/fare/link_state_ospf.h) on
+// hostile LSAs. The input is LSAs back to back, each as it would arrive
+// (parsed by wire::ospf::parse_ospfv2_lsa_decoded; its header gives its
+// length); the first one's advertising router computes its routes over
+// the area they form. Invariants: no crash, sanitizer report or leak;
+// those of fuzz/route_invariants.h.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "proto/fare/link_state_ospf.h"
+#include "route_invariants.h"
+#include "wire/ospf/ospfv2_lsa.h"
+
+using namespace arfabric;
+using namespace arfabric::proto::fare;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size) {
+  std::vector<wire::ospf::Ospfv2Lsa> lsas;
+  ByteSpan in(data, size);
+  while (!in.empty()) {
+    auto lsa = wire::ospf::parse_ospfv2_lsa_decoded(in);
+    if (!lsa) break;
+    const std::size_t length = lsa->header.length;
+    lsas.push_back(std::move(*lsa));
+    in = in.subspan(length);
+  }
+  if (lsas.empty()) return 0;
+  auto db = database_from_ospfv2(lsas);
+  if (!db) return 0;
+  const RouterKey self = router_key(lsas[0].header.advertising_router);
+  auto routes = compute_routes(*db, self);
+  if (!routes) return 0;  // self without a Router-LSA
+  fuzz::check_routes(*db, self, *routes);
+  return 0;
+}
