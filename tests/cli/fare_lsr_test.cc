@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -498,147 +499,290 @@ TEST(FareLsrCommand, OspfErrorsSayWhat) {
   std::filesystem::remove(path);
 }
 
-// Real peers: FRR isisd in four namespaces (leaves l1, l2 under spines s1,
-// s2, point-to-point, level 2, TE on so that each link carries its
-// Maximum Bandwidth from zebra's link-params), captured on l1's two
-// interfaces with dumpcap. l1's uplink to s2 is 20G, s2's downlink to l2
-// 10G, the rest 40G; FRR sends no Path Bandwidth, so the links alone
-// bound the paths.
-TEST(FareLsrInterop, WeightsFromFrrIsisdLsps) {
-  using testing::eventually;
-  using testing::require;
-  const std::string zebra = "/usr/lib/frr/zebra", isisd = "/usr/lib/frr/isisd",
-                    vtysh = "/usr/bin/vtysh", dumpcap = "/usr/bin/dumpcap";
-  for (const std::string& b : {zebra, isisd, vtysh, dumpcap})
-    ASSERT_TRUE(require(b));
-  testing::NetnsLab lab;
+// Real peers: FRR routers in four namespaces, leaves l1 and l2 under
+// spines s1 and s2, point-to-point /31 links, each router with 10.0.<id>.1
+// on lo, captured on l1's two interfaces with dumpcap. Each interface gets
+// its Maximum Bandwidth from zebra's link-params once the adjacencies are
+// up: l1's uplink to s2 20G, s2's downlink to l2 10G, the rest 40G (bytes/s
+// below). FRR sends no Path Bandwidth, so the links alone bound the paths:
+// from l1, 40G through s1 and min(20G up, 10G down) through s2.
+class FrrLeafSpine {
+ public:
+  static constexpr const char* kZebra = "/usr/lib/frr/zebra";
+  static constexpr const char* kVtysh = "/usr/bin/vtysh";
+  static constexpr const char* kDumpcap = "/usr/bin/dumpcap";
   const std::vector<std::string> names = {"l1", "l2", "s1", "s2"};
   const std::map<std::string, int> id = {
       {"l1", 1}, {"l2", 2}, {"s1", 11}, {"s2", 12}};
-  std::map<std::string, std::string> ns;
-  for (const std::string& n : names) ns[n] = lab.add_namespace(n);
-  // Interfaces per router with their Maximum Bandwidth in bytes/s.
-  std::map<std::string, std::vector<std::pair<std::string, std::string>>> ifs;
-  int subnet = 0;
-  auto cable = [&](const std::string& a, const std::string& b,
-                   const std::string& ab, const std::string& ba) {
-    const std::string net = "10.9." + std::to_string(subnet++) + ".";
-    const auto [ia, ib] = lab.link(ns[a], net + "0/31", ns[b], net + "1/31");
-    ifs[a].push_back({ia, ab});
-    ifs[b].push_back({ib, ba});
-  };
-  cable("l1", "s1", "5e+09", "5e+09");
-  cable("l1", "s2", "2.5e+09", "5e+09");
-  cable("l2", "s1", "5e+09", "5e+09");
-  cable("l2", "s2", "5e+09", "1.25e+09");
-  const auto capture = lab.dir() / "l1.pcapng";
-  std::vector<std::string> dump = {dumpcap, "-q", "-w", capture.string()};
-  for (const auto& [i, bw] : ifs["l1"]) {
-    dump.push_back("-i");
-    dump.push_back(i);
-  }
-  const std::size_t dumper = lab.start(ns["l1"], "dumpcap", dump);
-  ASSERT_TRUE(eventually([&] { return std::filesystem::exists(capture); }, 10))
-      << lab.dump_logs();
-  for (const std::string& n : names) {
-    const std::string sid = "00" + std::to_string(100 + id.at(n)).substr(1);
-    lab.exec(ns[n],
-             "ip addr add 10.0." + std::to_string(id.at(n)) + ".1/24 dev lo");
-    std::string iconf = "hostname " + n + "\n";
-    for (const auto& [i, bw] : ifs[n]) {
-      iconf += "interface " + i +
-               "\n ip router isis f\n isis network point-to-point\n"
-               " isis circuit-type level-2-only\n!\n";
+  // Per router, its interfaces and the Maximum Bandwidth each advertises.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>>
+      interfaces;
+
+  explicit FrrLeafSpine(testing::NetnsLab& lab) : lab_(lab) {
+    for (const std::string& n : names) {
+      ns_[n] = lab_.add_namespace(n);
+      lab_.exec(ns_[n], "ip addr add 10.0." + std::to_string(id.at(n)) +
+                            ".1/24 dev lo");
     }
-    iconf += "interface lo\n ip router isis f\n isis passive\n!\n";
-    iconf += "router isis f\n net 49.0001.0000.0000." + sid +
-             ".00\n is-type level-2-only\n metric-style wide\n"
-             " lsp-gen-interval 1\n mpls-te on\n mpls-te router-address 10.0." +
-             std::to_string(id.at(n)) + ".1\n!\n";
-    const auto dir = lab.dir() / n;
+    cable("l1", "s1", "5e+09", "5e+09");
+    cable("l1", "s2", "2.5e+09", "5e+09");
+    cable("l2", "s1", "5e+09", "5e+09");
+    cable("l2", "s2", "5e+09", "1.25e+09");
+  }
+
+  std::filesystem::path capture() const { return lab_.dir() / "l1.pcapng"; }
+
+  // dumpcap on l1's interfaces; `-p`: leaving promiscuous mode would make
+  // zebra report an interface change (ospfd re-originates its TE LSAs).
+  ::testing::AssertionResult start_capture() {
+    std::vector<std::string> dump = {kDumpcap, "-q", "-p", "-w",
+                                     capture().string()};
+    for (const auto& [i, bw] : interfaces["l1"]) {
+      dump.push_back("-i");
+      dump.push_back(i);
+    }
+    dumper_ = lab_.start(ns_["l1"], "dumpcap", dump);
+    if (!testing::eventually([&] { return std::filesystem::exists(capture()); },
+                             10))
+      return ::testing::AssertionFailure() << "no capture\n"
+                                           << lab_.dump_logs();
+    return ::testing::AssertionSuccess();
+  }
+
+  ::testing::AssertionResult stop_capture() {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    lab_.signal(dumper_, SIGINT);
+    if (lab_.wait_exit(dumper_) != 0)
+      return ::testing::AssertionFailure() << lab_.dump_logs();
+    return ::testing::AssertionSuccess();
+  }
+
+  // zebra and then `daemon` (isisd, ospfd) with `config` on router n.
+  ::testing::AssertionResult start(const std::string& n,
+                                   const std::string& daemon,
+                                   const std::string& config) {
+    const auto dir = lab_.dir() / n;
     std::filesystem::create_directories(dir);
     const std::string zsock = (dir / "zserv.api").string();
-    lab.start(ns[n], n + "-zebra",
-              {zebra, "-z", zsock, "-P", "0", "-f",
-               lab.write(n + "-zebra.conf", "hostname " + n + "\n").string(),
-               "-i", (dir / "zebra.pid").string(), "--vty_socket", dir.string(),
-               "-u", "root", "-g", "root", "--log", "stdout"});
-    ASSERT_TRUE(eventually([&] { return std::filesystem::exists(zsock); }, 10))
-        << lab.dump_logs();
-    lab.start(
-        ns[n], n + "-isisd",
-        {isisd, "-z", zsock, "-f", lab.write(n + "-isisd.conf", iconf).string(),
-         "-i", (dir / "isisd.pid").string(), "--vty_socket", dir.string(), "-u",
-         "root", "-g", "root", "--log", "stdout"});
+    lab_.start(ns_[n], n + "-zebra",
+               {kZebra, "-z", zsock, "-P", "0", "-f",
+                lab_.write(n + "-zebra.conf", "hostname " + n + "\n").string(),
+                "-i", (dir / "zebra.pid").string(), "--vty_socket",
+                dir.string(), "-u", "root", "-g", "root", "--log", "stdout"});
+    if (!testing::eventually([&] { return std::filesystem::exists(zsock); },
+                             10))
+      return ::testing::AssertionFailure() << n << ": no zebra socket\n"
+                                           << lab_.dump_logs();
+    const std::string name = std::filesystem::path(daemon).filename();
+    lab_.start(ns_[n], n + "-" + name,
+               {daemon, "-z", zsock, "-f",
+                lab_.write(n + "-" + name + ".conf", config).string(), "-i",
+                (dir / (name + ".pid")).string(), "--vty_socket", dir.string(),
+                "-u", "root", "-g", "root", "--log", "stdout"});
+    return ::testing::AssertionSuccess();
   }
-  // The links' Maximum Bandwidth, given to zebra once the adjacencies are
-  // up: FRR 8.4's isisd left some links without it when zebra's
-  // configuration file already held them at start.
-  auto vty = [&](const std::string& n, const std::string& commands) {
-    return testing::shell(vtysh + " --vty_socket " + (lab.dir() / n).string() +
-                          " " + commands);
-  };
-  for (const std::string& n : names) {
-    ASSERT_TRUE(eventually(
+
+  std::string vty(const std::string& n, const std::string& commands) {
+    return testing::shell(std::string(kVtysh) + " --vty_socket " +
+                          (lab_.dir() / n).string() + " " + commands)
+        .second;
+  }
+
+  // Waits until router n's `show_command` lists `count` lines holding
+  // `marker` (two adjacencies up, say).
+  ::testing::AssertionResult wait_for(const std::string& n,
+                                      const std::string& show_command,
+                                      const std::string& marker,
+                                      std::size_t count, double seconds) {
+    std::string text;
+    const bool ok = testing::eventually(
         [&] {
-          const std::string text = vty(n, "-c 'show isis neighbor'").second;
-          std::size_t up = 0;
+          text = vty(n, "-c '" + show_command + "'");
+          std::size_t found = 0;
           for (std::size_t at = 0;
-               (at = text.find(" Up ", at)) != std::string::npos; ++at)
-            ++up;
-          return up == 2;
+               (at = text.find(marker, at)) != std::string::npos; ++at)
+            ++found;
+          return found == count;
         },
-        30))
-        << n << ": " << vty(n, "-c 'show isis neighbor'").second
-        << lab.dump_logs();
-    for (const auto& [i, bw] : ifs[n]) {
-      const auto [rc, text] =
-          vty(n, "-c 'configure terminal' -c 'interface " + i +
-                     "' -c 'link-params' -c 'enable' -c 'max-bw " + bw + "'");
-      ASSERT_EQ(rc, 0) << text;
+        seconds);
+    if (!ok)
+      return ::testing::AssertionFailure() << n << ": " << show_command << ":\n"
+                                           << text << lab_.dump_logs();
+    return ::testing::AssertionSuccess();
+  }
+
+  // zebra's link-params on router n's interfaces.
+  ::testing::AssertionResult set_link_params(const std::string& n) {
+    for (const auto& [i, bw] : interfaces[n]) {
+      const auto [rc, text] = testing::shell(
+          std::string(kVtysh) + " --vty_socket " + (lab_.dir() / n).string() +
+          " -c 'configure terminal' -c 'interface " + i +
+          "' -c 'link-params' -c 'enable' -c 'max-bw " + bw + "'");
+      if (rc != 0) return ::testing::AssertionFailure() << n << ": " << text;
     }
+    return ::testing::AssertionSuccess();
+  }
+
+  testing::NetnsLab& lab() { return lab_; }
+
+ private:
+  void cable(const std::string& a, const std::string& b, const std::string& ab,
+             const std::string& ba) {
+    const std::string net = "10.9." + std::to_string(subnet_++) + ".";
+    const auto [ia, ib] = lab_.link(ns_[a], net + "0/31", ns_[b], net + "1/31");
+    interfaces[a].push_back({ia, ab});
+    interfaces[b].push_back({ib, ba});
+  }
+
+  testing::NetnsLab& lab_;
+  std::map<std::string, std::string> ns_;
+  int subnet_ = 0;
+  std::size_t dumper_ = 0;
+};
+
+// The route l1 computes to `prefix` from the capture, by run_fare_lsr.
+json route_from_capture(const FrrLeafSpine& lab, const std::string& self,
+                        const std::string& prefix) {
+  FareLsrOptions o{.pcap_path = lab.capture().string(), .self = self};
+  std::ostringstream out, err;
+  EXPECT_EQ(run_fare_lsr(o, out, err), 0) << err.str();
+  for (const json& j : routes(out.str()))
+    if (j["prefix"] == prefix) return j;
+  ADD_FAILURE() << "no route to " << prefix << " in\n" << out.str();
+  return json();
+}
+
+// IS-IS level 2 with TE on (`mpls-te on`). FRR 8.4's isisd left some links
+// without their Maximum Bandwidth when zebra's configuration file already
+// held the link-params at start, so they are given once the adjacencies
+// are up.
+TEST(FareLsrInterop, WeightsFromFrrIsisdLsps) {
+  const std::string isisd = "/usr/lib/frr/isisd";
+  for (const std::string b : {FrrLeafSpine::kZebra, FrrLeafSpine::kVtysh,
+                              FrrLeafSpine::kDumpcap, isisd.c_str()})
+    ASSERT_TRUE(testing::require(b));
+  testing::NetnsLab netns;
+  FrrLeafSpine lab(netns);
+  ASSERT_TRUE(lab.start_capture());
+  for (const std::string& n : lab.names) {
+    const std::string sid = "00" + std::to_string(100 + lab.id.at(n)).substr(1);
+    std::string conf = "hostname " + n + "\n";
+    for (const auto& [i, bw] : lab.interfaces[n])
+      conf += "interface " + i +
+              "\n ip router isis f\n isis network point-to-point\n"
+              " isis circuit-type level-2-only\n!\n";
+    conf += "interface lo\n ip router isis f\n isis passive\n!\n";
+    conf += "router isis f\n net 49.0001.0000.0000." + sid +
+            ".00\n is-type level-2-only\n metric-style wide\n"
+            " lsp-gen-interval 1\n mpls-te on\n mpls-te router-address 10.0." +
+            std::to_string(lab.id.at(n)) + ".1\n!\n";
+    ASSERT_TRUE(lab.start(n, isisd, conf));
+  }
+  for (const std::string& n : lab.names) {
+    ASSERT_TRUE(lab.wait_for(n, "show isis neighbor", " Up ", 2, 30));
+    ASSERT_TRUE(lab.set_link_params(n));
   }
   // l1 has every router's LSP with both links' bandwidths and l2's prefix.
-  auto database = [&] {
-    return testing::shell(vtysh + " --vty_socket " +
-                          (lab.dir() / "l1").string() +
-                          " -c 'show isis database detail'")
-        .second;
-  };
-  const bool converged = eventually(
-      [&] {
-        const std::string db = database();
-        std::size_t bandwidths = 0;
-        for (std::size_t at = 0;
-             (at = db.find("Maximum Bandwidth", at)) != std::string::npos; ++at)
-          ++bandwidths;
-        return bandwidths == 8 &&
-               db.find("Extended IP Reachability: 10.0.2.0/24") !=
-                   std::string::npos;
-      },
-      60);
-  ASSERT_TRUE(converged) << database() << lab.dump_logs();
-  std::this_thread::sleep_for(std::chrono::seconds(1));
-  lab.signal(dumper, SIGINT);
-  ASSERT_EQ(lab.wait_exit(dumper), 0) << lab.dump_logs();
+  ASSERT_TRUE(lab.wait_for("l1", "show isis database detail",
+                           "Maximum Bandwidth", 8, 60));
+  ASSERT_TRUE(lab.wait_for("l1", "show isis database detail",
+                           "Extended IP Reachability: 10.0.2.0/24", 1, 30));
+  ASSERT_TRUE(lab.stop_capture());
 
-  FareLsrOptions o{.pcap_path = capture.string(), .self = "0000.0000.0001"};
-  std::ostringstream out, err;
-  ASSERT_EQ(run_fare_lsr(o, out, err), 0) << err.str();
-  const std::vector<json> r = routes(out.str());
-  const json* leaf2 = nullptr;
-  for (const json& j : r)
-    if (j["prefix"] == "10.0.2.0/24") leaf2 = &j;
-  ASSERT_NE(leaf2, nullptr) << out.str();
-  // 40G through s1; through s2 min(20G up, 10G down). FRR's binary32
-  // 5e9 and 1.25e9 B/s are exact.
-  EXPECT_EQ((*leaf2)["weighted"], true) << leaf2->dump();
-  EXPECT_EQ((*leaf2)["originators"], json::array({"0000.0000.0002"}));
-  EXPECT_EQ((*leaf2)["first_hops"],
+  const json leaf2 = route_from_capture(lab, "0000.0000.0001", "10.0.2.0/24");
+  // FRR's binary32 5e9 and 1.25e9 B/s are exact.
+  EXPECT_EQ(leaf2["weighted"], true) << leaf2.dump();
+  EXPECT_EQ(leaf2["originators"], json::array({"0000.0000.0002"}));
+  EXPECT_EQ(leaf2["first_hops"],
             json::parse(R"([{"neighbor":"0000.0000.0011","weight":40000000000},
                              {"neighbor":"0000.0000.0012","weight":10000000000}])"))
-      << leaf2->dump();
-  EXPECT_EQ((*leaf2)["path_bandwidth"], 50'000'000'000ull);
+      << leaf2.dump();
+  EXPECT_EQ(leaf2["path_bandwidth"], 50'000'000'000ull);
+}
+
+// OSPFv2 area 0 with TE on (`capability opaque`, `mpls-te on`): each
+// link's Maximum Bandwidth in a TE opaque LSA, which ospfd originates
+// only once the neighbour is Full and the link has link-params. FRR
+// advertises lo's address as a /32 stub (not the /24). The capture is
+// stopped once all four databases agree and hold still: l1 drops a copy
+// that arrives within MinLSArrival of the last one, and the sender
+// retransmits it seconds later.
+TEST(FareLsrInterop, WeightsFromFrrOspfdLsas) {
+  const std::string ospfd = "/usr/lib/frr/ospfd";
+  for (const std::string b : {FrrLeafSpine::kZebra, FrrLeafSpine::kVtysh,
+                              FrrLeafSpine::kDumpcap, ospfd.c_str()})
+    ASSERT_TRUE(testing::require(b));
+  testing::NetnsLab netns;
+  FrrLeafSpine lab(netns);
+  ASSERT_TRUE(lab.start_capture());
+  for (const std::string& n : lab.names) {
+    const std::string rid = "10.0." + std::to_string(lab.id.at(n)) + ".1";
+    std::string conf = "hostname " + n + "\n";
+    for (const auto& [i, bw] : lab.interfaces[n])
+      conf += "interface " + i +
+              "\n ip ospf network point-to-point\n ip ospf area 0.0.0.0\n!\n";
+    conf += "interface lo\n ip ospf area 0.0.0.0\n ip ospf passive\n!\n";
+    conf += "router ospf\n ospf router-id " + rid +
+            "\n capability opaque\n mpls-te on\n mpls-te router-address " +
+            rid + "\n!\n";
+    ASSERT_TRUE(lab.start(n, ospfd, conf));
+  }
+  for (const std::string& n : lab.names) {
+    ASSERT_TRUE(lab.wait_for(n, "show ip ospf neighbor", "Full/", 2, 60));
+    ASSERT_TRUE(lab.set_link_params(n));
+  }
+  // l1 has both point-to-point links of every router, and 8 TE links.
+  ASSERT_TRUE(lab.wait_for("l1", "show ip ospf database router",
+                           "another Router (point-to-point)", 8, 60));
+  ASSERT_TRUE(lab.wait_for("l1", "show ip ospf database opaque-area",
+                           "Maximum Bandwidth:", 8, 60));
+  // Every LSA's sequence number and checksum, the ages left out.
+  auto lsdb = [&](const std::string& n) {
+    std::istringstream in(lab.vty(n, "-c 'show ip ospf database'"));
+    std::string all;
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line);
+      std::vector<std::string> w{std::istream_iterator<std::string>(words),
+                                 std::istream_iterator<std::string>()};
+      if (w.size() >= 5 && w[3].starts_with("0x8"))
+        all += w[0] + " " + w[1] + " " + w[3] + " " + w[4] + "\n";
+    }
+    return all;
+  };
+  std::string settled;
+  auto stable_since = std::chrono::steady_clock::now();
+  const bool agreed = testing::eventually(
+      [&] {
+        const std::string now = lsdb("l1");
+        bool same = !now.empty();
+        for (const std::string& n : lab.names) same &= lsdb(n) == now;
+        if (!same || now != settled) {
+          settled = now;
+          stable_since = std::chrono::steady_clock::now();
+          return false;
+        }
+        return std::chrono::steady_clock::now() - stable_since >
+               std::chrono::seconds(3);
+      },
+      60);
+  ASSERT_TRUE(agreed) << settled << lab.lab().dump_logs();
+  ASSERT_TRUE(lab.stop_capture());
+
+  const json leaf2 = route_from_capture(lab, "10.0.1.1", "10.0.2.1/32");
+  EXPECT_EQ(leaf2["weighted"], true) << leaf2.dump();
+  EXPECT_EQ(leaf2["metric"], 20) << leaf2.dump();
+  EXPECT_EQ(leaf2["originators"], json::array({"10.0.2.1"}));
+  EXPECT_EQ(leaf2["first_hops"],
+            json::parse(R"([{"neighbor":"10.0.11.1","weight":40000000000},
+                             {"neighbor":"10.0.12.1","weight":10000000000}])"))
+      << leaf2.dump();
+  EXPECT_EQ(leaf2["path_bandwidth"], 50'000'000'000ull);
+  EXPECT_EQ(leaf2["inter_area"], false);
+  // s2's loopback: its one path from l1, the 20G uplink.
+  const json spine2 = route_from_capture(lab, "10.0.1.1", "10.0.12.1/32");
+  EXPECT_EQ(spine2["first_hops"],
+            json::parse(R"([{"neighbor":"10.0.12.1","weight":20000000000}])"))
+      << spine2.dump();
 }
 
 }  // namespace
