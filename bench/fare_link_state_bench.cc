@@ -1,7 +1,7 @@
 // FARE over a link-state IGP: compute_routes from one leaf of a 3-stage
 // level (every leaf under every spine, one /24 a leaf with its Path
 // Bandwidth, one spine link in eight degraded), and database_from_isis
-// over the same level's LSPs.
+// and database_from_ospfv2 over the same level's LSPs or area's LSAs.
 //   scripts/build release && build/release/fare_link_state_bench
 #include <benchmark/benchmark.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "proto/fare/link_state.h"
+#include "proto/fare/link_state_ospf.h"
 #include "wire/isis/lsp.h"
 
 namespace {
@@ -82,7 +83,7 @@ void BM_DatabaseFromIsis(benchmark::State& state) {
     for (const LinkStatePrefix& p : r.prefixes) {
       isis::Ipv4Prefix prefix{
           .metric = 0,
-          .inter_area = false,
+          .up_down = false,
           .prefix_length = p.prefix.length,
           .prefix = {p.prefix.address[0], p.prefix.address[1],
                      p.prefix.address[2], 0},
@@ -98,6 +99,80 @@ void BM_DatabaseFromIsis(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_DatabaseFromIsis)
+    ->Args({16, 256})
+    ->Args({64, 1024})
+    ->Unit(benchmark::kMillisecond);
+
+// The same area as OSPFv2 LSAs: a Router-LSA per router (point-to-point
+// links, a leaf's stub network), a TE LSA per link (RFC 3630: one Link TLV
+// each) and an Extended Prefix LSA per leaf.
+void BM_DatabaseFromOspfv2(benchmark::State& state) {
+  namespace ospf = wire::ospf;
+  const auto spines = static_cast<std::uint32_t>(state.range(0));
+  const auto leaves = static_cast<std::uint32_t>(state.range(1));
+  const LinkStateDatabase db = clos(spines, leaves);
+  auto address = [](RouterKey k) { return ospf_router_id(k + 1); };
+  // Router a's interface toward b: unique among a's interfaces.
+  auto local = [](RouterKey b) {
+    return wire::Ipv4Address{172, 16, static_cast<std::uint8_t>(b >> 8),
+                             static_cast<std::uint8_t>(b)};
+  };
+  std::vector<ospf::Ospfv2Lsa> lsas;
+  for (const LinkStateRouter& r : db.routers) {
+    auto header = [&](std::uint8_t type, wire::Ipv4Address id) {
+      return ospf::Ospfv2LsaHeader{.ls_type = type,
+                                   .link_state_id = id,
+                                   .advertising_router = address(r.router)};
+    };
+    ospf::RouterLsa body;
+    std::uint32_t instance = 0;
+    for (const LinkStateLink& link : r.links) {
+      body.links.push_back({.link_id = address(link.neighbor),
+                            .link_data = local(link.neighbor),
+                            .type = ospf::kRouterLinkPointToPoint,
+                            .metric = static_cast<std::uint16_t>(link.metric),
+                            .tos = {}});
+      ++instance;
+      lsas.push_back(
+          {.header = header(ospf::kLsTypeOpaqueArea,
+                            {ospf::kOpaqueTypeTe, 0,
+                             static_cast<std::uint8_t>(instance >> 8),
+                             static_cast<std::uint8_t>(instance)}),
+           .body = ospf::TeLsa{{ospf::TeLinkTlv{
+               {ospf::LinkTypeSubTlv{1},
+                ospf::LinkIdSubTlv{address(link.neighbor)},
+                ospf::LocalAddressSubTlv{{local(link.neighbor)}},
+                ospf::MaxBandwidthSubTlv{
+                    to_bandwidth32(*link.max_bandwidth)}}}}}});
+    }
+    for (const LinkStatePrefix& p : r.prefixes) {
+      const wire::Ipv4Address network = {
+          p.prefix.address[0], p.prefix.address[1], p.prefix.address[2], 0};
+      body.links.push_back({.link_id = network,
+                            .link_data = {255, 255, 255, 0},
+                            .type = ospf::kRouterLinkStub,
+                            .metric = 0,
+                            .tos = {}});
+      lsas.push_back(
+          {.header = header(ospf::kLsTypeOpaqueArea,
+                            {ospf::kOpaqueTypeExtendedPrefix, 0, 0, 1}),
+           .body = ospf::ExtendedPrefixLsa{{ospf::ExtendedPrefixTlv{
+               .route_type = 1,
+               .prefix_length = 24,
+               .prefix = network,
+               .sub_tlvs = {ospf::PathBandwidthSubTlv{
+                   to_bandwidth32(*p.path_bandwidth)}}}}}});
+    }
+    lsas.push_back({.header = header(ospf::kLsTypeRouter, address(r.router)),
+                    .body = body});
+  }
+  for (auto _ : state) {
+    auto d = database_from_ospfv2(lsas);
+    benchmark::DoNotOptimize(d->routers.data());
+  }
+  state.counters["lsas"] = static_cast<double>(lsas.size());
+}
+BENCHMARK(BM_DatabaseFromOspfv2)
     ->Args({16, 256})
     ->Args({64, 1024})
     ->Unit(benchmark::kMillisecond);

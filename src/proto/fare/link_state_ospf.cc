@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <variant>
+
+#include "absl/container/flat_hash_map.h"
 
 namespace arfabric::proto::fare {
 namespace {
@@ -54,8 +56,10 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
     std::span<const ospf::Ospfv2Lsa> lsas) {
   // Each LSA once (RFC 2328 §12.1: LS type, Link State ID, advertising
   // router identify it).
-  std::map<std::tuple<std::uint8_t, std::uint32_t, std::uint32_t>, std::size_t>
+  absl::flat_hash_map<std::tuple<std::uint8_t, std::uint32_t, std::uint32_t>,
+                      std::size_t>
       seen;
+  seen.reserve(lsas.size());
   for (std::size_t i = 0; i < lsas.size(); ++i) {
     const ospf::Ospfv2LsaHeader& h = lsas[i].header;
     const auto [at, fresh] = seen.try_emplace(
@@ -71,7 +75,7 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
 
   // Routers from their Router-LSAs, in the order those come.
   LinkStateDatabase db;
-  std::map<RouterKey, std::size_t> index;
+  absl::flat_hash_map<RouterKey, std::size_t> index;
   // Per router, per point-to-point link: its Link Data (the local
   // interface address), which TE Link TLVs name it by.
   std::vector<std::vector<std::uint32_t>> link_data;
@@ -108,7 +112,7 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
         router.prefixes.push_back({*prefix, link.metric, std::nullopt, false});
       }
     }
-    index.emplace(router.router, db.routers.size());
+    index.try_emplace(router.router, db.routers.size());
     db.routers.push_back(std::move(router));
     link_data.push_back(std::move(own_link_data));
   }
@@ -132,13 +136,47 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
     router->prefixes.push_back({*prefix, body->metric, std::nullopt, true});
   }
 
+  // What TE Link TLVs and Extended Prefix TLVs name, per router (by
+  // index): a point-to-point link by neighbour and Link Data, the links to
+  // a neighbour, a prefix advertisement by network, length and kind.
+  struct NeighborLinks {
+    std::size_t first = 0;
+    std::size_t count = 0;
+  };
+  absl::flat_hash_map<std::tuple<std::size_t, RouterKey, std::uint32_t>,
+                      std::size_t>
+      link_by_address;
+  absl::flat_hash_map<std::pair<std::size_t, RouterKey>, NeighborLinks>
+      links_by_neighbor;
+  absl::flat_hash_map<
+      std::tuple<std::size_t, std::uint32_t, std::uint8_t, bool>,
+      std::vector<std::size_t>>
+      prefixes_by_key;
+  for (std::size_t r = 0; r < db.routers.size(); ++r) {
+    const LinkStateRouter& router = db.routers[r];
+    for (std::size_t k = 0; k < router.links.size(); ++k) {
+      const RouterKey neighbor = router.links[k].neighbor;
+      link_by_address.try_emplace({r, neighbor, link_data[r][k]}, k);
+      NeighborLinks& n = links_by_neighbor[{r, neighbor}];
+      if (n.count++ == 0) n.first = k;
+    }
+    for (std::size_t k = 0; k < router.prefixes.size(); ++k) {
+      const LinkStatePrefix& p = router.prefixes[k];
+      prefixes_by_key[{r,
+                       to_u32({p.prefix.address[0], p.prefix.address[1],
+                               p.prefix.address[2], p.prefix.address[3]}),
+                       p.prefix.length, p.inter_area}]
+          .push_back(k);
+    }
+  }
+
   // Link capacities from the TE LSAs, Path Bandwidths from the Extended
   // Prefix LSAs.
   for (const ospf::Ospfv2Lsa& lsa : lsas) {
-    LinkStateRouter* router = router_of(lsa.header);
-    if (!router) continue;
-    const std::vector<std::uint32_t>& router_link_data =
-        link_data[static_cast<std::size_t>(router - db.routers.data())];
+    const auto at = index.find(router_key(lsa.header.advertising_router));
+    if (at == index.end()) continue;
+    const std::size_t r = at->second;
+    LinkStateRouter& router = db.routers[r];
     if (const auto* te = std::get_if<ospf::TeLsa>(&lsa.body)) {
       for (const ospf::TeTlv& tlv : te->tlvs) {
         const auto* link = std::get_if<ospf::TeLinkTlv>(&tlv);
@@ -159,21 +197,21 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
             capacity = to_bits_per_second(mb->bandwidth);
         }
         if (!point_to_point || !neighbor || !capacity) continue;
-        std::vector<std::size_t> to_neighbor;
-        for (std::size_t k = 0; k < router->links.size(); ++k)
-          if (router->links[k].neighbor == *neighbor) to_neighbor.push_back(k);
+        // The first of the router's links that the TLV names.
         std::optional<std::size_t> named;
         if (local.empty()) {
-          if (to_neighbor.size() == 1) named = to_neighbor[0];
+          const auto n = links_by_neighbor.find({r, *neighbor});
+          if (n != links_by_neighbor.end() && n->second.count == 1)
+            named = n->second.first;
         } else {
-          for (std::size_t k : to_neighbor)
-            if (std::ranges::find(local, router_link_data[k]) != local.end()) {
-              named = k;
-              break;
-            }
+          for (std::uint32_t address : local) {
+            const auto k = link_by_address.find({r, *neighbor, address});
+            if (k != link_by_address.end())
+              named = std::min(named.value_or(k->second), k->second);
+          }
         }
-        if (named && !router->links[*named].max_bandwidth)
-          router->links[*named].max_bandwidth = capacity;
+        if (named && !router.links[*named].max_bandwidth)
+          router.links[*named].max_bandwidth = capacity;
       }
     } else if (const auto* ep =
                    std::get_if<ospf::ExtendedPrefixLsa>(&lsa.body)) {
@@ -190,16 +228,17 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
             present = true;
           }
         if (!present) continue;
-        fib::Prefix p{.ipv6 = false, .length = prefix_tlv->prefix_length};
+        const std::uint8_t length = prefix_tlv->prefix_length;
         const std::uint32_t mask =
-            p.length == 0 ? 0 : ~std::uint32_t{0} << (32 - p.length);
+            length == 0 ? 0 : ~std::uint32_t{0} << (32 - length);
         const std::uint32_t network = to_u32(prefix_tlv->prefix) & mask;
-        for (std::size_t b = 0; b < 4; ++b)
-          p.address[b] = static_cast<std::uint8_t>(network >> (24 - 8 * b));
-        for (LinkStatePrefix& own : router->prefixes) {
-          const bool type_matches = type == 0 || own.inter_area == (type == 3);
-          if (own.prefix == p && type_matches)
-            own.path_bandwidth = path_bandwidth;
+        for (const bool inter_area : {false, true}) {
+          if (type != 0 && inter_area != (type == 3)) continue;
+          const auto found =
+              prefixes_by_key.find({r, network, length, inter_area});
+          if (found == prefixes_by_key.end()) continue;
+          for (std::size_t k : found->second)
+            router.prefixes[k].path_bandwidth = path_bandwidth;
         }
       }
     }
