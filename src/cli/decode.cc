@@ -10,6 +10,7 @@
 #include "cli/json/ibcs_json.h"
 #include "cli/json/isis_json.h"
 #include "cli/json/lsn_json.h"
+#include "cli/json/ospf_json.h"
 #include "common/hex.h"
 #include "sysdep/linux/pcap_file.h"
 #include "wire/inet/ethernet.h"
@@ -17,6 +18,7 @@
 #include "wire/inet/ipv6.h"
 #include "wire/inet/tcp.h"
 #include "wire/inet/udp.h"
+#include "wire/ospf/packet.h"
 
 namespace arfabric::cli {
 namespace {
@@ -140,6 +142,16 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
                                   error);
     if (bgp) return *bgp;
     if (!error.is_null()) return error;
+  }
+  // OSPFv2 (IP protocol 89, RFC 2328 A.1), unless a fragment: the LSAs
+  // FARE over OSPF reads.
+  if (ip->header.protocol == wire::ospf::kIpProtocolOspf &&
+      ip->header.fragment_offset == 0 && (ip->header.flags & 1) == 0) {
+    nlohmann::json j = ospfv2_packet_to_json(ip->payload, l4);
+    if (j.contains("error")) return j;
+    j["source"] = source;
+    j["destination"] = destination;
+    return j;
   }
   return {{"protocol", "ipv4"},
           {"source", source},
@@ -306,9 +318,9 @@ nlohmann::json decode_link_frame(int link_type, ByteSpan frame,
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
   CLI::App* cmd = app.add_subcommand(
       "decode",
-      "Decode LSN, ARN, BGP and IS-IS frames, and IBCS signals in IPv4 "
-      "packets, from hex lines on stdin or from a pcap file into JSON, one "
-      "object per frame");
+      "Decode LSN, ARN, BGP, IS-IS and OSPFv2 frames, and IBCS signals in "
+      "IPv4 packets, from hex lines on stdin or from a pcap file into JSON, "
+      "one object per frame");
   cmd->add_option("-r,--read", options.pcap_path, "pcap or pcapng file to read")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--pretty", options.pretty, "indent the JSON output");

@@ -403,5 +403,60 @@ TEST(Decode, IsisErrorsReportFrameOffsets) {
   EXPECT_LE(frames[0].at("error").at("offset").get<int>(), 32);
 }
 
+// OSPFv2 in IPv4 (protocol 89): the golden Link State Update of
+// tests/wire/ospf/packet_test.cc in an Ethernet frame, its Router-LSA and
+// Summary-LSA decoded; the same with the Router-LSA's link count one too
+// many (the error at its offset in the frame: 14 + 20 + 24 + 4 + 20 + 2);
+// and as an IP fragment, which stays undecoded.
+TEST(Decode, OspfLinkStateUpdates) {
+  const std::string head = "01005e000005020000000001080045c0008c0001";
+  const std::string ip = "01591652c0000201e0000005";
+  const std::string tail =
+      "aaaaaaaaaaaaaaaa0000000200010201c0000201c000020180000003345900400100"
+      "00";
+  const std::string lsas_rest =
+      "c00002020a0101000100000a0a010100fffffffe0300000a0a000100ffffff000301"
+      "000108000014000202030a070000c000020180000001e683001cffff00000000001e";
+  const auto frames = decode_lines(
+      head + "0000" + ip + "02040078c000020100000000d9de0000" + tail + "03" +
+      lsas_rest + "\n" + head + "0000" + ip +
+      "02040078c000020100000000d9dd0000" + tail + "04" + lsas_rest + "\n" +
+      head + "2000" + "0159f651c0000201e0000005" +
+      "02040078c000020100000000d9de0000" + tail + "03" + lsas_rest + "\n");
+  ASSERT_EQ(frames.size(), 3u);
+  const nlohmann::json& update = frames[0];
+  EXPECT_EQ(update["protocol"], "ospfv2") << update.dump();
+  EXPECT_EQ(update["type_name"], "link_state_update");
+  EXPECT_EQ(update["router_id"], "192.0.2.1");
+  EXPECT_EQ(update["area_id"], "0.0.0.0");
+  EXPECT_EQ(update["checksum_valid"], true);
+  EXPECT_EQ(update["source"], "192.0.2.1");
+  ASSERT_EQ(update["lsas"].size(), 2u);
+  const nlohmann::json& router = update["lsas"][0];
+  EXPECT_EQ(router["ls_type"], 1);
+  EXPECT_EQ(router["border"], true);
+  ASSERT_EQ(router["links"].size(), 3u);
+  EXPECT_EQ(router["links"][0]["type_name"], "point_to_point");
+  EXPECT_EQ(router["links"][0]["link_id"], "192.0.2.2");
+  EXPECT_EQ(router["links"][1]["link_data"], "255.255.255.254");
+  EXPECT_EQ(router["links"][2]["tos"],
+            nlohmann::json::parse(R"([{"tos":8,"metric":20}])"));
+  const nlohmann::json& summary = update["lsas"][1];
+  EXPECT_EQ(summary["ls_type"], 3);
+  EXPECT_EQ(summary["link_state_id"], "10.7.0.0");
+  EXPECT_EQ(summary["network_mask"], "255.255.0.0");
+  EXPECT_EQ(summary["metric"], 30);
+
+  const nlohmann::json& bad = frames[1];
+  EXPECT_EQ(bad["checksum_valid"], true) << bad.dump();
+  const nlohmann::json& error = bad["lsas"][0]["body_error"];
+  EXPECT_EQ(error["field"], "ospf.router_lsa.link_count") << bad.dump();
+  EXPECT_EQ(error["offset"], 14 + 20 + 24 + 4 + 20 + 2);
+  EXPECT_EQ(bad["lsas"][1]["metric"], 30);
+
+  EXPECT_EQ(frames[2]["protocol"], "ipv4") << frames[2].dump();
+  EXPECT_EQ(frames[2]["ip_protocol"], 89);
+}
+
 }  // namespace
 }  // namespace arfabric::cli

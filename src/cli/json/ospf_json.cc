@@ -6,6 +6,9 @@
 #include "cli/json/isis_json.h"
 #include "common/hex.h"
 #include "common/overloaded.h"
+#include "wire/ospf/packet.h"
+#include "wire/ospf/router_lsa.h"
+#include "wire/ospf/summary_lsa.h"
 
 namespace arfabric::cli {
 namespace {
@@ -35,6 +38,21 @@ json prefix_sub_tlvs_json(const std::vector<ospf::PrefixSubTlv>& subs,
       a.push_back(raw_json(std::get<ospf::RawTlv>(s)));
   }
   return a;
+}
+
+const char* router_link_type_name(std::uint8_t type) {
+  switch (type) {
+    case ospf::kRouterLinkPointToPoint:
+      return "point_to_point";
+    case ospf::kRouterLinkTransit:
+      return "transit";
+    case ospf::kRouterLinkStub:
+      return "stub";
+    case ospf::kRouterLinkVirtual:
+      return "virtual";
+    default:
+      return "unknown";
+  }
 }
 
 json v3_prefix_json(const ospf::Ospfv3Prefix& p) {
@@ -191,6 +209,42 @@ json ospfv3_prefix_tlvs_body_to_json(ByteSpan body,
           {"tlvs", ospfv3_tlvs_to_json(*r, options)}};
 }
 
+json ospf_router_lsa_body_to_json(ByteSpan body) {
+  auto r = ospf::parse_router_lsa_body(body);
+  if (!r) return error_json(r.error());
+  json links = json::array();
+  for (const ospf::RouterLsaLink& l : r->links) {
+    json tos = json::array();
+    for (const ospf::TosMetric& t : l.tos)
+      tos.push_back({{"tos", t.tos}, {"metric", t.metric}});
+    links.push_back({{"link_id", wire::format_ipv4(l.link_id)},
+                     {"link_data", wire::format_ipv4(l.link_data)},
+                     {"type", l.type},
+                     {"type_name", router_link_type_name(l.type)},
+                     {"metric", l.metric},
+                     {"tos", tos}});
+  }
+  return {{"protocol", "ospf_router_lsa"},
+          {"flags", r->flags},
+          {"border", (r->flags & ospf::kRouterFlagBorder) != 0},
+          {"external", (r->flags & ospf::kRouterFlagExternal) != 0},
+          {"virtual", (r->flags & ospf::kRouterFlagVirtual) != 0},
+          {"host", (r->flags & ospf::kRouterFlagHost) != 0},
+          {"links", links}};
+}
+
+json ospf_summary_lsa_body_to_json(ByteSpan body) {
+  auto r = ospf::parse_summary_lsa_body(body);
+  if (!r) return error_json(r.error());
+  json tos = json::array();
+  for (const ospf::SummaryTosMetric& t : r->tos)
+    tos.push_back({{"tos", t.tos}, {"metric", t.metric}});
+  return {{"protocol", "ospf_summary_lsa"},
+          {"network_mask", wire::format_ipv4(r->network_mask)},
+          {"metric", r->metric},
+          {"tos", tos}};
+}
+
 namespace {
 
 json lsa_common_json(const auto& h, bool checksum_valid) {
@@ -206,12 +260,15 @@ json lsa_common_json(const auto& h, bool checksum_valid) {
           {"length", h.length}};
 }
 
-// Merges a body decode into `j`, or records its error under "body_error".
+// Merges a body decode into `j` (its fields but "protocol"), or records
+// its error under "body_error".
 void add_body(json& j, const json& decoded) {
-  if (decoded.contains("error"))
+  if (decoded.contains("error")) {
     j["body_error"] = decoded["error"];
-  else
-    j["tlvs"] = decoded["tlvs"];
+    return;
+  }
+  for (const auto& [key, value] : decoded.items())
+    if (key != "protocol") j[key] = value;
 }
 
 }  // namespace
@@ -228,6 +285,15 @@ json ospfv2_lsa_to_json(ByteSpan lsa, const ospf::CodecOptions& options) {
           b["error"]["offset"].get<std::size_t>() + ospf::kLsaHeaderSize;
     return b;
   };
+  if (r->header.ls_type == ospf::kLsTypeRouter) {
+    add_body(j, shift(ospf_router_lsa_body_to_json(r->body)));
+    return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+  }
+  if (r->header.ls_type == ospf::kLsTypeSummaryNetwork ||
+      r->header.ls_type == ospf::kLsTypeSummaryAsbr) {
+    add_body(j, shift(ospf_summary_lsa_body_to_json(r->body)));
+    return {{"protocol", "ospfv2_lsa"}, {"lsa", j}};
+  }
   if (r->header.is_opaque()) {
     j["opaque_type"] = r->header.opaque_type();
     if (r->header.opaque_type() == ospf::kOpaqueTypeTe) {
@@ -261,6 +327,58 @@ json ospfv3_lsa_to_json(ByteSpan lsa, const ospf::CodecOptions& options) {
     j["body"] = to_hex(r->body);
   }
   return {{"protocol", "ospfv3_lsa"}, {"lsa", j}};
+}
+
+json ospfv2_packet_to_json(ByteSpan packet, std::size_t offset,
+                           const ospf::CodecOptions& options) {
+  auto p = ospf::parse_ospfv2_packet(packet, offset);
+  if (!p) return error_json(p.error());
+  static constexpr const char* kTypeNames[] = {"",
+                                               "hello",
+                                               "database_description",
+                                               "link_state_request",
+                                               "link_state_update",
+                                               "link_state_ack"};
+  char checksum[8];
+  std::snprintf(checksum, sizeof checksum, "0x%04x", p->header.checksum);
+  json j = {{"protocol", "ospfv2"},
+            {"type", p->header.type},
+            {"type_name", kTypeNames[p->header.type]},
+            {"length", p->header.length},
+            {"router_id", wire::format_ipv4(p->header.router_id)},
+            {"area_id", wire::format_ipv4(p->header.area_id)},
+            {"checksum", checksum},
+            {"checksum_valid", p->checksum_valid},
+            {"au_type", p->header.au_type}};
+  if (p->header.type != ospf::kPacketLinkStateUpdate) {
+    j["body"] = to_hex(p->body);
+    return j;
+  }
+  const std::size_t body_at = offset + ospf::kOspfv2PacketHeaderSize;
+  auto lsas = ospf::parse_ls_update(p->body, body_at);
+  if (!lsas) {
+    j["body_error"] = error_json(lsas.error())["error"];
+    return j;
+  }
+  json list = json::array();
+  for (ByteSpan lsa : *lsas) {
+    json one = ospfv2_lsa_to_json(lsa, options);
+    // Offsets from the LSA's first octet: shift them to the caller's.
+    const std::size_t at =
+        body_at + static_cast<std::size_t>(lsa.data() - p->body.data());
+    auto shift = [at](json& e) {
+      e["offset"] = e["offset"].get<std::size_t>() + at;
+    };
+    if (one.contains("error")) {
+      shift(one["error"]);
+      list.push_back(one);
+      continue;
+    }
+    if (one["lsa"].contains("body_error")) shift(one["lsa"]["body_error"]);
+    list.push_back(one["lsa"]);
+  }
+  j["lsas"] = list;
+  return j;
 }
 
 }  // namespace arfabric::cli

@@ -28,14 +28,27 @@ nlohmann::json ospf_extended_prefix_lsa_body_to_json(
     ByteSpan body, const wire::ospf::CodecOptions& options = {});
 nlohmann::json ospfv3_prefix_tlvs_body_to_json(
     ByteSpan body, const wire::ospf::CodecOptions& options = {});
+// OSPFv2 Router-LSA (RFC 2328 A.4.2) and Summary-LSA (A.4.4) bodies.
+nlohmann::json ospf_router_lsa_body_to_json(ByteSpan body);
+nlohmann::json ospf_summary_lsa_body_to_json(ByteSpan body);
 
-// A whole LSA (header + body): OSPFv2 opaque TE (1) and Extended Prefix (7)
-// LSAs and RFC 8362 E-LSAs with prefix TLVs get their body decoded; other
-// LSAs show the body as hex. Never fails; errors become {"error": {...}}
-// (offsets from the LSA's first octet).
+// A whole LSA (header + body): OSPFv2 Router-LSAs, Summary-LSAs, opaque
+// TE (1) and Extended Prefix (7) LSAs and RFC 8362 E-LSAs with prefix TLVs
+// get their body decoded; other LSAs show the body as hex. Never fails; errors
+// become {"error": {...}} (offsets from the LSA's first octet).
 nlohmann::json ospfv2_lsa_to_json(ByteSpan lsa,
                                   const wire::ospf::CodecOptions& options = {});
 nlohmann::json ospfv3_lsa_to_json(ByteSpan lsa,
                                   const wire::ospf::CodecOptions& options = {});
+
+// An OSPFv2 packet (RFC 2328 A.3; an IP payload, `offset` octets into
+// what the caller reports offsets from): its header with the checksum
+// checked, and for a Link State Update its LSAs as ospfv2_lsa_to_json
+// gives them ("lsas"); other packets' bodies as hex. Never fails; errors
+// become {"error": {...}}, or "body_error" / an LSA's "error" when the
+// header decoded.
+nlohmann::json ospfv2_packet_to_json(
+    ByteSpan packet, std::size_t offset = 0,
+    const wire::ospf::CodecOptions& options = {});
 
 }  // namespace arfabric::cli
