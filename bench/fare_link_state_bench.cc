@@ -168,7 +168,7 @@ void BM_DatabaseFromOspfv2(benchmark::State& state) {
   }
   for (auto _ : state) {
     auto d = database_from_ospfv2(lsas);
-    benchmark::DoNotOptimize(d->routers.data());
+    benchmark::DoNotOptimize(d->database.routers.data());
   }
   state.counters["lsas"] = static_cast<double>(lsas.size());
 }

@@ -3,7 +3,7 @@
 // (parsed by wire::ospf::parse_ospfv2_lsa_decoded; its header gives its
 // length); the first one's advertising router computes its routes over
 // the area they form. Invariants: no crash, sanitizer report or leak;
-// those of fuzz/route_invariants.h.
+// notes name LSAs given; those of fuzz/route_invariants.h.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,11 +27,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     in = in.subspan(length);
   }
   if (lsas.empty()) return 0;
-  auto db = database_from_ospfv2(lsas);
-  if (!db) return 0;
   const RouterKey self = router_key(lsas[0].header.advertising_router);
-  auto routes = compute_routes(*db, self);
+  // The first LSA's options bit 0 picks the backbone or another area.
+  const bool backbone = (lsas[0].header.options & 1) == 0;
+  auto db = database_from_ospfv2(lsas, {.self = self, .backbone = backbone});
+  if (!db) return 0;
+  for (const OspfNote& n : db->notes)
+    if (n.lsa >= lsas.size()) __builtin_trap();
+  auto routes = compute_routes(db->database, self);
   if (!routes) return 0;  // self without a Router-LSA
-  fuzz::check_routes(*db, self, *routes);
+  fuzz::check_routes(db->database, self, *routes);
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "cli/json/isis_json.h"
+#include "cli/link_layer.h"
 #include "proto/fare/link_state.h"
 #include "proto/fare/link_state_ospf.h"
 #include "sysdep/linux/pcap_file.h"
@@ -210,9 +211,12 @@ std::optional<Loaded> load_isis(const FareLsrOptions& options,
                                 options.pcap_path};
 }
 
-// RFC 2328 §13.1: whether instance `a` of an LSA is newer than `b`.
+// RFC 2328 §13.1: whether instance `a` of an LSA is newer than `b` (1),
+// older (-1), or the same instance (0). The rule's last step, an age
+// younger by over MaxAgeDiff, is left to the caller: of two copies of one
+// instance the capture keeps the one that lives longer, which is what an
+// age tells it.
 constexpr std::uint16_t kMaxAge = 3600;
-constexpr std::uint16_t kMaxAgeDiff = 900;
 constexpr std::uint16_t kDoNotAge = 0x8000;  // RFC 1793
 
 std::uint16_t age_of(const ospf::Ospfv2LsaHeader& h) {
@@ -228,10 +232,36 @@ int compare_instances(const ospf::Ospfv2LsaHeader& a,
   if (a.checksum != b.checksum) return a.checksum > b.checksum ? 1 : -1;
   const bool a_max = age_of(a) == kMaxAge, b_max = age_of(b) == kMaxAge;
   if (a_max != b_max) return a_max ? 1 : -1;
-  const int diff = int{age_of(a)} - int{age_of(b)};
-  if (diff > kMaxAgeDiff) return -1;
-  if (diff < -kMaxAgeDiff) return 1;
   return 0;
+}
+
+// Why database_from_ospfv2 left LSAs (or parts) out, as said on stderr.
+std::string note_text(proto::fare::OspfNoteKind kind) {
+  using K = proto::fare::OspfNoteKind;
+  switch (kind) {
+    case K::lan:
+      return "left out LANs (transit links, Network-LSAs: not supported)";
+    case K::virtual_link:
+      return "left out virtual links (not supported)";
+    case K::external:
+      return "ignored AS-external and NSSA LSAs (external routes are not "
+             "supported)";
+    case K::router_lsa_id:
+      return "left out Router-LSAs whose link state ID is not their "
+             "advertising router";
+    case K::mask:
+      return "left out networks whose mask is not contiguous";
+    case K::summary_not_from_abr:
+      return "ignored Summary-LSAs from routers without the B bit (not area "
+             "border routers)";
+    case K::summary_outside_backbone:
+      return "ignored Summary-LSAs: --self is an area border router and the "
+             "area is not the backbone (RFC 2328 §16.2)";
+    case K::te_link_unmatched:
+      return "ignored TE Link TLVs that name no point-to-point link of their "
+             "router";
+  }
+  return "left out";
 }
 
 std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
@@ -241,11 +271,14 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
                                   std::ostream& err) {
   struct Copy {
     ospf::Ospfv2Lsa lsa;
+    std::size_t frame = 0;  // where it was read
+    std::uint64_t captured_ns = 0;
     std::uint64_t expires_ns = 0;  // when its age reaches MaxAge
   };
   std::map<std::tuple<std::uint8_t, wire::Ipv4Address, wire::Ipv4Address>, Copy>
       newest;
-  std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0;
+  std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0, other_links = 0;
+  int first_other_link = 0;
   Skipped skipped;
   std::uint64_t last_ns = 0;
   for (std::size_t index = 1;; ++index) {
@@ -257,31 +290,46 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
     if (!*frame) break;
     const std::uint64_t now = (*frame)->time_ns;
     last_ns = std::max(last_ns, now);
-    if ((*frame)->link_type != kDltEthernet) continue;
-    auto eth = wire::parse_ethernet((*frame)->data);
-    if (!eth || eth->header.ethertype != kEthertypeIpv4) continue;
-    auto ip = wire::parse_ipv4(eth->payload);
-    if (!ip || ip->header.protocol != ospf::kIpProtocolOspf) continue;
+    const ByteSpan data = (*frame)->data;
+    if (!known_link_type((*frame)->link_type)) {
+      if (other_links++ == 0) first_other_link = (*frame)->link_type;
+      continue;
+    }
+    const auto net = network_packet((*frame)->link_type, data);
+    if (!net || net->ethertype != kEthertypeIpv4) continue;
+    const ByteSpan packet = data.subspan(net->offset);
+    auto ip = wire::parse_ipv4(packet);
+    if (!ip) {
+      // An OSPF packet whose IP header does not decode (a frame cut by the
+      // capture's snap length, say): said, since an older copy of what it
+      // held would stand.
+      constexpr std::size_t kProtocolAt = 9;
+      if (packet.size() > kProtocolAt &&
+          packet[kProtocolAt] == ospf::kIpProtocolOspf)
+        skipped.undecoded(index, ip.error());
+      continue;
+    }
+    if (ip->header.protocol != ospf::kIpProtocolOspf) continue;
     constexpr std::uint8_t kMoreFragments = 0x1;
     if ((ip->header.flags & kMoreFragments) ||
         ip->header.fragment_offset != 0) {
       ++fragments;
       continue;
     }
-    auto packet = ospf::parse_ospfv2_packet(ip->payload);
-    if (!packet) {
-      skipped.undecoded(index, packet.error());
+    auto parsed = ospf::parse_ospfv2_packet(ip->payload);
+    if (!parsed) {
+      skipped.undecoded(index, parsed.error());
       continue;
     }
-    if (!packet->checksum_valid) {
+    if (!parsed->checksum_valid) {
       ++bad_packets;
       continue;
     }
-    if (packet->header.type != ospf::kPacketLinkStateUpdate ||
-        packet->header.area_id != area)
+    if (parsed->header.type != ospf::kPacketLinkStateUpdate ||
+        parsed->header.area_id != area)
       continue;
     auto lsas =
-        ospf::parse_ls_update(packet->body, ospf::kOspfv2PacketHeaderSize);
+        ospf::parse_ls_update(parsed->body, ospf::kOspfv2PacketHeaderSize);
     if (!lsas) {
       skipped.undecoded(index, lsas.error());
       continue;
@@ -299,20 +347,38 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
         continue;
       }
       const ospf::Ospfv2LsaHeader& h = lsa->header;
+      // At MaxAge it is flushed, DoNotAge or not; otherwise it ages to
+      // MaxAge unless DoNotAge (RFC 1793) holds it.
+      const bool max_age = age_of(h) == kMaxAge;
       const std::uint64_t expires_ns =
-          h.ls_age & kDoNotAge
+          max_age ? now
+          : h.ls_age & kDoNotAge
               ? std::numeric_limits<std::uint64_t>::max()
               : now + static_cast<std::uint64_t>(kMaxAge - age_of(h)) *
                           1'000'000'000;
       const auto key =
           std::tuple{h.ls_type, h.link_state_id, h.advertising_router};
       const auto it = newest.find(key);
-      const int order =
-          it == newest.end() ? 1 : compare_instances(h, it->second.lsa.header);
-      if (order > 0 || (order == 0 && expires_ns > it->second.expires_ns))
-        newest[key] = Copy{std::move(*lsa), expires_ns};
+      bool newer = it == newest.end();
+      if (!newer) {
+        const Copy& kept = it->second;
+        const int order = compare_instances(h, kept.lsa.header);
+        // A flushed instance leaves the database once acknowledged (RFC
+        // 2328 §14): a later one replaces it whatever its sequence number
+        // (a router that restarted begins again at the first).
+        const bool after_flush = age_of(kept.lsa.header) == kMaxAge &&
+                                 !max_age && now > kept.captured_ns;
+        newer = order > 0 || after_flush ||
+                (order == 0 && expires_ns > kept.expires_ns);
+      }
+      if (newer) newest[key] = Copy{std::move(*lsa), index, now, expires_ns};
     }
   }
+  if (other_links > 0)
+    err << "arfabric fare-lsr: skipped " << other_links
+        << " frames of link types other than Ethernet, raw IP and Linux "
+           "cooked (first: "
+        << sysdep::link_type_name(first_other_link) << ")\n";
   if (bad_packets > 0)
     err << "arfabric fare-lsr: skipped " << bad_packets
         << " OSPF packets with a bad checksum\n";
@@ -328,33 +394,52 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
         << skipped.first_error << ")\n";
   // Flushed (MaxAge), or aged out by the capture's last frame: gone.
   std::vector<ospf::Ospfv2Lsa> lsas;
+  std::vector<std::size_t> frames;
   for (auto& [key, copy] : newest)
-    if (copy.expires_ns > last_ns) lsas.push_back(std::move(copy.lsa));
+    if (copy.expires_ns > last_ns) {
+      lsas.push_back(std::move(copy.lsa));
+      frames.push_back(copy.frame);
+    }
   const std::string area_text = wire::format_ipv4(area);
   if (lsas.empty()) {
     err << "arfabric fare-lsr: " << options.pcap_path << ": no LSA of area "
         << area_text << '\n';
     return std::nullopt;
   }
-  auto db = proto::fare::database_from_ospfv2(lsas);
+  const RouterKey self_key = proto::fare::router_key(self);
+  auto db = proto::fare::database_from_ospfv2(
+      lsas, {.self = self_key, .backbone = area == wire::Ipv4Address{}});
   if (!db) {
     err << "arfabric fare-lsr: " << db.error().to_string() << '\n';
     return std::nullopt;
   }
-  std::set<RouterKey> routers;
-  std::size_t networks = 0;
-  for (const ospf::Ospfv2Lsa& l : lsas) {
-    routers.insert(proto::fare::router_key(l.header.advertising_router));
-    networks += l.header.ls_type == 2;
+  // What was left out, by kind: how many LSAs, and the first.
+  std::map<proto::fare::OspfNoteKind, std::pair<std::size_t, std::string>>
+      notes;
+  for (const proto::fare::OspfNote& n : db->notes) {
+    auto& [count, first] = notes[n.kind];
+    if (count++ > 0) continue;
+    const ospf::Ospfv2LsaHeader& h = lsas[n.lsa].header;
+    first = "frame " + std::to_string(frames[n.lsa]) + ", LS type " +
+            std::to_string(h.ls_type) + ", link state ID " +
+            wire::format_ipv4(h.link_state_id) + ", advertising router " +
+            wire::format_ipv4(h.advertising_router) +
+            (n.detail.empty() ? "" : ": " + n.detail);
   }
-  if (networks > 0)
-    err << "arfabric fare-lsr: ignored " << networks
-        << " Network-LSAs (LANs are not supported)\n";
-  if (const std::size_t left_out = routers.size() - db->routers.size())
+  for (const auto& [kind, note] : notes)
+    err << "arfabric fare-lsr: " << note_text(kind) << ": " << note.first
+        << " (first: " << note.second << ")\n";
+  // Routers that flood LSAs into the area (not the AS-scoped ones) but
+  // have no Router-LSA the database could use.
+  std::set<RouterKey> routers;
+  for (const ospf::Ospfv2Lsa& l : lsas)
+    if (l.header.ls_type != 5 && l.header.ls_type != ospf::kLsTypeOpaqueAs)
+      routers.insert(proto::fare::router_key(l.header.advertising_router));
+  if (const std::size_t left_out = routers.size() - db->database.routers.size())
     err << "arfabric fare-lsr: left out " << left_out
-        << " routers without a current Router-LSA\n";
-  return Loaded{.db = std::move(*db),
-                .self = proto::fare::router_key(self),
+        << " routers without a usable Router-LSA\n";
+  return Loaded{.db = std::move(db->database),
+                .self = self_key,
                 .name =
                     [](RouterKey k) {
                       return wire::format_ipv4(proto::fare::ospf_router_id(k));

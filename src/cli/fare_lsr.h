@@ -1,6 +1,6 @@
 // `arfabric fare-lsr`: FARE over IS-IS or OSPFv2 from a capture. Reads a
-// pcap or pcapng file of Ethernet frames (what `tcpdump` or `dumpcap`
-// saves on a router's interfaces) and prints the routes one router
+// pcap or pcapng file (what `tcpdump` or `dumpcap` saves on a router's
+// interfaces; IS-IS needs Ethernet frames) and prints the routes one router
 // computes from the link-state database in it with
 // proto::fare::compute_routes (draft-xu-lsr-fare-04 §4, §5): per prefix,
 // its first hops and their weights, and the Path Bandwidth to leak. One
@@ -13,14 +13,21 @@
 //   - IS-IS: the newest of each LSP (the highest sequence number, at an
 //     equal one a purge; a valid checksum, or a purge's 0); those purged
 //     or whose lifetime ran out before the capture's last frame are gone.
-//   - OSPFv2: the newest of each LSA by RFC 2328 §13.1 (sequence number,
-//     then checksum, then MaxAge, then an age younger by over
-//     MaxAgeDiff), with a valid checksum in a packet with a valid
-//     checksum; those at MaxAge or whose age reached it before the
-//     capture's last frame are gone. IP fragments are not reassembled.
+//   - OSPFv2: the newest of each LSA by RFC 2328 §13.1 (signed sequence
+//     number, then checksum, then MaxAge; of two copies of one instance
+//     the one that lives longer), with a valid checksum in a packet with a
+//     valid checksum; a flushed (MaxAge) instance gives way to any later
+//     one (RFC 2328 §14: a restarted router begins its sequence again);
+//     those at MaxAge or whose age reached it before the capture's last
+//     frame are gone. Frames may be Ethernet (802.1Q/802.1ad tags
+//     stepped over), raw IP or Linux cooked (`tcpdump -i any`); IP
+//     fragments are not reassembled. What the area's LSAs hold that the
+//     database cannot use (LANs, external routes, ...) is said, by kind,
+//     with the first LSA of each.
 // What is skipped is counted on `err` (bad checksums, pseudonodes, IP
-// fragments, what does not decode, with the first error: its offset
-// counts from the IS-IS LLC header or the OSPF packet header).
+// fragments, frames of other link types, what does not decode, with the
+// first error: its offset counts from the IS-IS LLC header, the OSPF
+// packet header, or for an IP header that does not decode the IP header).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -135,40 +135,6 @@ TEST(Decode, ReadsPcapFilesAndNumbersFrames) {
 namespace arfabric::cli {
 namespace {
 
-// A classic little-endian pcap of one link type, each record with the
-// length it had on the wire (at least its captured bytes).
-void write_pcap_file(
-    const std::string& path, std::uint32_t link_type,
-    const std::vector<std::pair<Bytes, std::uint32_t>>& frames) {
-  Bytes b;
-  const auto le32 = [&](std::uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-      b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  };
-  const auto le16 = [&](std::uint16_t v) {
-    b.push_back(static_cast<std::uint8_t>(v));
-    b.push_back(static_cast<std::uint8_t>(v >> 8));
-  };
-  le32(0xa1b2c3d4);  // microsecond timestamps
-  le16(2);
-  le16(4);
-  le32(0);
-  le32(0);
-  le32(65535);  // snaplen
-  le32(link_type);
-  for (const auto& [data, length] : frames) {
-    le32(1);
-    le32(0);
-    le32(static_cast<std::uint32_t>(data.size()));
-    le32(std::max<std::uint32_t>(length,
-                                 static_cast<std::uint32_t>(data.size())));
-    b.insert(b.end(), data.begin(), data.end());
-  }
-  std::ofstream(path, std::ios::binary)
-      .write(reinterpret_cast<const char*>(b.data()),
-             static_cast<std::streamsize>(b.size()));
-}
-
 std::vector<nlohmann::json> decode_pcap(const std::string& path,
                                         DecodeOptions options = {}) {
   options.pcap_path = path;
@@ -232,7 +198,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   const std::string raw = testing::temp_path("decode-raw.pcap");
   const Bytes bgp6 = bgp_keepalive_ipv6_packet();
   Bytes version5 = {0x50, 0, 0, 0};
-  write_pcap_file(raw, 101, {{ip, 0}, {bgp6, 0}, {version5, 0}});
+  testing::write_pcap_file(raw, 101, {{ip, 0}, {bgp6, 0}, {version5, 0}});
   auto frames = decode_pcap(raw);
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
@@ -248,7 +214,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   sll.insert(sll.end(), ip.begin(), ip.end());
   Bytes sll_lsn = *from_hex("0000 0001 0006 020000000a01 0000 8808 5aa5c000");
   const std::string cooked = testing::temp_path("decode-sll.pcap");
-  write_pcap_file(cooked, 113, {{sll, 0}, {sll_lsn, 0}, {Bytes(9), 0}});
+  testing::write_pcap_file(cooked, 113, {{sll, 0}, {sll_lsn, 0}, {Bytes(9), 0}});
   frames = decode_pcap(cooked);
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();
@@ -266,7 +232,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   Bytes sll2_v6 = *from_hex("86dd 0000 00000002 0001 04 06 0200000000010000");
   sll2_v6.insert(sll2_v6.end(), bgp6.begin(), bgp6.end());
   const std::string cooked2 = testing::temp_path("decode-sll2.pcap");
-  write_pcap_file(cooked2, 276, {{sll2, 0}, {sll2_v6, 0}});
+  testing::write_pcap_file(cooked2, 276, {{sll2, 0}, {sll2_v6, 0}});
   // A VLAN tag libpcap put back after the header (VLAN 10, priority 3),
   // and one cut short.
   Bytes sll2_vlan = *from_hex(
@@ -275,7 +241,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   sll2_vlan.insert(sll2_vlan.end(), ip.begin(), ip.end());
   const Bytes sll2_cut_vlan =
       *from_hex("8100 0000 00000002 0001 00 06 0200000000010000 600a");
-  write_pcap_file(
+  testing::write_pcap_file(
       cooked2, 276,
       {{sll2, 0}, {sll2_v6, 0}, {sll2_vlan, 0}, {sll2_cut_vlan, 0}});
   frames = decode_pcap(cooked2);
@@ -294,7 +260,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
 
   // Any other link type is named.
   const std::string ppp = testing::temp_path("decode-ppp.pcap");
-  write_pcap_file(ppp, 9, {{Bytes{0xff, 0x03}, 0}});
+  testing::write_pcap_file(ppp, 9, {{Bytes{0xff, 0x03}, 0}});
   frames = decode_pcap(ppp);
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(frames[0].at("error").at("reason"),
@@ -311,7 +277,7 @@ TEST(Decode, AFrameCutByTheSnaplenSaysSo) {
   const auto whole = static_cast<std::uint32_t>(frame.size());
   frame.resize(40);
   const std::string path = testing::temp_path("decode-cut.pcap");
-  write_pcap_file(path, 1, {{frame, whole}});
+  testing::write_pcap_file(path, 1, {{frame, whole}});
   const auto frames = decode_pcap(path);
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_TRUE(frames[0].contains("error")) << frames[0].dump();
@@ -339,7 +305,7 @@ TEST(Decode, ACutFrameIsDecodedUpToTheCut) {
   v4.resize(v4.size() - 9);  // the second KEEPALIVE keeps 10 bytes
   v6.resize(v6.size() - 9);
   const std::string path = testing::temp_path("decode-cut-bgp.pcap");
-  write_pcap_file(path, 1, {{v4, v4_whole}, {v6, v6_whole}});
+  testing::write_pcap_file(path, 1, {{v4, v4_whole}, {v6, v6_whole}});
   const auto frames = decode_pcap(path);
   ASSERT_EQ(frames.size(), 2u);
   for (const nlohmann::json& f : frames) {
@@ -361,7 +327,7 @@ TEST(Decode, ACutFrameIsDecodedUpToTheCut) {
   // the error it is (the IPv4 packet claims 78 bytes of the 74 the
   // 88-byte frame had after its Ethernet header).
   const std::string wrong = testing::temp_path("decode-cut-wrong.pcap");
-  write_pcap_file(wrong, 1, {{v4, 88}});
+  testing::write_pcap_file(wrong, 1, {{v4, 88}});
   const auto wrong_frames = decode_pcap(wrong);
   ASSERT_EQ(wrong_frames.size(), 1u);
   EXPECT_EQ(wrong_frames[0].at("error").at("field"), "ipv4.total_length")

@@ -472,10 +472,116 @@ TEST(FareLsrCommand, OspfFlushesAgesAndSkips) {
             "arfabric fare-lsr: skipped 1 OSPF packets or LSAs that do not "
             "decode (first: frame 5: ospf.router_lsa.link_count at offset "
             "50: 1 links counted, 0 present)\n"
-            "arfabric fare-lsr: ignored 1 Network-LSAs (LANs are not "
-            "supported)\n"
-            "arfabric fare-lsr: left out 1 routers without a current "
+            "arfabric fare-lsr: left out LANs (transit links, Network-LSAs: "
+            "not supported): 1 (first: frame 6, LS type 2, link state ID "
+            "172.16.11.1, advertising router 10.0.11.1: Network-LSA)\n"
+            "arfabric fare-lsr: left out 1 routers without a usable "
             "Router-LSA\n");
+  std::filesystem::remove(path);
+}
+
+// Sequence numbers are signed (0x7fffffff is newer than 0x80000002); a
+// flushed instance gives way to a later one at any sequence number (a
+// router that restarted); a DoNotAge copy at MaxAge is flushed all the
+// same.
+TEST(FareLsrCommand, OspfSequenceNumbersFlushesAndRestarts) {
+  const std::vector<Bytes> lsas = figure1();
+  auto hops = [](const std::vector<std::pair<Bytes, std::uint64_t>>& frames) {
+    const std::string path = write_frames("fare-lsr-ospf-seq", frames);
+    auto r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}));
+    std::filesystem::remove(path);
+    return r.size() == 1 ? r[0]["first_hops"] : json(r.size());
+  };
+  EXPECT_EQ(hops({{ospf_frame(lsas), 1000},
+                  {ospf_frame({spine12_to_leaf2(5e9, 0x7fffffff)}), 2000},
+                  {ospf_frame({spine12_to_leaf2(2.5e9, 0x80000002)}), 3000}}),
+            leaf2_hops(28'000'000'000ull, 20'000'000'000ull));
+  // Flushed at 0x80000005, then begun again at 0x80000001.
+  Bytes flushed = spine12_to_leaf2(5e9, 0x80000005, 3600);
+  EXPECT_EQ(hops({{ospf_frame(lsas), 1000},
+                  {ospf_frame({spine12_to_leaf2(5e9, 0x80000005)}), 2000},
+                  {ospf_frame({flushed}), 3000},
+                  {ospf_frame({spine12_to_leaf2(6.25e8, 0x80000001)}), 4000}}),
+            leaf2_hops(28'000'000'000ull, 5'000'000'000ull));
+  // DoNotAge (0x8000) with MaxAge: flushed, so that path is bounded by the
+  // uplink alone.
+  EXPECT_EQ(
+      hops({{ospf_frame(lsas), 1000},
+            {ospf_frame({spine12_to_leaf2(5e9, 0x80000005, 0x8000 | 3600)}),
+             2000}}),
+      leaf2_hops(28'000'000'000ull, 20'000'000'000ull));
+  // DoNotAge alone: it never ages out.
+  EXPECT_EQ(
+      hops({{ospf_frame(lsas), 0},
+            {ospf_frame({spine12_to_leaf2(2.5e9, 0x80000005, 0x8000 | 3599)}),
+             1000},
+            {ospf_frame({}), 10'000'000'000}}),
+      leaf2_hops(28'000'000'000ull, 20'000'000'000ull));
+}
+
+// Linux cooked captures (`tcpdump -i any`), raw IP and 802.1ad + 802.1Q
+// tagged Ethernet carry the same LSAs; frames of another link type and an
+// OSPF packet the capture cut short are counted.
+TEST(FareLsrCommand, OspfFromCapturesOfEveryLinkType) {
+  const Bytes ethernet = ospf_frame(figure1());
+  const Bytes ip(ethernet.begin() + 14, ethernet.end());
+  auto with_header = [&](const Bytes& header) {
+    Bytes f = header;
+    f.insert(f.end(), ip.begin(), ip.end());
+    return f;
+  };
+  Bytes sll(16, 0);
+  sll[14] = 0x08;  // protocol IPv4
+  Bytes sll2(20, 0);
+  sll2[0] = 0x08;
+  Bytes qinq(ethernet.begin(), ethernet.begin() + 12);
+  for (std::uint8_t b :
+       {0x88, 0xa8, 0x00, 0x05, 0x81, 0x00, 0x00, 0x07, 0x08, 0x00})
+    qinq.push_back(b);
+  const std::vector<std::pair<std::uint32_t, Bytes>> captures = {
+      {113, with_header(sll)},
+      {276, with_header(sll2)},
+      {101, ip},
+      {12, ip},
+      {1, with_header(qinq)}};
+  for (const auto& [link_type, frame] : captures) {
+    const std::string path = testing::temp_path("fare-lsr-ospf-link") + ".pcap";
+    testing::write_pcap_file(path, link_type, {{frame, 0}});
+    const auto r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}));
+    ASSERT_EQ(r.size(), 1u) << link_type;
+    EXPECT_EQ(r[0]["first_hops"],
+              leaf2_hops(28'000'000'000ull, 10'000'000'000ull))
+        << link_type;
+    std::filesystem::remove(path);
+  }
+  // A newer leaf-2 Router-LSA in a frame cut short: said, the older
+  // stands. A frame of another link type: said.
+  const std::string path = testing::temp_path("fare-lsr-ospf-cut") + ".pcap";
+  Bytes cut = ospf_frame({encoded([] {
+    auto l = testing::ospf_router_lsa(2, {{.neighbor = 11}, {.neighbor = 12}});
+    l.header.sequence_number = 0x80000002;
+    return l;
+  }())});
+  cut.resize(60);
+  testing::write_pcap_file(path, 1, {{ethernet, 0}, {cut, 0}});
+  std::string errors;
+  auto r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}, &errors));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(errors,
+            "arfabric fare-lsr: skipped 1 OSPF packets or LSAs that do not "
+            "decode (first: frame 2: ipv4.total_length at offset 2: total "
+            "length 96 does not fit between the 20-byte header and the 46 "
+            "bytes available)\n");
+  testing::write_pcap_file(path, 105, {{ethernet, 0}});  // 802.11
+  std::ostringstream out, err;
+  EXPECT_EQ(run_fare_lsr({.pcap_path = path, .self = "10.0.1.1"}, out, err), 1);
+  EXPECT_EQ(err.str(),
+            "arfabric fare-lsr: skipped 1 frames of link types other than "
+            "Ethernet, raw IP and Linux cooked (first: " +
+                sysdep::link_type_name(105) +
+                ")\n"
+                "arfabric fare-lsr: " +
+                path + ": no LSA of area 0.0.0.0\n");
   std::filesystem::remove(path);
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -95,6 +96,40 @@ inline void write_pcap(const std::string& path,
   std::uint64_t t = 1'000'000'000;
   for (const Bytes& f : frames) writer->write(f, t += 1000);
   writer->flush();
+}
+
+// A classic little-endian pcap of one link type, each record with the
+// length it had on the wire (at least its captured bytes).
+inline void write_pcap_file(
+    const std::string& path, std::uint32_t link_type,
+    const std::vector<std::pair<Bytes, std::uint32_t>>& frames) {
+  Bytes b;
+  const auto le32 = [&](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+      b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  };
+  const auto le16 = [&](std::uint16_t v) {
+    b.push_back(static_cast<std::uint8_t>(v));
+    b.push_back(static_cast<std::uint8_t>(v >> 8));
+  };
+  le32(0xa1b2c3d4);  // microsecond timestamps
+  le16(2);
+  le16(4);
+  le32(0);
+  le32(0);
+  le32(65535);  // snaplen
+  le32(link_type);
+  for (const auto& [data, length] : frames) {
+    le32(1);
+    le32(0);
+    le32(static_cast<std::uint32_t>(data.size()));
+    le32(std::max<std::uint32_t>(length,
+                                 static_cast<std::uint32_t>(data.size())));
+    b.insert(b.end(), data.begin(), data.end());
+  }
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()),
+             static_cast<std::streamsize>(b.size()));
 }
 
 // Runs `tshark -r pcap -T json [extra]` and returns the parsed array, one

@@ -36,6 +36,10 @@ std::optional<fib::Prefix> masked_prefix(const wire::Ipv4Address& network,
   return p;
 }
 
+// RFC 4203 §1.1.1: Link Local/Remote Identifiers, a TE Link sub-TLV of
+// two 32-bit identifiers (kept raw by the TE codec).
+constexpr std::uint16_t kLinkLocalRemoteIdentifiers = 11;
+
 std::string lsa_name(std::size_t i) {
   return "lsas[" + std::to_string(i) + "]";
 }
@@ -52,8 +56,8 @@ wire::Ipv4Address ospf_router_id(RouterKey key) {
           static_cast<std::uint8_t>(key >> 8), static_cast<std::uint8_t>(key)};
 }
 
-std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
-    std::span<const ospf::Ospfv2Lsa> lsas) {
+std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
+    std::span<const ospf::Ospfv2Lsa> lsas, const OspfView& view) {
   // Each LSA once (RFC 2328 §12.1: LS type, Link State ID, advertising
   // router identify it).
   absl::flat_hash_map<std::tuple<std::uint8_t, std::uint32_t, std::uint32_t>,
@@ -73,29 +77,36 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
                      lsa_name(at->second));
   }
 
+  OspfDatabase out;
+  LinkStateDatabase& db = out.database;
+  auto note = [&](std::size_t i, OspfNoteKind kind, std::string detail = {}) {
+    out.notes.push_back({i, kind, std::move(detail)});
+  };
   // Routers from their Router-LSAs, in the order those come.
-  LinkStateDatabase db;
   absl::flat_hash_map<RouterKey, std::size_t> index;
   // Per router, per point-to-point link: its Link Data (the local
-  // interface address), which TE Link TLVs name it by.
+  // interface address, or an unnumbered link's ifIndex), which TE Link
+  // TLVs name it by; and whether the router is an area border router.
   std::vector<std::vector<std::uint32_t>> link_data;
+  std::vector<bool> border;
   for (std::size_t i = 0; i < lsas.size(); ++i) {
+    const ospf::Ospfv2LsaHeader& h = lsas[i].header;
+    if (h.ls_type == 2) note(i, OspfNoteKind::lan, "Network-LSA");
+    if (h.ls_type == 5 || h.ls_type == 7) note(i, OspfNoteKind::external);
     const auto* body = std::get_if<ospf::RouterLsa>(&lsas[i].body);
     if (!body) continue;
-    const ospf::Ospfv2LsaHeader& h = lsas[i].header;
-    if (h.link_state_id != h.advertising_router)
-      return bad(lsa_name(i) + ".link_state_id",
-                 "a Router-LSA's link state ID (" +
-                     wire::format_ipv4(h.link_state_id) +
-                     ") must be its advertising router (" +
-                     wire::format_ipv4(h.advertising_router) +
-                     "), RFC 2328 A.4.2");
+    if (h.link_state_id != h.advertising_router) {
+      note(i, OspfNoteKind::router_lsa_id,
+           "link state ID " + wire::format_ipv4(h.link_state_id));
+      continue;
+    }
     LinkStateRouter router{
         .router = router_key(h.advertising_router),
         .overloaded = (body->flags & ospf::kRouterFlagHost) != 0,
         .links = {},
         .prefixes = {}};
     std::vector<std::uint32_t> own_link_data;
+    std::size_t transit = 0, virtual_links = 0;
     for (std::size_t j = 0; j < body->links.size(); ++j) {
       const ospf::RouterLsaLink& link = body->links[j];
       if (link.type == ospf::kRouterLinkPointToPoint) {
@@ -104,36 +115,60 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
         own_link_data.push_back(to_u32(link.link_data));
       } else if (link.type == ospf::kRouterLinkStub) {
         const auto prefix = masked_prefix(link.link_id, link.link_data);
-        if (!prefix)
-          return bad(
-              lsa_name(i) + ".links[" + std::to_string(j) + "].link_data",
-              "stub network mask " + wire::format_ipv4(link.link_data) +
-                  " is not contiguous");
+        if (!prefix) {
+          note(i, OspfNoteKind::mask,
+               "links[" + std::to_string(j) + "]: stub network " +
+                   wire::format_ipv4(link.link_id) + " mask " +
+                   wire::format_ipv4(link.link_data));
+          continue;
+        }
         router.prefixes.push_back({*prefix, link.metric, std::nullopt, false});
+      } else if (link.type == ospf::kRouterLinkTransit) {
+        ++transit;
+      } else if (link.type == ospf::kRouterLinkVirtual) {
+        ++virtual_links;
       }
     }
+    if (transit > 0)
+      note(i, OspfNoteKind::lan, std::to_string(transit) + " transit links");
+    if (virtual_links > 0)
+      note(i, OspfNoteKind::virtual_link,
+           std::to_string(virtual_links) + " virtual links");
     index.try_emplace(router.router, db.routers.size());
     db.routers.push_back(std::move(router));
     link_data.push_back(std::move(own_link_data));
+    border.push_back((body->flags & ospf::kRouterFlagBorder) != 0);
   }
-  auto router_of = [&](const ospf::Ospfv2LsaHeader& h) -> LinkStateRouter* {
-    const auto it = index.find(router_key(h.advertising_router));
-    return it == index.end() ? nullptr : &db.routers[it->second];
-  };
 
-  // Inter-area prefixes from their ABRs' Summary-LSAs.
+  // Inter-area prefixes from the ABRs' Summary-LSAs (RFC 2328 §16.2).
+  const auto self_at = view.self ? index.find(*view.self) : index.end();
+  const bool self_is_abr_outside_backbone =
+      self_at != index.end() && border[self_at->second] && !view.backbone;
   for (std::size_t i = 0; i < lsas.size(); ++i) {
     const auto* body = std::get_if<ospf::SummaryLsa>(&lsas[i].body);
     const ospf::Ospfv2LsaHeader& h = lsas[i].header;
     if (!body || h.ls_type != ospf::kLsTypeSummaryNetwork) continue;
+    const auto at = index.find(router_key(h.advertising_router));
+    if (at == index.end()) continue;  // no Router-LSA: left out
+    if (view.self && at->first == *view.self) continue;  // §16.2 (1)
+    if (self_is_abr_outside_backbone) {
+      note(i, OspfNoteKind::summary_outside_backbone);
+      continue;
+    }
+    if (!border[at->second]) {
+      note(i, OspfNoteKind::summary_not_from_abr);
+      continue;
+    }
     const auto prefix = masked_prefix(h.link_state_id, body->network_mask);
-    if (!prefix)
-      return bad(lsa_name(i) + ".network_mask",
-                 "mask " + wire::format_ipv4(body->network_mask) +
-                     " is not contiguous");
-    LinkStateRouter* router = router_of(h);
-    if (!router || body->metric >= ospf::kLsInfinity) continue;
-    router->prefixes.push_back({*prefix, body->metric, std::nullopt, true});
+    if (!prefix) {
+      note(i, OspfNoteKind::mask,
+           "network " + wire::format_ipv4(h.link_state_id) + " mask " +
+               wire::format_ipv4(body->network_mask));
+      continue;
+    }
+    if (body->metric >= ospf::kLsInfinity) continue;  // withdrawn
+    db.routers[at->second].prefixes.push_back(
+        {*prefix, body->metric, std::nullopt, true});
   }
 
   // What TE Link TLVs and Extended Prefix TLVs name, per router (by
@@ -172,7 +207,8 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
 
   // Link capacities from the TE LSAs, Path Bandwidths from the Extended
   // Prefix LSAs.
-  for (const ospf::Ospfv2Lsa& lsa : lsas) {
+  for (std::size_t i = 0; i < lsas.size(); ++i) {
+    const ospf::Ospfv2Lsa& lsa = lsas[i];
     const auto at = index.find(router_key(lsa.header.advertising_router));
     if (at == index.end()) continue;
     const std::size_t r = at->second;
@@ -183,6 +219,7 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
         if (!link) continue;
         std::optional<RouterKey> neighbor;
         std::vector<std::uint32_t> local;
+        std::optional<std::uint32_t> local_identifier;
         std::optional<BitsPerSecond> capacity;
         bool point_to_point = true;
         for (const ospf::LinkSubTlv& sub : link->sub_tlvs) {
@@ -195,20 +232,32 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
               local.push_back(to_u32(address));
           else if (const auto* mb = std::get_if<ospf::MaxBandwidthSubTlv>(&sub))
             capacity = to_bits_per_second(mb->bandwidth);
+          else if (const auto* raw = std::get_if<ospf::RawTlv>(&sub);
+                   raw && raw->type == kLinkLocalRemoteIdentifiers &&
+                   raw->value.size() == 8)
+            local_identifier = to_u32(
+                {raw->value[0], raw->value[1], raw->value[2], raw->value[3]});
         }
         if (!point_to_point || !neighbor || !capacity) continue;
-        // The first of the router's links that the TLV names.
+        // The first of the router's links that the TLV names: by local
+        // address, by link identifier, or as the one to its neighbour.
         std::optional<std::size_t> named;
-        if (local.empty()) {
+        auto name_by = [&](std::uint32_t data) {
+          const auto k = link_by_address.find({r, *neighbor, data});
+          if (k != link_by_address.end())
+            named = std::min(named.value_or(k->second), k->second);
+        };
+        for (std::uint32_t address : local) name_by(address);
+        if (!named && local_identifier) name_by(*local_identifier);
+        if (!named) {
           const auto n = links_by_neighbor.find({r, *neighbor});
           if (n != links_by_neighbor.end() && n->second.count == 1)
             named = n->second.first;
-        } else {
-          for (std::uint32_t address : local) {
-            const auto k = link_by_address.find({r, *neighbor, address});
-            if (k != link_by_address.end())
-              named = std::min(named.value_or(k->second), k->second);
-          }
+        }
+        if (!named) {
+          note(i, OspfNoteKind::te_link_unmatched,
+               "Link ID " + wire::format_ipv4(ospf_router_id(*neighbor)));
+          continue;
         }
         if (named && !router.links[*named].max_bandwidth)
           router.links[*named].max_bandwidth = capacity;
@@ -243,7 +292,8 @@ std::expected<LinkStateDatabase, ConfigError> database_from_ospfv2(
       }
     }
   }
-  return db;
+  std::ranges::stable_sort(out.notes, {}, &OspfNote::lsa);
+  return out;
 }
 
 }  // namespace arfabric::proto::fare

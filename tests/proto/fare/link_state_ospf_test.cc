@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "support/ospf_routers.h"
 
@@ -54,7 +55,7 @@ std::optional<LinkStateRoute> route_from(
     const fib::Prefix& p) {
   auto db = database_from_ospfv2(lsas);
   EXPECT_TRUE(db) << db.error().to_string();
-  auto routes = compute_routes(*db, key(n));
+  auto routes = compute_routes(db->database, key(n));
   EXPECT_TRUE(routes) << routes.error().to_string();
   const LinkStateRoute* r = route_to(*routes, p);
   return r ? std::optional(*r) : std::nullopt;
@@ -90,11 +91,11 @@ TEST(FareOspf, ThreeStageWeightsFromTeAndExtendedPrefixLsas) {
       testing::ospf_path_bandwidth_lsa(2, 1, 1, {10, 0, 2, 0}, 24, 3.5e9));
   auto db = database_from_ospfv2(lsas);
   ASSERT_TRUE(db) << db.error().to_string();
-  ASSERT_EQ(db->routers.size(), 4u);
-  EXPECT_EQ(router_of(*db, 2).prefixes,
+  ASSERT_EQ(db->database.routers.size(), 4u);
+  EXPECT_EQ(router_of(db->database, 2).prefixes,
             (std::vector<LinkStatePrefix>{
                 {v4(10, 0, 2, 24), 1, 28'000'000'000ull, false}}));
-  auto routes = compute_routes(*db, key(1));
+  auto routes = compute_routes(db->database, key(1));
   ASSERT_TRUE(routes) << routes.error().to_string();
   const LinkStateRoute* r = route_to(*routes, v4(10, 0, 2, 24));
   ASSERT_NE(r, nullptr);
@@ -110,7 +111,7 @@ TEST(FareOspf, ThreeStageWeightsFromTeAndExtendedPrefixLsas) {
   // would be bounded by the links alone.
   EXPECT_EQ(route_to(*routes, v4(10, 0, 1, 24)), nullptr);
   lsas.pop_back();
-  routes = compute_routes(*database_from_ospfv2(lsas), key(1));
+  routes = compute_routes(database_from_ospfv2(lsas)->database, key(1));
   EXPECT_EQ(route_to(*routes, v4(10, 0, 2, 24))->first_hops,
             (std::vector<WeightedFirstHop>{{key(11), 40'000'000'000ull},
                                            {key(12), 10'000'000'000ull}}));
@@ -140,7 +141,7 @@ TEST(FareOspf, FiveStageInterAreaPrefixesFromSummaryLsas) {
   lsas.push_back(testing::ospf_path_bandwidth_lsa(11, 2, 1, net, 24, 1));
   auto db = database_from_ospfv2(lsas);
   ASSERT_TRUE(db) << db.error().to_string();
-  auto routes = compute_routes(*db, key(1));
+  auto routes = compute_routes(db->database, key(1));
   ASSERT_TRUE(routes);
   const LinkStateRoute* r = route_to(*routes, v4(10, 1, 0, 24));
   ASSERT_NE(r, nullptr);
@@ -199,7 +200,7 @@ TEST(FareOspf, TeLinksMatchByNeighbourAndLocalAddress) {
   add_router(lsas, 1, links);
   auto db = database_from_ospfv2(lsas);
   ASSERT_TRUE(db);
-  const auto& l1 = router_of(*db, 1).links;
+  const auto& l1 = router_of(db->database, 1).links;
   ASSERT_EQ(l1.size(), 3u);
   EXPECT_EQ(l1[0].max_bandwidth, 40'000'000'000ull);
   EXPECT_EQ(l1[1].max_bandwidth, 20'000'000'000ull);
@@ -215,7 +216,7 @@ TEST(FareOspf, TeLinksMatchByNeighbourAndLocalAddress) {
             return std::holds_alternative<ospf::LocalAddressSubTlv>(s);
           });
   db = database_from_ospfv2(lsas);
-  const auto& bare = router_of(*db, 1).links;
+  const auto& bare = router_of(db->database, 1).links;
   EXPECT_EQ(bare[0].max_bandwidth, std::nullopt);
   EXPECT_EQ(bare[1].max_bandwidth, std::nullopt);
   EXPECT_EQ(bare[2].max_bandwidth, 10'000'000'000ull);
@@ -232,14 +233,74 @@ TEST(FareOspf, TeLinksMatchByNeighbourAndLocalAddress) {
       std::get<ospf::TeLinkTlv>(std::get<ospf::TeLsa>(lsas[1].body).tlvs[0])
           .sub_tlvs[0])
       .link_type = 2;
-  EXPECT_EQ(router_of(*database_from_ospfv2(lsas), 1).links[0].max_bandwidth,
-            40'000'000'000ull);
+  EXPECT_EQ(
+      router_of(database_from_ospfv2(lsas)->database, 1).links[0].max_bandwidth,
+      40'000'000'000ull);
+  // An address the router does not have: the neighbour's one link still.
   std::get<ospf::LocalAddressSubTlv>(
       std::get<ospf::TeLinkTlv>(std::get<ospf::TeLsa>(lsas[2].body).tlvs[0])
           .sub_tlvs[2])
       .addresses = {{192, 0, 2, 99}};
-  EXPECT_EQ(router_of(*database_from_ospfv2(lsas), 1).links[0].max_bandwidth,
-            std::nullopt);
+  db = database_from_ospfv2(lsas);
+  EXPECT_EQ(router_of(db->database, 1).links[0].max_bandwidth,
+            40'000'000'000ull);
+  EXPECT_TRUE(db->notes.empty());
+  // A Link ID that is no neighbour: noted.
+  std::get<ospf::LinkIdSubTlv>(
+      std::get<ospf::TeLinkTlv>(std::get<ospf::TeLsa>(lsas[2].body).tlvs[0])
+          .sub_tlvs[1])
+      .link_id = ospf_router(99);
+  db = database_from_ospfv2(lsas);
+  EXPECT_EQ(router_of(db->database, 1).links[0].max_bandwidth, std::nullopt);
+  ASSERT_EQ(db->notes.size(), 1u);
+  EXPECT_EQ(db->notes[0].lsa, 2u);
+  EXPECT_EQ(db->notes[0].kind, OspfNoteKind::te_link_unmatched);
+  EXPECT_EQ(db->notes[0].detail, "Link ID 10.0.99.1");
+}
+
+// Unnumbered links: the Router-LSA's Link Data is the interface's ifIndex,
+// and the TE Link TLV's local address the borrowed loopback address (as
+// FRR sends them). Parallel links are told apart by the TLV's Link Local
+// Identifier (RFC 4203 sub-TLV 11); a single link is the neighbour's one.
+TEST(FareOspf, UnnumberedLinksByIdentifierOrAsTheOnlyOne) {
+  ospf::Ospfv2Lsa router = testing::ospf_router_lsa(
+      1, {{.neighbor = 11}, {.neighbor = 11}, {.neighbor = 12}});
+  auto& links = std::get<ospf::RouterLsa>(router.body).links;
+  for (std::uint8_t k = 0; k < 3; ++k)
+    links[k].link_data = {0, 0, 0, static_cast<std::uint8_t>(7 + k)};
+  std::vector<ospf::Ospfv2Lsa> lsas = {router};
+  auto te = [&](std::uint8_t neighbor, std::optional<std::uint8_t> ifindex,
+                float bytes_per_second, std::uint8_t instance) {
+    ospf::TeLinkTlv tlv{
+        {ospf::LinkTypeSubTlv{1}, ospf::LinkIdSubTlv{ospf_router(neighbor)},
+         ospf::LocalAddressSubTlv{{ospf_router(1)}},
+         ospf::MaxBandwidthSubTlv{
+             wire::lsr::Bandwidth32::from_bytes_per_second(bytes_per_second)}}};
+    if (ifindex)
+      tlv.sub_tlvs.push_back(
+          ospf::RawTlv{11, {0, 0, 0, *ifindex, 0, 0, 0, 99}});
+    lsas.push_back(
+        {.header = testing::ospf_header(ospf::kLsTypeOpaqueArea, 1,
+                                        {ospf::kOpaqueTypeTe, 0, 0, instance}),
+         .body = ospf::TeLsa{{tlv}}});
+  };
+  te(11, 8, 2.5e9, 1);  // the second link to 11
+  te(11, 7, 5e9, 2);    // the first
+  te(12, std::nullopt, 1.25e9, 3);
+  auto db = database_from_ospfv2(lsas);
+  ASSERT_TRUE(db);
+  EXPECT_TRUE(db->notes.empty());
+  const auto& l = router_of(db->database, 1).links;
+  EXPECT_EQ(l[0].max_bandwidth, 40'000'000'000ull);
+  EXPECT_EQ(l[1].max_bandwidth, 20'000'000'000ull);
+  EXPECT_EQ(l[2].max_bandwidth, 10'000'000'000ull);
+  // Without identifiers, two links to 11 cannot be told apart: noted.
+  lsas.resize(1);
+  te(11, std::nullopt, 5e9, 1);
+  db = database_from_ospfv2(lsas);
+  EXPECT_EQ(router_of(db->database, 1).links[0].max_bandwidth, std::nullopt);
+  ASSERT_EQ(db->notes.size(), 1u);
+  EXPECT_EQ(db->notes[0].kind, OspfNoteKind::te_link_unmatched);
 }
 
 TEST(FareOspf, WhatIsSkipped) {
@@ -269,19 +330,33 @@ TEST(FareOspf, WhatIsSkipped) {
       testing::ospf_summary_lsa(13, {10, 13, 0, 0}, {255, 255, 0, 0}, 5));
   add(lsas,
       testing::ospf_te_lsas(13, {{.neighbor = 1, .bytes_per_second = 1}}));
+  // An AS-external LSA: external routes are not modelled.
+  lsas.push_back({.header = testing::ospf_header(5, 11, {10, 50, 0, 0}),
+                  .body = ospf::UndecodedLsaBody{}});
   auto db = database_from_ospfv2(lsas);
   ASSERT_TRUE(db) << db.error().to_string();
-  ASSERT_EQ(db->routers.size(), 2u);
-  const LinkStateRouter& s = router_of(*db, 11);
+  ASSERT_EQ(db->database.routers.size(), 2u);
+  std::vector<std::tuple<std::size_t, OspfNoteKind, std::string>> notes;
+  for (const OspfNote& n : db->notes)
+    notes.push_back({n.lsa, n.kind, n.detail});
+  EXPECT_EQ(notes,
+            (std::vector<std::tuple<std::size_t, OspfNoteKind, std::string>>{
+                {2, OspfNoteKind::lan, "1 transit links"},
+                {2, OspfNoteKind::virtual_link, "1 virtual links"},
+                {3, OspfNoteKind::lan, "Network-LSA"},
+                {7, OspfNoteKind::external, ""}}));
+  const LinkStateRouter& s = router_of(db->database, 11);
   EXPECT_TRUE(s.overloaded);
   ASSERT_EQ(s.links.size(), 1u);
   EXPECT_EQ(s.links[0].neighbor, key(1));
   EXPECT_EQ(s.prefixes, (std::vector<LinkStatePrefix>{
                             {v4(10, 0, 11, 24), 0, std::nullopt, false}}));
-  EXPECT_FALSE(router_of(*db, 1).overloaded);
+  EXPECT_FALSE(router_of(db->database, 1).overloaded);
 }
 
-TEST(FareOspf, ErrorsNameTheLsa) {
+// Only an LSA given twice is an error; an LSA that cannot be used is left
+// out and noted, the rest of the area kept.
+TEST(FareOspf, ADuplicateIsAnErrorBadLsasAreNoted) {
   std::vector<ospf::Ospfv2Lsa> lsas;
   add_router(lsas, 1, {{.neighbor = 11, .bytes_per_second = 5e9}});
   lsas.push_back(lsas[0]);
@@ -292,23 +367,68 @@ TEST(FareOspf, ErrorsNameTheLsa) {
       << db.error().reason;
 
   lsas.pop_back();
-  lsas[0].header.link_state_id = ospf_router(2);
-  db = database_from_ospfv2(lsas);
-  ASSERT_FALSE(db);
-  EXPECT_EQ(db.error().field, "lsas[0].link_state_id");
-
-  lsas[0] = testing::ospf_router_lsa(1, {}, {{.network = {10, 0, 1, 0}}});
-  std::get<ospf::RouterLsa>(lsas[0].body).links[0].link_data = {255, 0, 255, 0};
-  db = database_from_ospfv2(lsas);
-  ASSERT_FALSE(db);
-  EXPECT_EQ(db.error().field, "lsas[0].links[0].link_data");
-
-  lsas[0] = testing::ospf_router_lsa(1, {});
+  lsas.push_back(testing::ospf_router_lsa(2, {}, {}, ospf::kRouterFlagBorder));
+  lsas.back().header.link_state_id = ospf_router(3);
+  lsas.push_back(testing::ospf_router_lsa(
+      4, {}, {{.network = {10, 0, 4, 0}}, {.network = {10, 0, 5, 0}}},
+      ospf::kRouterFlagBorder));
+  std::get<ospf::RouterLsa>(lsas.back().body).links[0].link_data = {255, 0, 255,
+                                                                    0};
   lsas.push_back(
-      testing::ospf_summary_lsa(1, {10, 7, 0, 0}, {255, 0, 255, 0}, 1));
+      testing::ospf_summary_lsa(4, {10, 7, 0, 0}, {255, 0, 255, 0}, 1));
   db = database_from_ospfv2(lsas);
-  ASSERT_FALSE(db);
-  EXPECT_EQ(db.error().field, "lsas[2].network_mask");
+  ASSERT_TRUE(db) << db.error().to_string();
+  EXPECT_EQ(db->database.routers.size(), 2u);  // 1 and 4
+  EXPECT_EQ(router_of(db->database, 4).prefixes,
+            (std::vector<LinkStatePrefix>{
+                {v4(10, 0, 5, 24), 0, std::nullopt, false}}));
+  std::vector<std::tuple<std::size_t, OspfNoteKind, std::string>> notes;
+  for (const OspfNote& n : db->notes)
+    notes.push_back({n.lsa, n.kind, n.detail});
+  EXPECT_EQ(notes,
+            (std::vector<std::tuple<std::size_t, OspfNoteKind, std::string>>{
+                {2, OspfNoteKind::router_lsa_id, "link state ID 10.0.3.1"},
+                {3, OspfNoteKind::mask,
+                 "links[0]: stub network 10.0.4.0 mask 255.0.255.0"},
+                {4, OspfNoteKind::mask, "network 10.7.0.0 mask 255.0.255.0"}}));
+}
+
+// RFC 2328 §16.2 from where `self` stands: its own summaries are no
+// routes; a summary from a router without the B bit is noted and left
+// out; an ABR computing a non-backbone area uses no summary at all.
+TEST(FareOspf, SummariesAsTheComputingRouterSeesThem) {
+  std::vector<ospf::Ospfv2Lsa> lsas;
+  add_router(lsas, 1,
+             {{.neighbor = 11, .bytes_per_second = 5e9},
+              {.neighbor = 2, .bytes_per_second = 5e9}});
+  add_router(lsas, 2, {{.neighbor = 1, .bytes_per_second = 5e9}});
+  add_router(lsas, 11, {{.neighbor = 1, .bytes_per_second = 5e9}}, {},
+             ospf::kRouterFlagBorder);
+  const wire::Ipv4Address net = {10, 8, 0, 0}, mask = {255, 255, 0, 0};
+  lsas.push_back(testing::ospf_summary_lsa(11, net, mask, 5));
+  lsas.push_back(testing::ospf_summary_lsa(2, net, mask, 1));  // no B bit
+  auto db = database_from_ospfv2(lsas, {.self = key(1), .backbone = false});
+  ASSERT_TRUE(db);
+  ASSERT_EQ(db->notes.size(), 1u);
+  EXPECT_EQ(db->notes[0].kind, OspfNoteKind::summary_not_from_abr);
+  auto routes = compute_routes(db->database, key(1));
+  ASSERT_EQ(routes->size(), 1u);
+  EXPECT_EQ((*routes)[0].originators, std::vector<RouterKey>{key(11)});
+
+  // The ABR itself, outside the backbone: no inter-area route; its own
+  // summary is not one either (silently).
+  lsas.push_back(testing::ospf_summary_lsa(11, {10, 9, 0, 0}, mask, 5));
+  db = database_from_ospfv2(lsas, {.self = key(11), .backbone = false});
+  ASSERT_TRUE(db);
+  std::vector<OspfNoteKind> kinds;
+  for (const OspfNote& n : db->notes) kinds.push_back(n.kind);
+  EXPECT_EQ(kinds,
+            std::vector<OspfNoteKind>{OspfNoteKind::summary_outside_backbone});
+  EXPECT_TRUE(compute_routes(db->database, key(11))->empty());
+  // In the backbone the ABR uses the others' summaries, not its own.
+  db = database_from_ospfv2(lsas, {.self = key(11), .backbone = true});
+  for (const LinkStatePrefix& p : router_of(db->database, 11).prefixes)
+    EXPECT_FALSE(p.inter_area);
 }
 
 TEST(FareOspf, StubAndSummaryNetworksAreMasked) {
@@ -317,13 +437,14 @@ TEST(FareOspf, StubAndSummaryNetworksAreMasked) {
       testing::ospf_router_lsa(1, {},
                                {{.network = {10, 0, 1, 77}, .length = 24},
                                 {.network = {10, 0, 9, 9}, .length = 32},
-                                {.network = {10, 0, 8, 8}, .length = 0}}));
+                                {.network = {10, 0, 8, 8}, .length = 0}},
+                               ospf::kRouterFlagBorder));
   lsas.push_back(
       testing::ospf_summary_lsa(1, {10, 7, 3, 255}, {255, 255, 0, 0}, 1));
   auto db = database_from_ospfv2(lsas);
   ASSERT_TRUE(db);
   std::vector<fib::Prefix> prefixes;
-  for (const LinkStatePrefix& p : db->routers[0].prefixes)
+  for (const LinkStatePrefix& p : db->database.routers[0].prefixes)
     prefixes.push_back(p.prefix);
   EXPECT_EQ(prefixes, (std::vector<fib::Prefix>{
                           v4(10, 0, 1, 24),

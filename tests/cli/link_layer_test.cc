@@ -1,0 +1,75 @@
+#include "cli/link_layer.h"
+
+#include <gtest/gtest.h>
+
+namespace arfabric::cli {
+namespace {
+
+std::optional<std::pair<std::uint16_t, std::size_t>> at(int link_type,
+                                                        const Bytes& frame) {
+  const auto p = network_packet(link_type, frame);
+  if (!p) return std::nullopt;
+  return std::pair{p->ethertype, p->offset};
+}
+
+using Found = std::optional<std::pair<std::uint16_t, std::size_t>>;
+
+TEST(LinkLayer, EthernetWithAndWithoutTags) {
+  Bytes f(12, 0);
+  f.insert(f.end(), {0x08, 0x00, 0x45});
+  EXPECT_EQ(at(1, f), (Found{{0x0800, 14}}));
+  // 802.1ad outer, 802.1Q inner.
+  Bytes tagged(12, 0);
+  tagged.insert(tagged.end(),
+                {0x88, 0xa8, 0, 5, 0x81, 0x00, 0, 7, 0x86, 0xdd, 0x60});
+  EXPECT_EQ(at(1, tagged), (Found{{0x86dd, 22}}));
+  // An 802.3 length: an LLC frame.
+  Bytes llc(12, 0);
+  llc.insert(llc.end(), {0x00, 0x40, 0xfe});
+  EXPECT_EQ(at(1, llc), (Found{{0x0040, 14}}));
+  // Cut inside the type or a tag.
+  EXPECT_EQ(at(1, Bytes(13, 0)), std::nullopt);
+  EXPECT_EQ(at(1, Bytes(tagged.begin(), tagged.begin() + 17)), std::nullopt);
+}
+
+TEST(LinkLayer, RawIpByItsVersion) {
+  for (int type : {12, 101, 228, 229}) {
+    EXPECT_EQ(at(type, {0x45, 0}), (Found{{0x0800, 0}})) << type;
+    EXPECT_EQ(at(type, {0x60, 0}), (Found{{0x86dd, 0}})) << type;
+    EXPECT_EQ(at(type, {0x50}), std::nullopt) << type;
+    EXPECT_EQ(at(type, {}), std::nullopt) << type;
+  }
+}
+
+TEST(LinkLayer, LinuxCookedWithTheTagPutBack) {
+  Bytes sll(16, 0);
+  sll[14] = 0x08;
+  EXPECT_EQ(at(113, sll), (Found{{0x0800, 16}}));
+  Bytes sll_tag(16, 0);
+  sll_tag[14] = 0x81;
+  sll_tag.insert(sll_tag.end(), {0, 7, 0x08, 0x00});
+  EXPECT_EQ(at(113, sll_tag), (Found{{0x0800, 20}}));
+  EXPECT_EQ(at(113, Bytes(15, 0)), std::nullopt);
+
+  Bytes sll2(20, 0);
+  sll2[0] = 0x86;
+  sll2[1] = 0xdd;
+  EXPECT_EQ(at(276, sll2), (Found{{0x86dd, 20}}));
+  Bytes sll2_tag(20, 0);
+  sll2_tag[0] = 0x81;
+  sll2_tag.insert(sll2_tag.end(), {0, 7, 0x08, 0x00});
+  EXPECT_EQ(at(276, sll2_tag), (Found{{0x0800, 24}}));
+  EXPECT_EQ(at(276, Bytes(19, 0)), std::nullopt);
+}
+
+TEST(LinkLayer, OtherLinkTypesAreNotKnown) {
+  for (int type : {0, 105, 127, 147, 228 + 100}) {
+    EXPECT_FALSE(known_link_type(type)) << type;
+    EXPECT_EQ(at(type, Bytes(64, 0x45)), std::nullopt) << type;
+  }
+  for (int type : {1, 12, 101, 113, 228, 229, 276})
+    EXPECT_TRUE(known_link_type(type)) << type;
+}
+
+}  // namespace
+}  // namespace arfabric::cli
