@@ -275,6 +275,7 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
     std::uint64_t captured_ns = 0;
     std::uint64_t expires_ns = 0;  // when its age reaches MaxAge
   };
+  std::vector<Copy> copies;  // every LSA read, in file order
   std::map<std::tuple<std::uint8_t, wire::Ipv4Address, wire::Ipv4Address>, Copy>
       newest;
   std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0, other_links = 0;
@@ -346,33 +347,49 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
         ++bad_lsas;
         continue;
       }
-      const ospf::Ospfv2LsaHeader& h = lsa->header;
-      // At MaxAge it is flushed, DoNotAge or not; otherwise it ages to
-      // MaxAge unless DoNotAge (RFC 1793) holds it.
-      const bool max_age = age_of(h) == kMaxAge;
-      const std::uint64_t expires_ns =
-          max_age ? now
-          : h.ls_age & kDoNotAge
-              ? std::numeric_limits<std::uint64_t>::max()
-              : now + static_cast<std::uint64_t>(kMaxAge - age_of(h)) *
-                          1'000'000'000;
-      const auto key =
-          std::tuple{h.ls_type, h.link_state_id, h.advertising_router};
-      const auto it = newest.find(key);
-      bool newer = it == newest.end();
-      if (!newer) {
-        const Copy& kept = it->second;
-        const int order = compare_instances(h, kept.lsa.header);
-        // A flushed instance leaves the database once acknowledged (RFC
-        // 2328 §14): a later one replaces it whatever its sequence number
-        // (a router that restarted begins again at the first).
-        const bool after_flush = age_of(kept.lsa.header) == kMaxAge &&
-                                 !max_age && now > kept.captured_ns;
-        newer = order > 0 || after_flush ||
-                (order == 0 && expires_ns > kept.expires_ns);
-      }
-      if (newer) newest[key] = Copy{std::move(*lsa), index, now, expires_ns};
+      copies.push_back({std::move(*lsa), index, now});
     }
+  }
+  // In capture time (interfaces' frames interleave out of order in a
+  // file), the newest instance of each LSA.
+  std::ranges::stable_sort(copies, {}, &Copy::captured_ns);
+  for (Copy& copy : copies) {
+    const ospf::Ospfv2LsaHeader& h = copy.lsa.header;
+    const std::uint64_t now = copy.captured_ns;
+    // At MaxAge it is flushed, DoNotAge or not; otherwise it ages to
+    // MaxAge unless DoNotAge (RFC 1793) holds it.
+    const bool max_age = age_of(h) == kMaxAge;
+    copy.expires_ns =
+        max_age ? now
+        : h.ls_age & kDoNotAge
+            ? std::numeric_limits<std::uint64_t>::max()
+            : now + static_cast<std::uint64_t>(kMaxAge - age_of(h)) *
+                        1'000'000'000;
+    const auto key =
+        std::tuple{h.ls_type, h.link_state_id, h.advertising_router};
+    const auto it = newest.find(key);
+    bool newer = it == newest.end();
+    if (!newer) {
+      const Copy& kept = it->second;
+      const ospf::Ospfv2LsaHeader& k = kept.lsa.header;
+      // A flushed or aged-out instance leaves the database (RFC 2328
+      // §14): another instance originated since then replaces it at any
+      // sequence number (a router that restarted begins again at the
+      // first). Since then: its age is at most the time since it went,
+      // plus a second a hop of flooding (InfTransDelay) across a fabric;
+      // older copies still flooding about, and the gone one's own, do not.
+      constexpr std::uint64_t kFloodingSlackSeconds = 4;
+      const bool same_instance =
+          h.sequence_number == k.sequence_number && h.checksum == k.checksum;
+      const bool since_gone =
+          kept.expires_ns <= now && !max_age && !same_instance &&
+          age_of(h) <=
+              (now - kept.expires_ns) / 1'000'000'000 + kFloodingSlackSeconds;
+      const int order = compare_instances(h, k);
+      newer = since_gone || order > 0 ||
+              (order == 0 && copy.expires_ns > kept.expires_ns);
+    }
+    if (newer) newest[key] = std::move(copy);
   }
   if (other_links > 0)
     err << "arfabric fare-lsr: skipped " << other_links
@@ -413,22 +430,27 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
     err << "arfabric fare-lsr: " << db.error().to_string() << '\n';
     return std::nullopt;
   }
-  // What was left out, by kind: how many LSAs, and the first.
-  std::map<proto::fare::OspfNoteKind, std::pair<std::size_t, std::string>>
-      notes;
+  // What was left out, by kind: in how many LSAs, and the one read first.
+  struct KindSeen {
+    std::set<std::size_t> lsas;
+    const proto::fare::OspfNote* first = nullptr;
+  };
+  std::map<proto::fare::OspfNoteKind, KindSeen> kinds;
   for (const proto::fare::OspfNote& n : db->notes) {
-    auto& [count, first] = notes[n.kind];
-    if (count++ > 0) continue;
-    const ospf::Ospfv2LsaHeader& h = lsas[n.lsa].header;
-    first = "frame " + std::to_string(frames[n.lsa]) + ", LS type " +
-            std::to_string(h.ls_type) + ", link state ID " +
-            wire::format_ipv4(h.link_state_id) + ", advertising router " +
-            wire::format_ipv4(h.advertising_router) +
-            (n.detail.empty() ? "" : ": " + n.detail);
+    KindSeen& seen = kinds[n.kind];
+    seen.lsas.insert(n.lsa);
+    if (!seen.first || frames[n.lsa] < frames[seen.first->lsa]) seen.first = &n;
   }
-  for (const auto& [kind, note] : notes)
-    err << "arfabric fare-lsr: " << note_text(kind) << ": " << note.first
-        << " (first: " << note.second << ")\n";
+  for (const auto& [kind, seen] : kinds) {
+    const ospf::Ospfv2LsaHeader& h = lsas[seen.first->lsa].header;
+    err << "arfabric fare-lsr: " << note_text(kind) << ": in "
+        << seen.lsas.size() << " LSAs (first: frame " << frames[seen.first->lsa]
+        << ", LS type " << int{h.ls_type} << ", link state ID "
+        << wire::format_ipv4(h.link_state_id) << ", advertising router "
+        << wire::format_ipv4(h.advertising_router)
+        << (seen.first->detail.empty() ? "" : ": " + seen.first->detail)
+        << ")\n";
+  }
   // Routers that flood LSAs into the area (not the AS-scoped ones) but
   // have no Router-LSA the database could use.
   std::set<RouterKey> routers;
@@ -458,8 +480,9 @@ void add_fare_lsr_command(CLI::App& app, FareLsrOptions& options) {
       "a router computes from the LSPs or LSAs of a capture, one JSON object "
       "per route");
   cmd->add_option("-r,--read", options.pcap_path,
-                  "pcap or pcapng file of Ethernet frames holding IS-IS LSPs "
-                  "or OSPFv2 Link State Updates")
+                  "pcap or pcapng file holding IS-IS LSPs (Ethernet frames) "
+                  "or OSPFv2 Link State Updates (Ethernet, raw IP or Linux "
+                  "cooked)")
       ->required();
   cmd->add_option("--self", options.self,
                   "the computing router: an IS-IS system ID (0000.0000.0001) "

@@ -13,11 +13,12 @@
 //   - IS-IS: the newest of each LSP (the highest sequence number, at an
 //     equal one a purge; a valid checksum, or a purge's 0); those purged
 //     or whose lifetime ran out before the capture's last frame are gone.
-//   - OSPFv2: the newest of each LSA by RFC 2328 §13.1 (signed sequence
-//     number, then checksum, then MaxAge; of two copies of one instance
-//     the one that lives longer), with a valid checksum in a packet with a
-//     valid checksum; a flushed (MaxAge) instance gives way to any later
-//     one (RFC 2328 §14: a restarted router begins its sequence again);
+//   - OSPFv2: the newest of each LSA in capture time by RFC 2328 §13.1
+//     (signed sequence number, then checksum, then MaxAge; of two copies
+//     of one instance the one that lives longer), with a valid checksum
+//     in a packet with a valid checksum; a flushed or aged-out instance
+//     gives way to one originated since (RFC 2328 §14: a restarted router
+//     begins its sequence again), not to copies flooded before it went;
 //     those at MaxAge or whose age reached it before the capture's last
 //     frame are gone. Frames may be Ethernet (802.1Q/802.1ad tags
 //     stepped over), raw IP or Linux cooked (`tcpdump -i any`); IP

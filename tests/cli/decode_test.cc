@@ -214,7 +214,8 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   sll.insert(sll.end(), ip.begin(), ip.end());
   Bytes sll_lsn = *from_hex("0000 0001 0006 020000000a01 0000 8808 5aa5c000");
   const std::string cooked = testing::temp_path("decode-sll.pcap");
-  testing::write_pcap_file(cooked, 113, {{sll, 0}, {sll_lsn, 0}, {Bytes(9), 0}});
+  testing::write_pcap_file(cooked, 113,
+                           {{sll, 0}, {sll_lsn, 0}, {Bytes(9), 0}});
   frames = decode_pcap(cooked);
   ASSERT_EQ(frames.size(), 3u);
   EXPECT_EQ(frames[0].at("protocol"), "arn") << frames[0].dump();

@@ -473,7 +473,8 @@ TEST(FareLsrCommand, OspfFlushesAgesAndSkips) {
             "decode (first: frame 5: ospf.router_lsa.link_count at offset "
             "50: 1 links counted, 0 present)\n"
             "arfabric fare-lsr: left out LANs (transit links, Network-LSAs: "
-            "not supported): 1 (first: frame 6, LS type 2, link state ID "
+            "not supported): in 1 LSAs (first: frame 6, LS type 2, link "
+            "state ID "
             "172.16.11.1, advertising router 10.0.11.1: Network-LSA)\n"
             "arfabric fare-lsr: left out 1 routers without a usable "
             "Router-LSA\n");
@@ -481,9 +482,9 @@ TEST(FareLsrCommand, OspfFlushesAgesAndSkips) {
 }
 
 // Sequence numbers are signed (0x7fffffff is newer than 0x80000002); a
-// flushed instance gives way to a later one at any sequence number (a
-// router that restarted); a DoNotAge copy at MaxAge is flushed all the
-// same.
+// flushed or aged-out instance gives way to one originated since, at any
+// sequence number (a router that restarted), not to copies flooded
+// before; a DoNotAge copy at MaxAge is flushed all the same.
 TEST(FareLsrCommand, OspfSequenceNumbersFlushesAndRestarts) {
   const std::vector<Bytes> lsas = figure1();
   auto hops = [](const std::vector<std::pair<Bytes, std::uint64_t>>& frames) {
@@ -502,6 +503,29 @@ TEST(FareLsrCommand, OspfSequenceNumbersFlushesAndRestarts) {
                   {ospf_frame({spine12_to_leaf2(5e9, 0x80000005)}), 2000},
                   {ospf_frame({flushed}), 3000},
                   {ospf_frame({spine12_to_leaf2(6.25e8, 0x80000001)}), 4000}}),
+            leaf2_hops(28'000'000'000ull, 5'000'000'000ull));
+  // Copies still flooding about after the flush do not bring it back: the
+  // flushed instance itself (same sequence number and checksum, older),
+  // and an older instance whose age says it was sent before the flush.
+  // Frames out of time order in the file count in time order.
+  EXPECT_EQ(hops({{ospf_frame(lsas), 1000},
+                  {ospf_frame({spine12_to_leaf2(5e9, 0x80000005, 40)}),
+                   3'000'000'000},
+                  {ospf_frame({flushed}), 2'000'000'000},
+                  {ospf_frame({spine12_to_leaf2(6.25e8, 0x80000004, 900)}),
+                   4'000'000'000}}),
+            leaf2_hops(28'000'000'000ull, 20'000'000'000ull));
+  // A restart at the flushed one's own sequence number (other contents)
+  // replaces it; so does one after the LSA aged out unflushed.
+  EXPECT_EQ(hops({{ospf_frame(lsas), 1000},
+                  {ospf_frame({flushed}), 2'000'000'000},
+                  {ospf_frame({spine12_to_leaf2(6.25e8, 0x80000005, 2)}),
+                   3'000'000'000}}),
+            leaf2_hops(28'000'000'000ull, 5'000'000'000ull));
+  EXPECT_EQ(hops({{ospf_frame(lsas), 0},
+                  {ospf_frame({spine12_to_leaf2(5e9, 0x80000005, 3599)}), 1000},
+                  {ospf_frame({spine12_to_leaf2(6.25e8, 0x80000001, 1)}),
+                   3'000'000'000}}),
             leaf2_hops(28'000'000'000ull, 5'000'000'000ull));
   // DoNotAge (0x8000) with MaxAge: flushed, so that path is bounded by the
   // uplink alone.

@@ -44,9 +44,10 @@ nlohmann::json ospfv3_lsa_to_json(ByteSpan lsa,
 // An OSPFv2 packet (RFC 2328 A.3; an IP payload, `offset` octets into
 // what the caller reports offsets from): its header with the checksum
 // checked, and for a Link State Update its LSAs as ospfv2_lsa_to_json
-// gives them ("lsas"); other packets' bodies as hex. Never fails; errors
-// become {"error": {...}}, or "body_error" / an LSA's "error" when the
-// header decoded.
+// gives them ("lsas"); other packets' bodies as hex. Never fails: a
+// header that does not decode gives {"error": {...}}; after it, a Link
+// State Update's framing error is "body_error", an LSA's body error its
+// "body_error" (offsets counted as the caller's).
 nlohmann::json ospfv2_packet_to_json(
     ByteSpan packet, std::size_t offset = 0,
     const wire::ospf::CodecOptions& options = {});

@@ -96,8 +96,7 @@ std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
     const auto* body = std::get_if<ospf::RouterLsa>(&lsas[i].body);
     if (!body) continue;
     if (h.link_state_id != h.advertising_router) {
-      note(i, OspfNoteKind::router_lsa_id,
-           "link state ID " + wire::format_ipv4(h.link_state_id));
+      note(i, OspfNoteKind::router_lsa_id);
       continue;
     }
     LinkStateRouter router{
@@ -150,7 +149,7 @@ std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
     if (!body || h.ls_type != ospf::kLsTypeSummaryNetwork) continue;
     const auto at = index.find(router_key(h.advertising_router));
     if (at == index.end()) continue;  // no Router-LSA: left out
-    if (view.self && at->first == *view.self) continue;  // §16.2 (1)
+    if (view.self && at->first == *view.self) continue;  // §16.2 (2)
     if (self_is_abr_outside_backbone) {
       note(i, OspfNoteKind::summary_outside_backbone);
       continue;
@@ -207,6 +206,13 @@ std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
 
   // Link capacities from the TE LSAs, Path Bandwidths from the Extended
   // Prefix LSAs.
+  struct UnnamedTeLink {
+    std::size_t lsa = 0;
+    std::size_t router = 0;
+    RouterKey neighbor = 0;
+    BitsPerSecond capacity = 0;
+  };
+  std::vector<UnnamedTeLink> by_neighbor_only;
   for (std::size_t i = 0; i < lsas.size(); ++i) {
     const ospf::Ospfv2Lsa& lsa = lsas[i];
     const auto at = index.find(router_key(lsa.header.advertising_router));
@@ -239,8 +245,9 @@ std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
                 {raw->value[0], raw->value[1], raw->value[2], raw->value[3]});
         }
         if (!point_to_point || !neighbor || !capacity) continue;
-        // The first of the router's links that the TLV names: by local
-        // address, by link identifier, or as the one to its neighbour.
+        // The router's link the TLV names by local address or link
+        // identifier (the first of them); else, after every exact name has
+        // been given (below), the one link to its neighbour.
         std::optional<std::size_t> named;
         auto name_by = [&](std::uint32_t data) {
           const auto k = link_by_address.find({r, *neighbor, data});
@@ -249,18 +256,12 @@ std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
         };
         for (std::uint32_t address : local) name_by(address);
         if (!named && local_identifier) name_by(*local_identifier);
-        if (!named) {
-          const auto n = links_by_neighbor.find({r, *neighbor});
-          if (n != links_by_neighbor.end() && n->second.count == 1)
-            named = n->second.first;
+        if (named) {
+          if (!router.links[*named].max_bandwidth)
+            router.links[*named].max_bandwidth = capacity;
+        } else {
+          by_neighbor_only.push_back({i, r, *neighbor, *capacity});
         }
-        if (!named) {
-          note(i, OspfNoteKind::te_link_unmatched,
-               "Link ID " + wire::format_ipv4(ospf_router_id(*neighbor)));
-          continue;
-        }
-        if (named && !router.links[*named].max_bandwidth)
-          router.links[*named].max_bandwidth = capacity;
       }
     } else if (const auto* ep =
                    std::get_if<ospf::ExtendedPrefixLsa>(&lsa.body)) {
@@ -291,6 +292,20 @@ std::expected<OspfDatabase, ConfigError> database_from_ospfv2(
         }
       }
     }
+  }
+  // TE Link TLVs that named no link exactly: the neighbour's one link,
+  // unless an exact name gave it its capacity already.
+  for (const UnnamedTeLink& t : by_neighbor_only) {
+    const auto n = links_by_neighbor.find({t.router, t.neighbor});
+    LinkStateLink* link = n != links_by_neighbor.end() && n->second.count == 1
+                              ? &db.routers[t.router].links[n->second.first]
+                              : nullptr;
+    if (link && !link->max_bandwidth) {
+      link->max_bandwidth = t.capacity;
+      continue;
+    }
+    note(t.lsa, OspfNoteKind::te_link_unmatched,
+         "Link ID " + wire::format_ipv4(ospf_router_id(t.neighbor)));
   }
   std::ranges::stable_sort(out.notes, {}, &OspfNote::lsa);
   return out;

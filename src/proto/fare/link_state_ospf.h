@@ -54,14 +54,14 @@ namespace arfabric::proto::fare {
 
 // What was left out, and why.
 enum class OspfNoteKind : std::uint8_t {
-  lan,                   // a transit link or a Network-LSA
-  virtual_link,          // a virtual link (not supported)
-  external,              // an AS-external or NSSA LSA (not modelled)
-  router_lsa_id,         // a Router-LSA's Link State ID is not its router
-  mask,                  // a stub network's or Summary-LSA's mask has holes
-  summary_not_from_abr,  // a Summary-LSA from a router without the B bit
+  lan,                       // a transit link or a Network-LSA
+  virtual_link,              // a virtual link (not supported)
+  external,                  // an AS-external or NSSA LSA (not modelled)
+  router_lsa_id,             // a Router-LSA's Link State ID is not its router
+  mask,                      // a stub network's or Summary-LSA's mask has holes
+  summary_not_from_abr,      // a Summary-LSA from a router without the B bit
   summary_outside_backbone,  // an ABR outside area 0 uses no summaries
-  te_link_unmatched,     // a TE Link TLV naming no link of its router
+  te_link_unmatched,         // a TE Link TLV naming no link of its router
 };
 struct OspfNote {
   std::size_t lsa = 0;  // index into the LSAs given
@@ -71,7 +71,8 @@ struct OspfNote {
 
 // Who computes, where: `self`'s own Summary-LSAs are not routes, and when
 // it is an area border router (the B bit) outside the backbone it uses no
-// Summary-LSA (RFC 2328 §16.2). Without `self`, every Summary-LSA counts.
+// Summary-LSA (RFC 2328 §16.2). Without `self`, the Summary-LSAs of every
+// ABR count.
 struct OspfView {
   std::optional<RouterKey> self;
   bool backbone = true;  // the area is 0.0.0.0

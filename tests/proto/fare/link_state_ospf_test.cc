@@ -258,6 +258,25 @@ TEST(FareOspf, TeLinksMatchByNeighbourAndLocalAddress) {
   EXPECT_EQ(db->notes[0].detail, "Link ID 10.0.99.1");
 }
 
+// An exact name wins over the neighbour's-one-link fallback whatever the
+// order: a TLV for an address the router does not list (a link that is
+// down, say) comes first, the link's own second.
+TEST(FareOspf, AnExactTeNameWinsOverTheFallback) {
+  std::vector<ospf::Ospfv2Lsa> lsas;
+  add_router(lsas, 1, {{.neighbor = 12, .bytes_per_second = 5e9}});
+  auto other = testing::ospf_te_lsas(
+      1, {{.neighbor = 12, .bytes_per_second = 1.25e8, .parallel = 3}});
+  lsas.insert(lsas.begin() + 1, other[0]);
+  lsas[1].header.link_state_id[3] = 9;
+  auto db = database_from_ospfv2(lsas);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(router_of(db->database, 1).links[0].max_bandwidth,
+            40'000'000'000ull);
+  ASSERT_EQ(db->notes.size(), 1u);
+  EXPECT_EQ(db->notes[0].lsa, 1u);
+  EXPECT_EQ(db->notes[0].kind, OspfNoteKind::te_link_unmatched);
+}
+
 // Unnumbered links: the Router-LSA's Link Data is the interface's ifIndex,
 // and the TE Link TLV's local address the borrowed loopback address (as
 // FRR sends them). Parallel links are told apart by the TLV's Link Local
@@ -387,7 +406,7 @@ TEST(FareOspf, ADuplicateIsAnErrorBadLsasAreNoted) {
     notes.push_back({n.lsa, n.kind, n.detail});
   EXPECT_EQ(notes,
             (std::vector<std::tuple<std::size_t, OspfNoteKind, std::string>>{
-                {2, OspfNoteKind::router_lsa_id, "link state ID 10.0.3.1"},
+                {2, OspfNoteKind::router_lsa_id, ""},
                 {3, OspfNoteKind::mask,
                  "links[0]: stub network 10.0.4.0 mask 255.0.255.0"},
                 {4, OspfNoteKind::mask, "network 10.7.0.0 mask 255.0.255.0"}}));
