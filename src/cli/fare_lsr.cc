@@ -100,6 +100,26 @@ struct Skipped {
   }
 };
 
+// Calls on_frame(index, frame) for every frame of the capture, `index`
+// counting from 1, and returns the latest capture time among them;
+// nullopt, said on `err`, when the file cannot be read.
+template <class OnFrame>
+std::optional<std::uint64_t> for_each_frame(sysdep::PcapReader& reader,
+                                            std::ostream& err,
+                                            OnFrame on_frame) {
+  std::uint64_t last_ns = 0;
+  for (std::size_t index = 1;; ++index) {
+    auto frame = reader.next();
+    if (!frame) {
+      err << "arfabric fare-lsr: " << frame.error() << '\n';
+      return std::nullopt;
+    }
+    if (!*frame) return last_ns;
+    last_ns = std::max(last_ns, (*frame)->time_ns);
+    on_frame(index, **frame);
+  }
+}
+
 std::optional<Loaded> load_isis(const FareLsrOptions& options,
                                 const isis::SystemId& self, int level,
                                 sysdep::PcapReader& reader, std::ostream& err) {
@@ -115,54 +135,49 @@ std::optional<Loaded> load_isis(const FareLsrOptions& options,
   std::map<std::tuple<isis::SystemId, std::uint8_t, std::uint8_t>, Copy> newest;
   std::size_t bad_checksum = 0, pseudonodes = 0;
   Skipped skipped;
-  std::uint64_t last_ns = 0;
-  for (std::size_t index = 1;; ++index) {
-    auto frame = reader.next();
-    if (!frame) {
-      err << "arfabric fare-lsr: " << frame.error() << '\n';
-      return std::nullopt;
-    }
-    if (!*frame) break;
-    last_ns = std::max(last_ns, (*frame)->time_ns);
-    if ((*frame)->link_type != kDltEthernet) continue;
-    auto eth = wire::parse_ethernet((*frame)->data);
-    if (!eth || !eth->header.is_length()) continue;
-    const ByteSpan llc = eth->payload.first(
-        std::min<std::size_t>(eth->header.ethertype, eth->payload.size()));
-    auto pdu = isis::parse_isis_frame_payload(llc);
-    if (!pdu) {
-      // An IS-IS LSP of the level (LLC FE FE 03, PDU type at octet 4 of
-      // the PDU) that does not decode: said, not silently passed over,
-      // since an older copy would then stand.
-      constexpr std::size_t kPduTypeAt = 3 + 4;
-      if (llc.size() > kPduTypeAt && llc[0] == 0xfe && llc[1] == 0xfe &&
-          llc[2] == 0x03 && (llc[kPduTypeAt] & 0x1f) == pdu_type)
-        skipped.undecoded(index, pdu.error());
-      continue;
-    }
-    if (!pdu->lsp || pdu->header.pdu_type != pdu_type) continue;
-    const isis::ParsedLsp& parsed = *pdu->lsp;
-    // A purge may carry checksum 0 (FRR's do), which passes for a purge
-    // (ISO 10589 §7.3.16.4).
-    const bool purge = parsed.lsp.remaining_lifetime == 0;
-    if (!parsed.checksum_valid && !(purge && parsed.lsp.checksum == 0)) {
-      ++bad_checksum;
-      continue;
-    }
-    const isis::LspId& id = parsed.lsp.lsp_id;
-    if (id.pseudonode != 0) {
-      ++pseudonodes;
-      continue;
-    }
-    const auto key = std::tuple{id.system_id, id.pseudonode, id.fragment};
-    const auto it = newest.find(key);
-    const bool newer =
-        it == newest.end() ||
-        parsed.lsp.sequence_number > it->second.lsp.sequence_number ||
-        (parsed.lsp.sequence_number == it->second.lsp.sequence_number &&
-         purge && it->second.lsp.remaining_lifetime != 0);
-    if (newer) newest[key] = Copy{parsed.lsp, (*frame)->time_ns};
-  }
+  const auto last = for_each_frame(
+      reader, err, [&](std::size_t index, const sysdep::CapturedFrame& frame) {
+        if (frame.link_type != kDltEthernet) return;
+        auto eth = wire::parse_ethernet(frame.data);
+        if (!eth || !eth->header.is_length()) return;
+        const ByteSpan llc = eth->payload.first(
+            std::min<std::size_t>(eth->header.ethertype, eth->payload.size()));
+        auto pdu = isis::parse_isis_frame_payload(llc);
+        if (!pdu) {
+          // An IS-IS LSP of the level (LLC FE FE 03, PDU type at octet 4 of
+          // the PDU) that does not decode: said, not silently passed over,
+          // since an older copy would then stand.
+          constexpr std::size_t kPduTypeAt = 3 + 4;
+          if (llc.size() > kPduTypeAt && llc[0] == 0xfe && llc[1] == 0xfe &&
+              llc[2] == 0x03 && (llc[kPduTypeAt] & 0x1f) == pdu_type)
+            skipped.undecoded(index, pdu.error());
+          return;
+        }
+        if (!pdu->lsp || pdu->header.pdu_type != pdu_type) return;
+        const isis::ParsedLsp& parsed = *pdu->lsp;
+        // A purge may carry checksum 0 (FRR's do), which passes for a purge
+        // (ISO 10589 §7.3.16.4).
+        const bool purge = parsed.lsp.remaining_lifetime == 0;
+        if (!parsed.checksum_valid && !(purge && parsed.lsp.checksum == 0)) {
+          ++bad_checksum;
+          return;
+        }
+        const isis::LspId& id = parsed.lsp.lsp_id;
+        if (id.pseudonode != 0) {
+          ++pseudonodes;
+          return;
+        }
+        const auto key = std::tuple{id.system_id, id.pseudonode, id.fragment};
+        const auto it = newest.find(key);
+        const bool newer =
+            it == newest.end() ||
+            parsed.lsp.sequence_number > it->second.lsp.sequence_number ||
+            (parsed.lsp.sequence_number == it->second.lsp.sequence_number &&
+             purge && it->second.lsp.remaining_lifetime != 0);
+        if (newer) newest[key] = Copy{parsed.lsp, frame.time_ns};
+      });
+  if (!last) return std::nullopt;
+  const std::uint64_t last_ns = *last;
   if (bad_checksum > 0)
     err << "arfabric fare-lsr: skipped " << bad_checksum
         << " LSPs with a bad checksum\n";
@@ -281,75 +296,70 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
   std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0, other_links = 0;
   int first_other_link = 0;
   Skipped skipped;
-  std::uint64_t last_ns = 0;
-  for (std::size_t index = 1;; ++index) {
-    auto frame = reader.next();
-    if (!frame) {
-      err << "arfabric fare-lsr: " << frame.error() << '\n';
-      return std::nullopt;
-    }
-    if (!*frame) break;
-    const std::uint64_t now = (*frame)->time_ns;
-    last_ns = std::max(last_ns, now);
-    const ByteSpan data = (*frame)->data;
-    if (!known_link_type((*frame)->link_type)) {
-      if (other_links++ == 0) first_other_link = (*frame)->link_type;
-      continue;
-    }
-    const auto net = network_packet((*frame)->link_type, data);
-    if (!net || net->ethertype != kEthertypeIpv4) continue;
-    const ByteSpan packet = data.subspan(net->offset);
-    auto ip = wire::parse_ipv4(packet);
-    if (!ip) {
-      // An OSPF packet whose IP header does not decode (a frame cut by the
-      // capture's snap length, say): said, since an older copy of what it
-      // held would stand.
-      constexpr std::size_t kProtocolAt = 9;
-      if (packet.size() > kProtocolAt &&
-          packet[kProtocolAt] == ospf::kIpProtocolOspf)
-        skipped.undecoded(index, ip.error());
-      continue;
-    }
-    if (ip->header.protocol != ospf::kIpProtocolOspf) continue;
-    constexpr std::uint8_t kMoreFragments = 0x1;
-    if ((ip->header.flags & kMoreFragments) ||
-        ip->header.fragment_offset != 0) {
-      ++fragments;
-      continue;
-    }
-    auto parsed = ospf::parse_ospfv2_packet(ip->payload);
-    if (!parsed) {
-      skipped.undecoded(index, parsed.error());
-      continue;
-    }
-    if (!parsed->checksum_valid) {
-      ++bad_packets;
-      continue;
-    }
-    if (parsed->header.type != ospf::kPacketLinkStateUpdate ||
-        parsed->header.area_id != area)
-      continue;
-    auto lsas =
-        ospf::parse_ls_update(parsed->body, ospf::kOspfv2PacketHeaderSize);
-    if (!lsas) {
-      skipped.undecoded(index, lsas.error());
-      continue;
-    }
-    for (ByteSpan bytes : *lsas) {
-      const auto at =
-          static_cast<std::size_t>(bytes.data() - ip->payload.data());
-      auto lsa = ospf::parse_ospfv2_lsa_decoded(bytes, at);
-      if (!lsa) {
-        skipped.undecoded(index, lsa.error());
-        continue;
-      }
-      if (!lsa->checksum_valid) {
-        ++bad_lsas;
-        continue;
-      }
-      copies.push_back({std::move(*lsa), index, now});
-    }
-  }
+  const auto last = for_each_frame(
+      reader, err, [&](std::size_t index, const sysdep::CapturedFrame& frame) {
+        const std::uint64_t now = frame.time_ns;
+        const ByteSpan data = frame.data;
+        if (!known_link_type(frame.link_type)) {
+          if (other_links++ == 0) first_other_link = frame.link_type;
+          return;
+        }
+        const auto net = network_packet(frame.link_type, data);
+        if (!net || net->ethertype != kEthertypeIpv4) return;
+        const ByteSpan packet = data.subspan(net->offset);
+        auto ip = wire::parse_ipv4(packet);
+        if (!ip) {
+          // An OSPF packet whose IP header does not decode (a frame cut by the
+          // capture's snap length, say): said, since an older copy of what it
+          // held would stand.
+          constexpr std::size_t kProtocolAt = 9;
+          if (packet.size() > kProtocolAt &&
+              packet[kProtocolAt] == ospf::kIpProtocolOspf)
+            skipped.undecoded(index, ip.error());
+          return;
+        }
+        if (ip->header.protocol != ospf::kIpProtocolOspf) return;
+        constexpr std::uint8_t kMoreFragments = 0x1;
+        if ((ip->header.flags & kMoreFragments) ||
+            ip->header.fragment_offset != 0) {
+          ++fragments;
+          return;
+        }
+        auto parsed = ospf::parse_ospfv2_packet(ip->payload);
+        if (!parsed) {
+          skipped.undecoded(index, parsed.error());
+          return;
+        }
+        if (!parsed->checksum_valid) {
+          ++bad_packets;
+          return;
+        }
+        if (parsed->header.type != ospf::kPacketLinkStateUpdate ||
+            parsed->header.area_id != area)
+          return;
+        auto lsas =
+            ospf::parse_ls_update(parsed->body, ospf::kOspfv2PacketHeaderSize);
+        if (!lsas) {
+          skipped.undecoded(index, lsas.error());
+          return;
+        }
+        for (ByteSpan bytes : *lsas) {
+          const auto at =
+              static_cast<std::size_t>(bytes.data() - ip->payload.data());
+          auto lsa = ospf::parse_ospfv2_lsa_decoded(bytes, at);
+          if (!lsa) {
+            skipped.undecoded(index, lsa.error());
+            continue;
+          }
+          if (!lsa->checksum_valid) {
+            ++bad_lsas;
+            continue;
+          }
+          copies.push_back({std::move(*lsa), index, now});
+        }
+      });
+  if (!last) return std::nullopt;
+  const std::uint64_t last_ns = *last;
   // In capture time (interfaces' frames interleave out of order in a
   // file), the newest instance of each LSA.
   std::ranges::stable_sort(copies, {}, &Copy::captured_ns);
