@@ -10,6 +10,7 @@
 // fields once the body is written.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -76,6 +77,16 @@ class ByteReader {
     ByteSpan s = data_.subspan(pos_, n);
     pos_ += n;
     return s;
+  }
+  // The next N bytes, copied into a fixed-size array (an address, an ID).
+  template <std::size_t N>
+  std::expected<std::array<std::uint8_t, N>, DecodeError> array(
+      std::string_view field) {
+    if (!has(N)) return std::unexpected(truncated(field, N));
+    std::array<std::uint8_t, N> out;
+    std::memcpy(out.data(), data_.data() + pos_, N);
+    pos_ += N;
+    return out;
   }
   // A reader over only the next n bytes; this reader moves past them.
   std::expected<ByteReader, DecodeError> sub(std::size_t n,

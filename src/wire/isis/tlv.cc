@@ -70,11 +70,6 @@ std::expected<std::array<std::uint8_t, N>, DecodeError> read_prefix(
   return out;
 }
 
-std::expected<Ipv4Address, DecodeError> read_ipv4(ByteReader& r,
-                                                  std::string_view field) {
-  return read_prefix<4>(r, 4, field);
-}
-
 DecodeError bad_length(std::size_t at, std::string_view field,
                        std::string_view what, std::size_t want,
                        std::size_t got) {
@@ -104,12 +99,12 @@ std::expected<std::vector<IsReachSubTlv>, DecodeError> parse_is_sub_tlvs(
       case kSubTlvIpv4InterfaceAddress:
         ARF_TRY(need4("IPv4 interface address sub-TLV (6)"));
         out.push_back(Ipv4InterfaceAddressSubTlv{
-            ARF_TRY(read_ipv4(v, "isis.tlv22.ipv4_interface_address"))});
+            ARF_TRY(v.array<4>("isis.tlv22.ipv4_interface_address"))});
         break;
       case kSubTlvIpv4NeighborAddress:
         ARF_TRY(need4("IPv4 neighbor address sub-TLV (8)"));
         out.push_back(Ipv4NeighborAddressSubTlv{
-            ARF_TRY(read_ipv4(v, "isis.tlv22.ipv4_neighbor_address"))});
+            ARF_TRY(v.array<4>("isis.tlv22.ipv4_neighbor_address"))});
         break;
       case kSubTlvMaxLinkBandwidth:
         ARF_TRY(need4("maximum link bandwidth sub-TLV (9)"));
@@ -241,7 +236,7 @@ std::expected<Tlv, DecodeError> parse_tlv(std::uint8_t type, std::size_t at,
                                                " is not a multiple of 4"});
       IpInterfaceAddressTlv t;
       while (!v.empty())
-        t.addresses.push_back(ARF_TRY(read_ipv4(v, "isis.tlv132.address")));
+        t.addresses.push_back(ARF_TRY(v.array<4>("isis.tlv132.address")));
       return t;
     }
     case kTlvDynamicHostname: {

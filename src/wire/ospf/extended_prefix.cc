@@ -31,8 +31,7 @@ parse_extended_prefix_lsa_body(ByteSpan body, std::size_t base_offset,
           "prefix length " + std::to_string(p.prefix_length) + " over 32"});
     p.address_family = ARF_TRY(v.u8("ospf.ext_prefix.address_family"));
     p.flags = ARF_TRY(v.u8("ospf.ext_prefix.flags"));
-    ByteSpan a = ARF_TRY(v.bytes(4, "ospf.ext_prefix.prefix"));
-    std::copy(a.begin(), a.end(), p.prefix.begin());
+    p.prefix = ARF_TRY(v.array<4>("ospf.ext_prefix.prefix"));
     p.sub_tlvs = ARF_TRY(
         parse_prefix_sub_tlvs(v, options.ospfv2_path_bandwidth_sub_tlv_type,
                               "ospf.ext_prefix.sub_tlv"));

@@ -1,6 +1,5 @@
 #include "wire/ospf/lsa.h"
 
-#include <algorithm>
 #include <string>
 
 #include "wire/lsr/fletcher.h"
@@ -11,20 +10,12 @@ namespace {
 // The checksummed range starts after LS age.
 constexpr std::size_t kRangeStart = 2;
 
-std::expected<Ipv4Address, DecodeError> read_ipv4(ByteReader& r,
-                                                  std::string_view field) {
-  ByteSpan b = ARF_TRY(r.bytes(4, field));
-  Ipv4Address a;
-  std::copy(b.begin(), b.end(), a.begin());
-  return a;
-}
-
 // The part after the type-specific first 4 octets; shared by v2 and v3.
 template <class Header>
 std::expected<ParsedLsa<Header>, DecodeError> finish(ByteReader& r,
                                                      ByteSpan data, Header h) {
-  h.link_state_id = ARF_TRY(read_ipv4(r, "ospf.lsa.link_state_id"));
-  h.advertising_router = ARF_TRY(read_ipv4(r, "ospf.lsa.advertising_router"));
+  h.link_state_id = ARF_TRY(r.array<4>("ospf.lsa.link_state_id"));
+  h.advertising_router = ARF_TRY(r.array<4>("ospf.lsa.advertising_router"));
   h.sequence_number = ARF_TRY(r.u32("ospf.lsa.sequence_number"));
   h.checksum = ARF_TRY(r.u16("ospf.lsa.checksum"));
   const std::size_t length_at = r.offset();

@@ -1,6 +1,5 @@
 #include "wire/ospf/packet.h"
 
-#include <algorithm>
 #include <string>
 
 #include "wire/inet/checksum.h"
@@ -39,14 +38,11 @@ std::expected<ParsedOspfv2Packet, DecodeError> parse_ospfv2_packet(
                    "type " + std::to_string(h.type) + " is not 1..5"));
   const std::size_t length_at = r.offset();
   h.length = ARF_TRY(r.u16("ospf.packet.length"));
-  ByteSpan b = ARF_TRY(r.bytes(4, "ospf.packet.router_id"));
-  std::copy(b.begin(), b.end(), h.router_id.begin());
-  b = ARF_TRY(r.bytes(4, "ospf.packet.area_id"));
-  std::copy(b.begin(), b.end(), h.area_id.begin());
+  h.router_id = ARF_TRY(r.array<4>("ospf.packet.router_id"));
+  h.area_id = ARF_TRY(r.array<4>("ospf.packet.area_id"));
   h.checksum = ARF_TRY(r.u16("ospf.packet.checksum"));
   h.au_type = ARF_TRY(r.u16("ospf.packet.au_type"));
-  b = ARF_TRY(r.bytes(8, "ospf.packet.authentication"));
-  std::copy(b.begin(), b.end(), h.authentication.begin());
+  h.authentication = ARF_TRY(r.array<8>("ospf.packet.authentication"));
   if (h.length < kOspfv2PacketHeaderSize || h.length > data.size())
     return std::unexpected(r.error_at(
         length_at, "ospf.packet.length",

@@ -1,18 +1,9 @@
 #include "wire/ospf/router_lsa.h"
 
-#include <algorithm>
 #include <string>
 
 namespace arfabric::wire::ospf {
 namespace {
-
-std::expected<Ipv4Address, DecodeError> read_ipv4(ByteReader& r,
-                                                  std::string_view field) {
-  ByteSpan b = ARF_TRY(r.bytes(4, field));
-  Ipv4Address a;
-  std::copy(b.begin(), b.end(), a.begin());
-  return a;
-}
 
 constexpr std::size_t kFixedSize = 4;
 constexpr std::size_t kLinkSize = 12;
@@ -35,8 +26,8 @@ std::expected<RouterLsa, DecodeError> parse_router_lsa_body(
                                             " links counted, " +
                                             std::to_string(i) + " present"));
     RouterLsaLink link;
-    link.link_id = ARF_TRY(read_ipv4(r, "ospf.router_lsa.link.link_id"));
-    link.link_data = ARF_TRY(read_ipv4(r, "ospf.router_lsa.link.link_data"));
+    link.link_id = ARF_TRY(r.array<4>("ospf.router_lsa.link.link_id"));
+    link.link_data = ARF_TRY(r.array<4>("ospf.router_lsa.link.link_data"));
     link.type = ARF_TRY(r.u8("ospf.router_lsa.link.type"));
     const std::uint8_t tos_count =
         ARF_TRY(r.u8("ospf.router_lsa.link.tos_count"));

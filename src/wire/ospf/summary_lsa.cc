@@ -1,6 +1,5 @@
 #include "wire/ospf/summary_lsa.h"
 
-#include <algorithm>
 #include <string>
 
 namespace arfabric::wire::ospf {
@@ -19,8 +18,7 @@ std::expected<SummaryLsa, DecodeError> parse_summary_lsa_body(
     ByteSpan body, std::size_t base_offset) {
   ByteReader r(body, base_offset);
   SummaryLsa lsa;
-  ByteSpan mask = ARF_TRY(r.bytes(4, "ospf.summary_lsa.network_mask"));
-  std::copy(mask.begin(), mask.end(), lsa.network_mask.begin());
+  lsa.network_mask = ARF_TRY(r.array<4>("ospf.summary_lsa.network_mask"));
   lsa.reserved = ARF_TRY(r.u8("ospf.summary_lsa.reserved"));
   lsa.metric = ARF_TRY(r.u24("ospf.summary_lsa.metric"));
   while (!r.empty()) {

@@ -1,6 +1,5 @@
 #include "wire/ospf/te_link.h"
 
-#include <algorithm>
 #include <string>
 
 #include "common/overloaded.h"
@@ -15,14 +14,6 @@ DecodeError wrong_length(const TlvView& t, std::string_view field,
                          ", want " + std::string(want)};
 }
 
-std::expected<Ipv4Address, DecodeError> read_ipv4(ByteReader& r,
-                                                  std::string_view field) {
-  ByteSpan b = ARF_TRY(r.bytes(4, field));
-  Ipv4Address a;
-  std::copy(b.begin(), b.end(), a.begin());
-  return a;
-}
-
 std::expected<std::vector<Ipv4Address>, DecodeError> read_addresses(
     const TlvView& t, std::string_view field) {
   if (t.value.remaining() == 0 || t.value.remaining() % 4 != 0)
@@ -30,7 +21,7 @@ std::expected<std::vector<Ipv4Address>, DecodeError> read_addresses(
         wrong_length(t, "ospf.te.link.sub_tlv.length", "a multiple of 4"));
   ByteReader v = t.value;
   std::vector<Ipv4Address> out;
-  while (!v.empty()) out.push_back(ARF_TRY(read_ipv4(v, field)));
+  while (!v.empty()) out.push_back(ARF_TRY(v.array<4>(field)));
   return out;
 }
 
@@ -53,7 +44,7 @@ std::expected<TeLinkTlv, DecodeError> parse_link(ByteReader r) {
       case kLinkSubTlvLinkId:
         ARF_TRY(need(4));
         link.sub_tlvs.push_back(
-            LinkIdSubTlv{ARF_TRY(read_ipv4(t.value, "ospf.te.link.link_id"))});
+            LinkIdSubTlv{ARF_TRY(t.value.array<4>("ospf.te.link.link_id"))});
         break;
       case kLinkSubTlvLocalAddress:
         link.sub_tlvs.push_back(LocalAddressSubTlv{
@@ -164,7 +155,7 @@ std::expected<std::vector<TeTlv>, DecodeError> parse_te_lsa_body(
         return std::unexpected(
             wrong_length(t, "ospf.te.router_address.length", "4"));
       out.push_back(TeRouterAddressTlv{
-          ARF_TRY(read_ipv4(t.value, "ospf.te.router_address"))});
+          ARF_TRY(t.value.array<4>("ospf.te.router_address"))});
     } else if (t.type == kTeTlvLink) {
       out.push_back(ARF_TRY(parse_link(t.value)));
     } else {
