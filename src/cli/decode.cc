@@ -146,7 +146,7 @@ nlohmann::json decode_ipv4(ByteSpan frame, std::size_t offset,
   // OSPFv2 (IP protocol 89, RFC 2328 A.1), unless a fragment: the LSAs
   // FARE over OSPF reads.
   if (ip->header.protocol == wire::ospf::kIpProtocolOspf &&
-      ip->header.fragment_offset == 0 && (ip->header.flags & 1) == 0) {
+      !ip->header.is_fragment()) {
     nlohmann::json j = ospfv2_packet_to_json(ip->payload, l4);
     if (j.contains("error")) return j;
     j["source"] = source;

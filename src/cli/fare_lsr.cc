@@ -319,9 +319,7 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
           return;
         }
         if (ip->header.protocol != ospf::kIpProtocolOspf) return;
-        constexpr std::uint8_t kMoreFragments = 0x1;
-        if ((ip->header.flags & kMoreFragments) ||
-            ip->header.fragment_offset != 0) {
+        if (ip->header.is_fragment()) {
           ++fragments;
           return;
         }

@@ -35,6 +35,12 @@ struct Ipv4Header {
   Ipv4Address destination{};
   Bytes options;  // multiple of 4 bytes
   bool operator==(const Ipv4Header&) const = default;
+
+  // A piece of a fragmented packet: more fragments follow (MF), or it is
+  // not the first.
+  bool is_fragment() const {
+    return (flags & 0x1) != 0 || fragment_offset != 0;
+  }
 };
 
 struct Ipv4Packet {

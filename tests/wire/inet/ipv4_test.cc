@@ -154,5 +154,17 @@ RC_GTEST_PROP(Ipv4, RoundTrip, ()) {
   RC_ASSERT(Bytes(p->payload.begin(), p->payload.end()) == payload);
 }
 
+TEST(Ipv4, IsFragmentByMoreFragmentsOrOffset) {
+  Ipv4Header h;
+  EXPECT_FALSE(h.is_fragment());
+  h.flags = 0x2;  // DF alone
+  EXPECT_FALSE(h.is_fragment());
+  h.flags = 0x1;  // MF: the first of several
+  EXPECT_TRUE(h.is_fragment());
+  h.flags = 0;
+  h.fragment_offset = 185;  // the last
+  EXPECT_TRUE(h.is_fragment());
+}
+
 }  // namespace
 }  // namespace arfabric::wire
