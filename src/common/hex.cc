@@ -22,6 +22,12 @@ std::string to_upper_hex(std::uint8_t byte) {
   return {kDigits[byte >> 4], kDigits[byte & 0xF]};
 }
 
+std::string to_hex16(std::uint16_t value) {
+  const std::uint8_t bytes[] = {static_cast<std::uint8_t>(value >> 8),
+                                static_cast<std::uint8_t>(value)};
+  return "0x" + to_hex(bytes);
+}
+
 std::string to_hex(ByteSpan bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;

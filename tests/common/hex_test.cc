@@ -19,5 +19,11 @@ TEST(Hex, RejectsBadCharactersWithPosition) {
   EXPECT_FALSE(from_hex("abc"));
 }
 
+TEST(Hex, SixteenBitValuesAsChecksumsShowThem) {
+  EXPECT_EQ(to_hex16(0), "0x0000");
+  EXPECT_EQ(to_hex16(0x0a3f), "0x0a3f");
+  EXPECT_EQ(to_hex16(0xd9de), "0xd9de");
+}
+
 }  // namespace
 }  // namespace arfabric

@@ -15,12 +15,6 @@ namespace {
 namespace isis = wire::isis;
 using nlohmann::json;
 
-std::string hex16(std::uint16_t v) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "0x%04x", v);
-  return buf;
-}
-
 std::string format_neighbor_id(const isis::IsNeighbor& n) {
   char buf[4];
   std::snprintf(buf, sizeof buf, ".%02x", n.pseudonode);
@@ -227,7 +221,7 @@ json isis_lsp_to_json(const isis::ParsedLsp& parsed,
       {"remaining_lifetime", lsp.remaining_lifetime},
       {"lsp_id", format_lsp_id(lsp.lsp_id)},
       {"sequence_number", lsp.sequence_number},
-      {"checksum", hex16(lsp.checksum)},
+      {"checksum", to_hex16(lsp.checksum)},
       {"checksum_valid", parsed.checksum_valid},
       {"flags",
        {{"partition_repair", (lsp.flags & isis::kLspFlagPartitionRepair) != 0},

@@ -1,7 +1,5 @@
 #include "cli/json/ospf_json.h"
 
-#include <cstdio>
-
 #include "cli/json/error_json.h"
 #include "cli/json/isis_json.h"
 #include "common/hex.h"
@@ -248,14 +246,12 @@ json ospf_summary_lsa_body_to_json(ByteSpan body) {
 namespace {
 
 json lsa_common_json(const auto& h, bool checksum_valid) {
-  char checksum[8];
-  std::snprintf(checksum, sizeof checksum, "0x%04x", h.checksum);
   return {{"ls_age", h.ls_age},
           {"ls_type", h.ls_type},
           {"link_state_id", wire::format_ipv4(h.link_state_id)},
           {"advertising_router", wire::format_ipv4(h.advertising_router)},
           {"sequence_number", h.sequence_number},
-          {"checksum", checksum},
+          {"checksum", to_hex16(h.checksum)},
           {"checksum_valid", checksum_valid},
           {"length", h.length}};
 }
@@ -339,15 +335,13 @@ json ospfv2_packet_to_json(ByteSpan packet, std::size_t offset,
                                                "link_state_request",
                                                "link_state_update",
                                                "link_state_ack"};
-  char checksum[8];
-  std::snprintf(checksum, sizeof checksum, "0x%04x", p->header.checksum);
   json j = {{"protocol", "ospfv2"},
             {"type", p->header.type},
             {"type_name", kTypeNames[p->header.type]},
             {"length", p->header.length},
             {"router_id", wire::format_ipv4(p->header.router_id)},
             {"area_id", wire::format_ipv4(p->header.area_id)},
-            {"checksum", checksum},
+            {"checksum", to_hex16(p->header.checksum)},
             {"checksum_valid", p->checksum_valid},
             {"au_type", p->header.au_type}};
   if (p->header.type != ospf::kPacketLinkStateUpdate) {
