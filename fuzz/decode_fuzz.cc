@@ -1,9 +1,10 @@
 // libFuzzer target: `arfabric decode`'s dispatch of one captured frame
 // (cli/decode.h, decode_link_frame) over every link type it decodes, and
 // of a hex line's bytes (decode_hex_frame): Ethernet, raw IP and Linux
-// cooked (SLL, SLL2) headers, 802.1Q tags, and the wire codecs and JSON
-// builders behind them. The first byte picks the link type, whether the
-// capture cut the frame (from what length on the wire) and --fcs.
+// cooked (SLL, SLL2) headers, VLAN and CSIG tags (cli/link_layer), and
+// the wire codecs and JSON builders behind them. The first byte picks the
+// link type, whether the capture cut the frame (from what length on the
+// wire) and --fcs.
 //
 // Whatever the bytes, the answer is a JSON object that either names an
 // error (a non-empty field and reason; an offset, when given, inside the
@@ -43,9 +44,10 @@ void check(const nlohmann::json& j, std::size_t frame_size) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                                       std::size_t size) {
   if (size == 0) return 0;
-  // Ethernet, raw IP (two numbers), Linux cooked v1 and v2, and one that
-  // is not decoded.
-  static constexpr std::array<int, 6> kLinkTypes = {1, 12, 228, 113, 276, 9};
+  // Ethernet, raw IP (three numbers), Linux cooked v1 and v2, and one
+  // that is not decoded (229 last, so that the seeds keep their types).
+  static constexpr std::array<int, 7> kLinkTypes = {1,   12, 228, 113,
+                                                    276, 9,  229};
   const int link_type = kLinkTypes[data[0] % kLinkTypes.size()];
   // The top bit: cut, from a wire length a little longer than what is
   // here (or far longer: 64 KB).

@@ -11,6 +11,7 @@
 #include "cli/json/isis_json.h"
 #include "cli/json/lsn_json.h"
 #include "cli/json/ospf_json.h"
+#include "cli/link_layer.h"
 #include "common/hex.h"
 #include "sysdep/linux/pcap_file.h"
 #include "wire/inet/ethernet.h"
@@ -40,11 +41,6 @@ std::uint16_t opcode_of(ByteSpan payload) {
   return payload.size() >= 2
              ? static_cast<std::uint16_t>(payload[0] << 8 | payload[1])
              : 0;
-}
-
-// An 802.1Q tag's VLAN ID and priority (PCP).
-nlohmann::json vlan_json(std::uint16_t tci) {
-  return {{"id", tci & 0x0fff}, {"priority", tci >> 13}};
 }
 
 // BGP messages in a TCP segment to or from the BGP port, if the segment
@@ -190,43 +186,9 @@ nlohmann::json decode_ipv6(ByteSpan frame, std::size_t offset,
           {"payload", to_hex(ip->payload)}};
 }
 
-nlohmann::json decode_other_frame(ByteSpan body, const wire::EthernetFrame& eth,
-                                  const DecodeOptions& options) {
-  const std::size_t offset = body.size() - eth.payload.size();
-  nlohmann::json j;
-  const ByteSpan payload = eth.payload;
-  if (eth.header.ethertype == wire::kEtherTypeIpv4) {
-    j = decode_ipv4(body, offset, options);
-  } else if (eth.header.ethertype == wire::kEtherTypeIpv6) {
-    j = decode_ipv6(body, offset, options);
-  } else if (eth.header.is_length() && payload.size() >= 3 &&
-             payload[0] == 0xfe && payload[1] == 0xfe && payload[2] == 0x03) {
-    // 802.3 length frame with an LLC header for OSI (ISO 10589 §8.4.8).
-    const std::size_t length =
-        std::min<std::size_t>(eth.header.ethertype, payload.size());
-    j = isis_pdu_to_json(payload.first(length));
-    // The IS-IS decoder counts from the LLC header; report frame offsets.
-    if (j.contains("error")) {
-      j["error"]["offset"] = j["error"]["offset"].get<std::size_t>() + offset;
-    }
-  } else {
-    j = {{"protocol", "unknown"},
-         {"eth",
-          {{"destination", wire::format_mac(eth.header.destination)},
-           {"source", wire::format_mac(eth.header.source)},
-           {"ethertype", eth.header.ethertype}}},
-         {"payload", to_hex(eth.payload)}};
-  }
-  nlohmann::json ibcs = decode_ibcs_frame(body, options.ibcs);
-  if (!ibcs.empty()) j["ibcs"] = std::move(ibcs);
-  if (eth.header.vlan_tci) j["vlan"] = vlan_json(*eth.header.vlan_tci);
-  return j;
-}
-
-// Link types (libpcap's DLT_ values) of the captures decoded.
+// Link types (libpcap's DLT_ values) decoded here; cli/link_layer knows
+// them all.
 constexpr int kDltEthernet = 1;
-constexpr int kDltRaw = 12;  // raw IP (pcap files' LINKTYPE_RAW, 101)
-constexpr int kDltIpv4 = 228;
 constexpr int kDltLinuxSll = 113;   // tcpdump -i any, libpcap < 1.10
 constexpr int kDltLinuxSll2 = 276;  // tcpdump -i any, libpcap >= 1.10
 
@@ -234,61 +196,110 @@ std::uint16_t be16(ByteSpan b, std::size_t at) {
   return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
 }
 
-// A raw IP packet: decoded as in an Ethernet frame.
-nlohmann::json decode_ip_packet(ByteSpan packet, std::size_t offset,
-                                const DecodeOptions& options) {
-  if (packet.size() <= offset)
-    return error_json(DecodeError{"ip.version", offset, "no IP header"});
-  const int version = packet[offset] >> 4;
-  if (version == 4) return decode_ipv4(packet, offset, options);
-  if (version == 6) return decode_ipv6(packet, offset, options);
-  return {{"protocol", "unknown"},
-          {"ip_version", version},
-          {"payload", to_hex(packet.subspan(offset))}};
+// The VLAN tags of a frame, outermost first, as "vlan" and, inside it,
+// "inner_vlans" (the TPID shown where it is not 802.1Q's). Other tags
+// stepped over (a CSIG tag) are shown by what reads them.
+void add_vlans(nlohmann::json& j, const std::vector<LinkTag>& tags) {
+  nlohmann::json vlans = nlohmann::json::array();
+  for (const LinkTag& tag : tags) {
+    if (!is_vlan_tpid(tag.tpid)) continue;
+    nlohmann::json v = {{"id", tag.tci & 0x0fff}, {"priority", tag.tci >> 13}};
+    if (tag.tpid != wire::kEtherTypeVlan) v["tpid"] = tag.tpid;
+    vlans.push_back(std::move(v));
+  }
+  if (vlans.empty()) return;
+  j["vlan"] = vlans[0];
+  if (vlans.size() > 1) {
+    vlans.erase(vlans.begin());
+    j["inner_vlans"] = std::move(vlans);
+  }
 }
 
-// A Linux cooked capture (`tcpdump -i any`): its header, then the packet
-// of its protocol (an EtherType). IPv4 and IPv6 are decoded; LSN, ARN and
-// IS-IS frames need their Ethernet header, which the capture does not
-// keep.
-nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
-                                   const DecodeOptions& options) {
-  const std::size_t header = version == 1 ? 16 : 20;
-  const char* field = version == 1 ? "sll.header" : "sll2.header";
-  if (frame.size() < header) {
-    return error_json(DecodeError{
-        field, frame.size(),
-        "shorter than the " + std::to_string(header) + "-byte header"});
+// An IS-IS PDU after its LLC header (ISO 10589 §8.4.8) at `offset`, in
+// the frame's first `end` bytes; nothing when no OSI LLC header is there.
+std::optional<nlohmann::json> decode_isis_llc(ByteSpan frame,
+                                              std::size_t offset,
+                                              std::size_t end) {
+  const ByteSpan llc = frame.first(end).subspan(offset);
+  if (llc.size() < 3 || llc[0] != 0xfe || llc[1] != 0xfe || llc[2] != 0x03)
+    return std::nullopt;
+  nlohmann::json j = isis_pdu_to_json(llc);
+  // The IS-IS decoder counts from the LLC header; report frame offsets.
+  if (j.contains("error")) {
+    j["error"]["offset"] = j["error"]["offset"].get<std::size_t>() + offset;
   }
-  const std::uint16_t cooked_protocol = be16(frame, version == 1 ? 14 : 0);
-  const std::uint16_t packet_type = version == 1 ? be16(frame, 0) : frame[10];
-  const nlohmann::json cooked = {{"protocol", cooked_protocol},
-                                 {"packet_type", packet_type}};
-  // libpcap puts the VLAN tag the kernel took off back after the header.
-  std::uint16_t protocol = cooked_protocol;
-  std::size_t at = header;
-  std::optional<std::uint16_t> tci;
-  if (protocol == wire::kEtherTypeVlan) {
-    if (frame.size() < at + 4) {
-      // At the tag, as Ethernet's eth.vlan errors are.
-      return error_json(
-          DecodeError{version == 1 ? "sll.vlan" : "sll2.vlan", at,
-                      "an 802.1Q tag needs 4 bytes after the header"});
-    }
-    tci = be16(frame, at);
-    protocol = be16(frame, at + 2);
-    at += 4;
+  return j;
+}
+
+// Linux's protocol number for an 802.2 LLC frame in a cooked capture
+// (ETH_P_802_2).
+constexpr std::uint16_t kCookedLlc = 0x0004;
+
+// The packet the link layer carries: IPv4 and IPv6 in any link type;
+// IS-IS in an LLC frame, which an Ethernet frame says by a length and a
+// cooked capture by kCookedLlc. Nothing for anything else.
+std::optional<nlohmann::json> decode_network_packet(
+    ByteSpan frame, const NetworkPacket& net, bool ethernet,
+    const DecodeOptions& options) {
+  if (net.ethertype == wire::kEtherTypeIpv4)
+    return decode_ipv4(frame, net.offset, options);
+  if (net.ethertype == wire::kEtherTypeIpv6)
+    return decode_ipv6(frame, net.offset, options);
+  if (ethernet && net.ethertype <= 1500) {
+    // An 802.3 length; padding may follow what it counts.
+    return decode_isis_llc(frame, net.offset,
+                           std::min(frame.size(), net.offset + net.ethertype));
   }
+  if (!ethernet && net.ethertype == kCookedLlc)
+    return decode_isis_llc(frame, net.offset, frame.size());
+  return std::nullopt;
+}
+
+// An Ethernet frame (no FCS) that is neither LSN nor ARN.
+nlohmann::json decode_other_frame(ByteSpan body,
+                                  const wire::EthernetHeader& eth,
+                                  const DecodeOptions& options) {
+  auto net = network_packet(kDltEthernet, body, options.ibcs.csig_ethertype);
+  if (!net) return error_json(net.error());
   nlohmann::json j;
-  if (protocol == wire::kEtherTypeIpv4) {
-    j = decode_ipv4(frame, at, options);
-  } else if (protocol == wire::kEtherTypeIpv6) {
-    j = decode_ipv6(frame, at, options);
+  if (auto decoded = decode_network_packet(body, *net, true, options)) {
+    j = std::move(*decoded);
   } else {
-    j = {{"protocol", "unknown"}, {"payload", to_hex(frame.subspan(at))}};
+    j = {{"protocol", "unknown"},
+         {"eth",
+          {{"destination", wire::format_mac(eth.destination)},
+           {"source", wire::format_mac(eth.source)},
+           {"ethertype", net->ethertype}}},
+         {"payload", to_hex(body.subspan(net->offset))}};
   }
-  j[version == 1 ? "sll" : "sll2"] = cooked;
-  if (tci) j["vlan"] = vlan_json(*tci);
+  nlohmann::json ibcs = decode_ibcs_frame(body, options.ibcs);
+  if (!ibcs.empty()) j["ibcs"] = std::move(ibcs);
+  add_vlans(j, net->tags);
+  return j;
+}
+
+// A frame of a link type other than Ethernet: raw IP, or a Linux cooked
+// capture (`tcpdump -i any`), whose header is shown as "sll" or "sll2".
+// LSN and ARN frames need their Ethernet header, which a cooked capture
+// does not keep.
+nlohmann::json decode_captured_packet(int link_type, ByteSpan frame,
+                                      const DecodeOptions& options) {
+  auto net = network_packet(link_type, frame, options.ibcs.csig_ethertype);
+  if (!net) return error_json(net.error());
+  nlohmann::json j;
+  if (auto decoded = decode_network_packet(frame, *net, false, options)) {
+    j = std::move(*decoded);
+  } else {
+    j = {{"protocol", "unknown"},
+         {"ethertype", net->ethertype},
+         {"payload", to_hex(frame.subspan(net->offset))}};
+  }
+  if (link_type == kDltLinuxSll) {
+    j["sll"] = {{"protocol", be16(frame, 14)}, {"packet_type", be16(frame, 0)}};
+  } else if (link_type == kDltLinuxSll2) {
+    j["sll2"] = {{"protocol", be16(frame, 0)}, {"packet_type", frame[10]}};
+  }
+  add_vlans(j, net->tags);
   return j;
 }
 
@@ -296,23 +307,8 @@ nlohmann::json decode_linux_cooked(ByteSpan frame, int version,
 
 nlohmann::json decode_link_frame(int link_type, ByteSpan frame,
                                  const DecodeOptions& options) {
-  switch (link_type) {
-    case kDltEthernet:
-      return decode_ethernet_frame(frame, options);
-    case kDltRaw:
-    case kDltIpv4:
-      return decode_ip_packet(frame, 0, options);
-    case kDltLinuxSll:
-      return decode_linux_cooked(frame, 1, options);
-    case kDltLinuxSll2:
-      return decode_linux_cooked(frame, 2, options);
-    default:
-      return error_json("pcap.link_type",
-                        "link type " + std::to_string(link_type) + " (" +
-                            sysdep::link_type_name(link_type) +
-                            ") is not decoded: Ethernet, raw IP and Linux "
-                            "cooked captures are");
-  }
+  if (link_type == kDltEthernet) return decode_ethernet_frame(frame, options);
+  return decode_captured_packet(link_type, frame, options);
 }
 
 void add_decode_command(CLI::App& app, DecodeOptions& options) {
@@ -379,7 +375,7 @@ nlohmann::json decode_ethernet_frame(ByteSpan frame,
     if (!f) return error_json(f.error());
     return to_json(*f);
   }
-  return decode_other_frame(body, *eth, options);
+  return decode_other_frame(body, eth->header, options);
 }
 
 nlohmann::json decode_hex_frame(ByteSpan bytes, const DecodeOptions& options) {

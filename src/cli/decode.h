@@ -4,7 +4,9 @@
 // signal fields (CSIG tag, HPCC IPv4 option, UDP shim; listed under "ibcs"
 // on any other frame), and bare BGP messages or Ethernet frames given as hex
 // lines. A pcap may hold Ethernet frames, raw IP packets or Linux cooked
-// (SLL, SLL2) frames; of the last two, IPv4 and IPv6 are decoded. A
+// (SLL, SLL2) frames (cli/link_layer); of the last two, IPv4, IPv6 and
+// IS-IS are decoded. VLAN tags (802.1Q, 802.1ad, stacked) and a CSIG tag
+// are stepped over to the packet inside. A
 // malformed frame prints a JSON object with "error" (field, offset, reason)
 // and decoding goes on with the next; a frame cut by the capture's snaplen
 // also carries "truncated", and what it kept is decoded up to the cut.
@@ -52,9 +54,9 @@ nlohmann::json decode_ethernet_frame(ByteSpan frame,
                                      const DecodeOptions& options = {});
 
 // Decodes one captured frame of libpcap link type (DLT) `link_type`:
-// Ethernet (1), raw IP (12, 228) or Linux cooked (113, 276). Never fails:
-// errors, another link type included ("pcap.link_type"), become
-// {"error": {...}}.
+// Ethernet (1), raw IP (12, 101, 228, 229) or Linux cooked (113, 276).
+// Never fails: errors, another link type included ("pcap.link_type"),
+// become {"error": {...}}.
 nlohmann::json decode_link_frame(int link_type, ByteSpan frame,
                                  const DecodeOptions& options = {});
 

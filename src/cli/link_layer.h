@@ -1,28 +1,49 @@
 // Where the network-layer packet starts in a captured frame, for the link
 // types `tcpdump` and `dumpcap` save on a router: Ethernet (DLT 1), raw IP
 // (DLT 12, 101, 228, 229) and Linux cooked captures (DLT 113 and 276,
-// `tcpdump -i any`). 802.1Q and 802.1ad tags are stepped over, any number
-// of them (libpcap puts a tag the kernel took off back after the cooked
-// header).
+// `tcpdump -i any`). VLAN tags are stepped over, any number of them and
+// kept: 802.1Q (TPID 0x8100), 802.1ad (0x88a8) and the older QinQ 0x9100,
+// also where libpcap put a tag the kernel took off back after a cooked
+// header; so is any other 4-byte tag whose TPID the caller names (IBCS's
+// CSIG tag).
+//
+// Errors (DecodeError, offsets in the frame):
+//   "pcap.link_type"  a link type not listed above;
+//   "eth.header"      an Ethernet frame shorter than its 14-byte header;
+//   "sll.header", "sll2.header"  a cooked frame shorter than its header;
+//   "eth.tag", "sll.tag", "sll2.tag"  a tag cut short (at the tag);
+//   "ip.version"      a raw IP packet that is empty or neither IPv4 nor
+//                     IPv6.
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <expected>
+#include <vector>
 
 #include "common/bytes.h"
 
 namespace arfabric::cli {
 
-struct NetworkPacket {
-  // The EtherType of what follows (0x0800 IPv4, 0x86DD IPv6, ...); an
-  // 802.3 length (at most 1500) for an LLC frame.
-  std::uint16_t ethertype = 0;
-  std::size_t offset = 0;  // where it starts in the frame
+struct LinkTag {
+  std::uint16_t tpid = 0;
+  std::uint16_t tci = 0;  // the 16 bits after the TPID
+  bool operator==(const LinkTag&) const = default;
 };
 
-// nullopt: a link type not listed above, or a frame too short for its
-// link header and tags (or a raw IP frame whose version is not 4 or 6).
-std::optional<NetworkPacket> network_packet(int link_type, ByteSpan frame);
+struct NetworkPacket {
+  // The EtherType of what follows (0x0800 IPv4, 0x86DD IPv6, ...); in an
+  // Ethernet frame an 802.3 length (at most 1500) for an LLC frame.
+  std::uint16_t ethertype = 0;
+  std::size_t offset = 0;     // where it starts in the frame
+  std::vector<LinkTag> tags;  // outermost first
+};
+
+// Whether `tpid` is a VLAN tag's: 802.1Q, 802.1ad or 0x9100.
+bool is_vlan_tpid(std::uint16_t tpid);
+
+// `extra_tag_tpid`, when not 0, is stepped over as a tag too.
+std::expected<NetworkPacket, DecodeError> network_packet(
+    int link_type, ByteSpan frame, std::uint16_t extra_tag_tpid = 0);
 
 // Whether network_packet() knows `link_type`.
 bool known_link_type(int link_type);

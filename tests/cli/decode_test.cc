@@ -205,8 +205,11 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   EXPECT_EQ(frames[0].at("arn").at("path_id"), 7);
   EXPECT_EQ(frames[1].at("protocol"), "bgp") << frames[1].dump();
   EXPECT_EQ(frames[1].at("source"), "fe80::1");
-  EXPECT_EQ(frames[2].at("protocol"), "unknown");
-  EXPECT_EQ(frames[2].at("ip_version"), 5);
+  // Raw IP is IPv4 or IPv6 and nothing else.
+  EXPECT_EQ(frames[2].at("error"),
+            (nlohmann::json{{"field", "ip.version"},
+                            {"offset", 0},
+                            {"reason", "version 5 is neither IPv4 nor IPv6"}}));
 
   // SLL: packet type 4 (sent by us), ARPHRD_ETHER, a 6-byte address, then
   // the protocol.
@@ -256,7 +259,7 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   EXPECT_EQ(frames[2].at("sll2").at("protocol"), 0x8100);
   EXPECT_EQ(frames[2].at("vlan"),
             (nlohmann::json{{"id", 10}, {"priority", 3}}));
-  EXPECT_EQ(frames[3].at("error").at("field"), "sll2.vlan") << frames[3].dump();
+  EXPECT_EQ(frames[3].at("error").at("field"), "sll2.tag") << frames[3].dump();
   EXPECT_EQ(frames[3].at("error").at("offset"), 20);  // where the tag starts
 
   // Any other link type is named.
@@ -265,8 +268,74 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   frames = decode_pcap(ppp);
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(frames[0].at("error").at("reason"),
-            "link type 9 (PPP) is not decoded: Ethernet, raw IP and Linux "
+            "link type 9 (PPP) is not read: Ethernet, raw IP and Linux "
             "cooked captures are");
+}
+
+// The example LSP of examples/frames.hex from its LLC header on (the
+// 802.3 length field says 0x6e bytes).
+std::string example_isis_llc() {
+  std::ifstream file(std::string(ARFABRIC_SOURCE_DIR) + "/examples/frames.hex");
+  for (std::string line; std::getline(file, line);) {
+    const std::size_t llc = line.find("fefe03");
+    if (llc == 28) return line.substr(llc, 2 * 0x6e);
+  }
+  ADD_FAILURE() << "no IS-IS frame in examples/frames.hex";
+  return {};
+}
+
+// Stacked VLAN tags (802.1ad outside 802.1Q, and 0x9100) are stepped over
+// to the packet inside and shown; so is a CSIG tag, which IBCS shows. An
+// IS-IS PDU is found behind tags, and in a cooked capture by its LLC
+// protocol; a tag cut short names itself.
+TEST(Decode, StackedTagsCsigTagsAndIsisBehindThem) {
+  const std::string macs = "020000000002 020000000001 ";
+  const std::string bgp6 = to_hex(bgp_keepalive_ipv6_packet());
+  const std::string arn = to_hex(arn_ipv4_packet());
+  const std::string isis = example_isis_llc();
+  ASSERT_FALSE(isis.empty());
+  const auto frames = decode_lines(
+      // QinQ: S-tag 200 (priority 5), C-tag 100 (priority 6).
+      macs + "88a8 a0c8 8100 c064 86dd " + bgp6 + "\n" +
+      // The old QinQ TPID around one 802.1Q tag, then IS-IS.
+      macs + "9100 0007 8100 0008 006e " + isis + "\n" +
+      // A CSIG tag (the default TPID, 0x88b6) before IPv4 (the ARN packet).
+      macs + "8100 0064 88b6 2000 0800 " + arn + "\n" +
+      // An 802.1ad tag cut inside the C-tag behind it.
+      macs + "88a8 a0c8 8100 c0\n");
+  ASSERT_EQ(frames.size(), 4u);
+  EXPECT_EQ(frames[0].at("protocol"), "bgp") << frames[0].dump();
+  EXPECT_EQ(frames[0].at("vlan"),
+            (nlohmann::json{{"id", 200}, {"priority", 5}, {"tpid", 0x88a8}}));
+  EXPECT_EQ(frames[0].at("inner_vlans"),
+            nlohmann::json::array({{{"id", 100}, {"priority", 6}}}));
+  EXPECT_EQ(frames[1].at("protocol"), "isis") << frames[1].dump();
+  EXPECT_TRUE(frames[1].at("isis").at("lsp").at("checksum_valid").get<bool>());
+  EXPECT_EQ(frames[1].at("vlan"),
+            (nlohmann::json{{"id", 7}, {"priority", 0}, {"tpid", 0x9100}}));
+  EXPECT_EQ(frames[1].at("inner_vlans").size(), 1u);
+  EXPECT_EQ(frames[2].at("protocol"), "arn") << frames[2].dump();
+  EXPECT_EQ(frames[2].at("vlan"),
+            (nlohmann::json{{"id", 100}, {"priority", 0}}));
+  EXPECT_FALSE(frames[2].contains("inner_vlans"));  // CSIG is no VLAN
+  EXPECT_EQ(frames[2].at("ibcs").at(0).at("binding"), "csig_l2");
+  EXPECT_EQ(frames[3].at("error").at("field"), "eth.tag") << frames[3].dump();
+  EXPECT_EQ(frames[3].at("error").at("offset"), 16);
+
+  // IS-IS in a cooked capture (tcpdump -i any): SLL protocol 4, 802.2
+  // LLC; raw IPv6 (DLT 229).
+  Bytes sll_isis = *from_hex("0000 0001 0006 020000000001 0000 0004" + isis);
+  const std::string cooked = testing::temp_path("decode-sll-isis.pcap");
+  testing::write_pcap_file(cooked, 113, {{sll_isis, 0}});
+  auto captured = decode_pcap(cooked);
+  ASSERT_EQ(captured.size(), 1u);
+  EXPECT_EQ(captured[0].at("protocol"), "isis") << captured[0].dump();
+  EXPECT_EQ(captured[0].at("sll").at("protocol"), 4);
+  const std::string raw6 = testing::temp_path("decode-raw6.pcap");
+  testing::write_pcap_file(raw6, 229, {{bgp_keepalive_ipv6_packet(), 0}});
+  captured = decode_pcap(raw6);
+  ASSERT_EQ(captured.size(), 1u);
+  EXPECT_EQ(captured[0].at("protocol"), "bgp") << captured[0].dump();
 }
 
 // A frame the capture's snaplen cut short says so, next to the error its

@@ -32,6 +32,47 @@ TEST(LinkLayer, EthernetWithAndWithoutTags) {
   EXPECT_EQ(at(1, Bytes(tagged.begin(), tagged.begin() + 17)), std::nullopt);
 }
 
+// The tags are kept, outermost first; a TPID the caller names is a tag
+// too; a frame cut short names the header or tag it cut.
+TEST(LinkLayer, TagsAreKeptAndCutsNamed) {
+  Bytes f(12, 0);
+  f.insert(f.end(), {0x88, 0xa8, 0xa0, 0xc8, 0x88, 0xb6, 0x20, 0x00, 0x81, 0x00,
+                     0xc0, 0x64, 0x08, 0x00});
+  auto p = network_packet(1, f);
+  ASSERT_TRUE(p);
+  // 0x88b6 is no tag unless named: the packet's EtherType.
+  EXPECT_EQ(p->ethertype, 0x88b6);
+  EXPECT_EQ(p->offset, 18u);
+  EXPECT_EQ(p->tags, (std::vector<LinkTag>{{0x88a8, 0xa0c8}}));
+  p = network_packet(1, f, 0x88b6);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->ethertype, 0x0800);
+  EXPECT_EQ(p->offset, 26u);
+  EXPECT_EQ(p->tags,
+            (std::vector<LinkTag>{
+                {0x88a8, 0xa0c8}, {0x88b6, 0x2000}, {0x8100, 0xc064}}));
+
+  const auto error = [](int link_type, const Bytes& frame) {
+    const auto q = network_packet(link_type, frame);
+    return q ? DecodeError{} : q.error();
+  };
+  EXPECT_EQ(error(1, Bytes(13, 0)),
+            (DecodeError{"eth.header", 13,
+                         "a frame of 13 bytes is shorter than the 14-byte "
+                         "header"}));
+  EXPECT_EQ(error(1, Bytes(f.begin(), f.begin() + 17)),
+            (DecodeError{"eth.tag", 12,
+                         "a tag (TPID 0x88a8) needs 2 bytes after its TPID, "
+                         "then an EtherType"}));
+  EXPECT_EQ(error(113, Bytes(15, 0)).field, "sll.header");
+  EXPECT_EQ(error(276, Bytes(19, 0)).field, "sll2.header");
+  EXPECT_EQ(error(12, {}), (DecodeError{"ip.version", 0, "no IP header"}));
+  EXPECT_EQ(error(9, {0xff, 0x03}),
+            (DecodeError{"pcap.link_type", 0,
+                         "link type 9 (PPP) is not read: Ethernet, raw IP and "
+                         "Linux cooked captures are"}));
+}
+
 TEST(LinkLayer, RawIpByItsVersion) {
   for (int type : {12, 101, 228, 229}) {
     EXPECT_EQ(at(type, {0x45, 0}), (Found{{0x0800, 0}})) << type;
@@ -59,6 +100,21 @@ TEST(LinkLayer, LinuxCookedWithTheTagPutBack) {
   sll2_tag[0] = 0x81;
   sll2_tag.insert(sll2_tag.end(), {0, 7, 0x08, 0x00});
   EXPECT_EQ(at(276, sll2_tag), (Found{{0x0800, 24}}));
+  EXPECT_EQ(network_packet(276, sll2_tag)->tags,
+            (std::vector<LinkTag>{{0x8100, 7}}));
+  // A second tag behind the one put back.
+  Bytes sll2_qinq(20, 0);
+  sll2_qinq[0] = 0x88;
+  sll2_qinq[1] = 0xa8;
+  sll2_qinq.insert(sll2_qinq.end(), {0, 5, 0x81, 0x00, 0, 7, 0x86, 0xdd});
+  EXPECT_EQ(at(276, sll2_qinq), (Found{{0x86dd, 28}}));
+  EXPECT_EQ(network_packet(276, sll2_qinq)->tags,
+            (std::vector<LinkTag>{{0x88a8, 5}, {0x8100, 7}}));
+  EXPECT_EQ(network_packet(276, Bytes(sll2_qinq.begin(), sll2_qinq.end() - 1))
+                .error(),
+            (DecodeError{"sll2.tag", 22,
+                         "a tag (TPID 0x8100) needs 2 bytes after its TPID, "
+                         "then an EtherType"}));
   EXPECT_EQ(at(276, Bytes(19, 0)), std::nullopt);
 }
 
