@@ -213,7 +213,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     if (auto edge = sim::lsn_edge_problem(scenario->topology))
       why = "topology: " + *edge;
     else if (auto period = sim::lsn_period_problem(*scenario))
-      why = "switches.lsn.period: " + *period;
+      why = "switches.lsn.period: " + period->message;
     if (why) {
       err << "arfabric sim: -m " << sim::mode_name(*lsn_mode) << ": "
           << (options.scenario_path.empty() ? "the default scenario"

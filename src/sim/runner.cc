@@ -250,7 +250,7 @@ std::expected<void, std::string> ModeRun::State::build() {
     if (const auto why = lsn_edge_problem(topo))
       return std::unexpected("topology: " + *why);
     if (const auto why = lsn_period_problem(scenario))
-      return std::unexpected("switches.lsn.period: " + *why);
+      return std::unexpected("switches.lsn.period: " + why->message);
   }
   NetworkSpec spec;
   for (const NodeSpec& n : topo.nodes) {

@@ -37,5 +37,19 @@ TEST(ReadFile, SaysWhyAFileCannotBeRead) {
             std::unexpected(std::string("Not a directory")));
 }
 
+// A file that does not end within the limit (a device that never ends, a
+// huge file named by mistake) is an error, not a hang or an abort; a file
+// of exactly the limit is read.
+TEST(ReadFile, StopsAtItsLimit) {
+  const fs::path dir = testing::temp_path("read-file-limit");
+  fs::create_directories(dir);
+  std::ofstream(dir / "f") << std::string(100'000, 'x');
+  EXPECT_EQ(read_file((dir / "f").string(), 100'000)->size(), 100'000u);
+  EXPECT_EQ(read_file((dir / "f").string(), 99'999),
+            std::unexpected(std::string("it holds more than 99999 bytes")));
+  EXPECT_EQ(read_file("/dev/zero", 1 << 20),
+            std::unexpected(std::string("it holds more than 1048576 bytes")));
+}
+
 }  // namespace
 }  // namespace arfabric

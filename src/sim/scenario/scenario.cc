@@ -128,22 +128,22 @@ std::optional<std::string> lsn_edge_problem(const Topology& topology) {
       edge, kMaxLsnNodes);
 }
 
-std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
+std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario) {
   const Topology& t = scenario.topology;
   const SwitchParams& sw = scenario.switches;
   const std::size_t edge = lsn_edge_switches(t);
   BitsPerSecond slowest = 0;
-  bool degraded = false;  // the slowest rate is a degrade event's
+  const EventSpec* degrade = nullptr;  // the slowest rate's, if an event's
   const auto slower = [&](std::uint32_t link, BitsPerSecond rate,
-                          bool degrade) {
+                          const EventSpec* event) {
     if (t.is_host_link(link) || (slowest != 0 && rate >= slowest)) return;
     slowest = rate;
-    degraded = degrade;
+    degrade = event;
   };
   for (std::uint32_t l = 0; l < t.links.size(); ++l)
-    slower(l, t.links[l].rate, false);
+    slower(l, t.links[l].rate, nullptr);
   for (const EventSpec& e : scenario.events) {
-    if (e.kind == EventKind::degrade) slower(e.link, e.new_rate, true);
+    if (e.kind == EventKind::degrade) slower(e.link, e.new_rate, &e);
   }
   if (slowest == 0 || edge == 0 || edge > kMaxLsnNodes) return std::nullopt;
   const std::size_t ranges =
@@ -165,12 +165,17 @@ std::optional<std::string> lsn_period_problem(const Scenario& scenario) {
   const std::string needed_text = strformat(
       "{}{}", static_cast<double>(needed.ps()) / static_cast<double>(unit),
       unit_name);
-  return strformat(
-      "{}: the LSN frames a switch sends on each port per period ({}) take "
-      "{} on the slowest switch link ({}{}), so they would queue without "
-      "bound; use at least {}",
-      format_time(sw.lsn_period), frames, needed_text, format_rate(slowest),
-      degraded ? ", after a degrade event" : "", format_time(at_least));
+  return LsnPeriodProblem{
+      strformat(
+          "{}: the LSN frames a switch sends on each port per period ({}) "
+          "take {} on the slowest switch link ({}{}), so they would queue "
+          "without bound; use at least {}",
+          format_time(sw.lsn_period), frames, needed_text, format_rate(slowest),
+          degrade
+              ? strformat(", after the degrade event at line {}", degrade->line)
+              : "",
+          format_time(at_least)),
+      degrade};
 }
 
 }  // namespace arfabric::sim

@@ -243,10 +243,15 @@ std::optional<std::string> lsn_edge_problem(const Topology& topology);
 // shorter than their time on the slowest such link, at its slowest (after
 // a degrade event too), would queue frames without bound. When the
 // scenario's lsn.period is that short, why: "2ns: the LSN frames ...; use
-// at least 27ns". Whatever the scenario's modes: the parser asks when they
-// include an LSN mode, the runner for every LSN mode it runs (the sim
-// command's -m may add one).
-std::optional<std::string> lsn_period_problem(const Scenario& scenario);
+// at least 27ns", and the degrade event that slowed the link, if one did
+// (the parser points at it when the period is the default). Whatever the
+// scenario's modes: the parser asks when they include an LSN mode, the
+// runner for every LSN mode it runs (the sim command's -m may add one).
+struct LsnPeriodProblem {
+  std::string message;
+  const EventSpec* degrade = nullptr;  // in Scenario::events
+};
+std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario);
 
 struct ScenarioError {
   std::string file;

@@ -23,6 +23,7 @@
 #include "sim/scenario/generators.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/yaml_reader.h"
+#include "wire/bgp/open.h"
 
 namespace arfabric::sim {
 namespace {
@@ -215,6 +216,10 @@ Result<Topology> read_edges(const Map& m) {
         return std::unexpected(n.error("asn", "hosts do not run BGP"));
       spec.asn = static_cast<std::uint32_t>(
           ARF_TRY(as_uint(file, *v, n.key_path("asn"), 1, 4294967294)));
+      // RFC 6793 §2: AS_TRANS stands in for a 4-octet AS; no one has it.
+      if (spec.asn == wire::bgp::kAsTrans)
+        return std::unexpected(n.error(
+            "asn", "23456 is AS_TRANS (RFC 6793), which no router may have"));
     }
     if (const auto v = n.get("router_id")) {
       if (spec.role == NodeRole::host)
@@ -1218,17 +1223,34 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
   return first;
 }
 
-// lsn_period_problem's error, at the period's key, or at `switches` (or
-// the top) when the default is the one too short.
-ScenarioError lsn_period_error(const Map& top, const std::string& why) {
+// lsn_period_problem's error, at the period's key; when the default is
+// the one too short, at the degrade event that made it so, else at
+// `switches`, or at `topology`, whose links are too slow for it.
+ScenarioError lsn_period_error(const Map& top,
+                               const LsnPeriodProblem& problem) {
   const auto switches = top.get("switches");
   if (switches && switches->IsMap()) {
     const YAML::Node lsn = std::as_const(*switches)["lsn"];
     if (lsn.IsDefined() && lsn.IsMap() && lsn["period"].IsDefined())
-      return error_at(top.file(), lsn["period"], "switches.lsn.period", why);
+      return error_at(top.file(), lsn["period"], "switches.lsn.period",
+                      problem.message);
   }
-  return error_at(top.file(), switches ? *switches : top.node(),
-                  "switches.lsn.period", "the default " + why);
+  const std::string message =
+      "the default switches.lsn.period, " + problem.message;
+  const auto events = top.get("events");
+  if (problem.degrade && events && events->IsSequence()) {
+    for (std::size_t i = 0; i < events->size(); ++i) {
+      const YAML::Node item = (*events)[i];
+      if (item.Mark().line + 1 == problem.degrade->line)
+        return error_at(top.file(), item, indexed("events", i), message);
+    }
+  }
+  const auto topology = top.get("topology");
+  return error_at(top.file(),
+                  switches   ? *switches
+                  : topology ? *topology
+                             : top.node(),
+                  "switches.lsn.period", "the default " + problem.message);
 }
 
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {

@@ -485,6 +485,11 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "    - {name: h0, role: host}\n"
        "  links: [[s0, l0], [h0, l0]]\n",
        5, "topology.nodes[0].asn", "AS 65001 of 's0' is also 'l0''s"},
+      {"AS_TRANS",
+       "stop_at: 10ms\ntopology:\n  kind: edges\n  nodes:\n"
+       "    - {name: s0, role: spine}\n"
+       "    - {name: l0, role: leaf, asn: 23456}\n",
+       6, "topology.nodes[1].asn", "23456 is AS_TRANS (RFC 6793)"},
       {"self loop", kEdgesHead + "  links:\n    - [s0, s0]\n", 10,
        "topology.links[0]", "to itself"},
       {"host without link", kEdgesHead + "  links:\n    - [s0, l0]\n", 8,
@@ -594,7 +599,7 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "6.72ns on the slowest switch link (400G), so they would queue "
        "without bound; use at least 7ns"},
       {"LSN default period on slow links",
-       tiny_with("  leaf_spine_link: {rate: 10M}\n"), 1, "switches.lsn.period",
+       tiny_with("  leaf_spine_link: {rate: 10M}\n"), 3, "switches.lsn.period",
        "the default 100us: the LSN frames a switch sends on each port per "
        "period (4) take 268.8us on the slowest switch link (10M), so they "
        "would queue without bound; use at least 269us"},
@@ -607,8 +612,19 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
                  "  - {at: 1ms, kind: degrade, link: [spine0, leaf1], "
                  "rate: 10G}\n"),
        8, "switches.lsn.period",
-       "take 268.8ns on the slowest switch link (10G, after a degrade "
-       "event), so they would queue without bound; use at least 269ns"},
+       "take 268.8ns on the slowest switch link (10G, after the degrade "
+       "event at line 10), so they would queue without bound; use at least "
+       "269ns"},
+      {"the default LSN period after a degrade event",
+       tiny_with("events:\n"
+                 "  - {at: 1ms, kind: link_down, link: [spine0, leaf0]}\n"
+                 "  - {at: 1us, kind: degrade, link: [spine0, leaf1], "
+                 "rate: 1K}\n"),
+       9, "events[1]",
+       "the default switches.lsn.period, 100us: the LSN frames a switch "
+       "sends on each port per period (4) take 2.688s on the slowest switch "
+       "link (1K, after the degrade event at line 9), so they would queue "
+       "without bound; use at least 3s"},
       {"LSN congestion sampling below 1ns",
        tiny_with("switches:\n  lsn: {congestion_sample: 1ps}\n"), 8,
        "switches.lsn.congestion_sample", "must be at least 1ns (or 0s: never)"},
