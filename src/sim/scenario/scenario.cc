@@ -109,6 +109,17 @@ std::expected<void, std::string> set_congestion_control(
   return {};
 }
 
+void default_queue_thresholds(SwitchParams& p) {
+  const std::uint64_t buffer = p.buffer_bytes_per_port;
+  p.lsn_congestion_rise[0] = buffer / 16;
+  p.lsn_congestion_rise[1] = buffer / 4;
+  p.lsn_congestion_rise[2] = buffer / 2;
+  for (int k = 0; k < 3; ++k)
+    p.lsn_congestion_fall[k] = p.lsn_congestion_rise[k] / 2;
+  p.arn_queue_high_bytes = buffer / 4;
+  p.arn_queue_low_bytes = buffer / 16;
+}
+
 namespace {
 
 // The switches LSN gives Global Node IDs: leaves and dragonfly routers.

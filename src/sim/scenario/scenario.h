@@ -159,17 +159,26 @@ struct SwitchParams {
   // How often an LSN originator reads its queue depths for the congestion
   // Msg-types; 0: never (reachability only).
   Time lsn_congestion_sample = us(10);
-  // LSN congestion levels 1..3 (rise/fall queue depths, bytes).
-  std::uint64_t lsn_congestion_rise[3] = {64'000, 256'000, 1'000'000};
-  std::uint64_t lsn_congestion_fall[3] = {32'000, 128'000, 500'000};
-  // ARN congestion detection (ARN §2.1) and message timing.
-  std::uint64_t arn_queue_high_bytes = 256'000;
-  std::uint64_t arn_queue_low_bytes = 64'000;
+  // LSN congestion levels 1..3 (rise/fall queue depths, bytes). By
+  // default 1/16, 1/4 and 1/2 of the buffer, and each fall half its rise
+  // (default_queue_thresholds(), which the parser applies to the buffer
+  // it reads): a level at the buffer's size would never be reached, since
+  // drop-tail refuses the packet that would fill it.
+  std::uint64_t lsn_congestion_rise[3] = {62'500, 250'000, 500'000};
+  std::uint64_t lsn_congestion_fall[3] = {31'250, 125'000, 250'000};
+  // ARN congestion detection (ARN §2.1) and message timing. By default
+  // 1/4 and 1/16 of the buffer.
+  std::uint64_t arn_queue_high_bytes = 250'000;
+  std::uint64_t arn_queue_low_bytes = 62'500;
   double arn_util_high = 0.95, arn_util_low = 0.80;
   Time arn_repeat_interval = us(100);
   Time arn_hold_time = us(500);
   std::optional<IbcsParams> ibcs;
 };
+
+// Sets the queue thresholds above to their defaults for the switches'
+// buffer_bytes_per_port.
+void default_queue_thresholds(SwitchParams& p);
 
 // How hosts control their congestion windows (docs/TRANSPORT.md).
 enum class HostCongestionControl : std::uint8_t {

@@ -515,6 +515,7 @@ Result<SwitchParams> read_switches(const Map& top) {
   ARF_TRY(m.read_size("ecn_threshold", p.ecn_threshold_bytes));
   if (p.buffer_bytes_per_port == 0)
     return std::unexpected(m.error("buffer_per_port", "must be > 0"));
+  default_queue_thresholds(p);
   if (p.ecn_threshold_bytes > p.buffer_bytes_per_port) {
     if (!m.has("ecn_threshold")) {
       return std::unexpected(
@@ -581,6 +582,10 @@ Result<SwitchParams> read_switches(const Map& top) {
         (*out)[i] =
             ARF_TRY(as_size(m.file(), (*list)[i], indexed(l.key_path(key), i)));
     }
+    if (l.has("congestion_rise") && !l.has("congestion_fall")) {
+      for (std::size_t i = 0; i < 3; ++i)
+        p.lsn_congestion_fall[i] = p.lsn_congestion_rise[i] / 2;
+    }
     for (std::size_t i = 0; i < 3; ++i) {
       if (p.lsn_congestion_rise[i] == 0 ||
           (i > 0 && p.lsn_congestion_rise[i] <= p.lsn_congestion_rise[i - 1]))
@@ -601,6 +606,7 @@ Result<SwitchParams> read_switches(const Map& top) {
                           {"queue_high", "queue_low", "util_high", "util_low",
                            "repeat_interval", "hold_time"}));
     ARF_TRY(a.read_size("queue_high", p.arn_queue_high_bytes));
+    if (a.has("queue_high")) p.arn_queue_low_bytes = p.arn_queue_high_bytes / 4;
     ARF_TRY(a.read_size("queue_low", p.arn_queue_low_bytes));
     ARF_TRY(a.read_fraction("util_high", p.arn_util_high));
     ARF_TRY(a.read_fraction("util_low", p.arn_util_low));
@@ -1223,6 +1229,62 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
   return first;
 }
 
+// A drop-tail queue that refuses a data packet of `packet` bytes holds
+// more than buffer - packet, and may hold no more: a congestion threshold
+// above that might never be reached (LSN's level 3 at the 1 MB buffer's
+// size never was). Given thresholds are checked at their keys; the
+// defaults, fractions of the buffer, only when the file's modes use them,
+// at buffer_per_port.
+Result<void> check_thresholds_reached(const Map& top, const Scenario& s,
+                                      std::uint64_t packet) {
+  const SwitchParams& p = s.switches;
+  const std::uint64_t fullest = p.buffer_bytes_per_port - packet;
+  const auto switches = top.get("switches");
+  // The node of switches.<section>.<key>, if the file gives it.
+  const auto given = [&](const char* section,
+                         const char* key) -> std::optional<YAML::Node> {
+    if (!switches || !switches->IsMap()) return std::nullopt;
+    const YAML::Node n = std::as_const(*switches)[section];
+    if (!n.IsDefined() || !n.IsMap() || !n[key].IsDefined())
+      return std::nullopt;
+    return n[key];
+  };
+  const auto too_high = [&](std::uint64_t value,
+                            const std::optional<YAML::Node>& at,
+                            const std::string& key, const std::string& what,
+                            bool used) -> Result<void> {
+    if (value <= fullest) return {};
+    const std::string why = strformat(
+        "{} ({}) is more than a full queue holds: drop-tail refuses a packet "
+        "({}) above {} (buffer_per_port {} less one packet), so it might "
+        "never be reached",
+        what, format_size(value), format_size(packet), format_size(fullest),
+        format_size(p.buffer_bytes_per_port));
+    if (at) return std::unexpected(error_at(top.file(), *at, key, why));
+    if (!used) return {};
+    // Only a buffer of a few packets makes a default too high: it was given.
+    const YAML::Node buffer = switches && switches->IsMap()
+                                  ? std::as_const(*switches)["buffer_per_port"]
+                                  : top.node();
+    return std::unexpected(error_at(
+        top.file(), buffer.IsDefined() ? buffer : top.node(),
+        "switches.buffer_per_port",
+        "the default " + why + "; set " + key + " or a larger buffer"));
+  };
+  const bool lsn = std::any_of(s.modes.begin(), s.modes.end(), uses_lsn);
+  const bool arn = std::any_of(s.modes.begin(), s.modes.end(), uses_arn);
+  const auto rise = given("lsn", "congestion_rise");
+  for (std::size_t k = 0; k < 3; ++k) {
+    ARF_TRY(
+        too_high(p.lsn_congestion_rise[k],
+                 rise ? std::optional<YAML::Node>((*rise)[k]) : std::nullopt,
+                 indexed("switches.lsn.congestion_rise", k),
+                 strformat("LSN congestion level {}'s rise", k + 1), lsn));
+  }
+  return too_high(p.arn_queue_high_bytes, given("arn", "queue_high"),
+                  "switches.arn.queue_high", "ARN's queue_high", arn);
+}
+
 // lsn_period_problem's error, at the period's key; when the default is
 // the one too short, at the degrade event that made it so, else at
 // `switches`, or at `topology`, whose links are too slow for it.
@@ -1320,6 +1382,8 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
                            format_size(s.switches.buffer_bytes_per_port),
                            format_size(packet))));
   }
+  ARF_TRY(check_thresholds_reached(
+      top, s, std::uint64_t{s.hosts.mss_bytes} + s.hosts.header_bytes));
   const NameIndex names(s.topology);
   s.workloads = ARF_TRY(read_workloads(top, s.topology, names, s.stop_at));
   s.events = ARF_TRY(read_events(top, s.topology, names, s.stop_at));

@@ -174,6 +174,54 @@ std::string tiny_until(const std::string& stop_at, const std::string& extra) {
          extra;
 }
 
+// LSN's and ARN's queue thresholds default to fractions of the buffer;
+// a fall or queue_low left out follows the rise or queue_high given. A
+// buffer too small for the defaults is refused only where they are used.
+TEST(ParseScenario, QueueThresholdsFollowTheBuffer) {
+  auto s = parse_scenario(
+      tiny_with(
+          "switches:\n  buffer_per_port: 320KB\n  ecn_threshold: 100KB\n"),
+      "t.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const SwitchParams& p = s->switches;
+  EXPECT_EQ(std::vector<std::uint64_t>(p.lsn_congestion_rise,
+                                       p.lsn_congestion_rise + 3),
+            (std::vector<std::uint64_t>{20'000, 80'000, 160'000}));
+  EXPECT_EQ(std::vector<std::uint64_t>(p.lsn_congestion_fall,
+                                       p.lsn_congestion_fall + 3),
+            (std::vector<std::uint64_t>{10'000, 40'000, 80'000}));
+  EXPECT_EQ(p.arn_queue_high_bytes, 80'000U);
+  EXPECT_EQ(p.arn_queue_low_bytes, 20'000U);
+  // The struct's own defaults are the default buffer's.
+  SwitchParams defaults;
+  default_queue_thresholds(defaults);
+  const SwitchParams unset;
+  EXPECT_TRUE(std::equal(defaults.lsn_congestion_rise,
+                         defaults.lsn_congestion_rise + 3,
+                         unset.lsn_congestion_rise));
+  EXPECT_TRUE(std::equal(defaults.lsn_congestion_fall,
+                         defaults.lsn_congestion_fall + 3,
+                         unset.lsn_congestion_fall));
+  EXPECT_EQ(defaults.arn_queue_high_bytes, unset.arn_queue_high_bytes);
+  EXPECT_EQ(defaults.arn_queue_low_bytes, unset.arn_queue_low_bytes);
+
+  s = parse_scenario(
+      tiny_with("switches:\n  lsn: {congestion_rise: [10KB, 20KB, 30KB]}\n"
+                "  arn: {queue_high: 100KB}\n"),
+      "t.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->switches.lsn_congestion_fall[2], 15'000U);
+  EXPECT_EQ(s->switches.arn_queue_low_bytes, 25'000U);
+
+  // 6KB holds one 4,160-byte packet: LSN's default level 3 (3KB) might
+  // never be reached, which matters only to LSN modes.
+  s = parse_scenario(
+      tiny_with("modes: [ecmp, fare+arn]\nswitches:\n  buffer_per_port: 6KB\n"
+                "  ecn_threshold: 1KB\n"),
+      "t.yaml");
+  EXPECT_TRUE(s) << s.error().to_string();
+}
+
 const std::string kEdgesHead = R"(stop_at: 10ms
 topology:
   kind: edges
@@ -625,6 +673,23 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "sends on each port per period (4) take 2.688s on the slowest switch "
        "link (1K, after the degrade event at line 9), so they would queue "
        "without bound; use at least 3s"},
+      {"an LSN level a full queue never reaches",
+       tiny_with("switches:\n  lsn:\n"
+                 "    congestion_rise: [64KB, 256KB, 1MB]\n"),
+       9, "switches.lsn.congestion_rise[2]",
+       "LSN congestion level 3's rise (1MB) is more than a full queue holds: "
+       "drop-tail refuses a packet (4160B) above 995840B (buffer_per_port "
+       "1MB less one packet), so it might never be reached"},
+      {"an ARN queue_high a full queue never reaches",
+       tiny_with("switches:\n  buffer_per_port: 200KB\n"
+                 "  arn: {queue_high: 199KB}\n"),
+       9, "switches.arn.queue_high", "ARN's queue_high (199KB) is more than"},
+      {"a buffer too small for LSN's default levels",
+       tiny_with("modes: [fare+lsn]\nswitches:\n  buffer_per_port: 6KB\n"
+                 "  ecn_threshold: 1KB\n"),
+       9, "switches.buffer_per_port",
+       "the default LSN congestion level 3's rise (3KB) is more than a full "
+       "queue holds"},
       {"LSN congestion sampling below 1ns",
        tiny_with("switches:\n  lsn: {congestion_sample: 1ps}\n"), 8,
        "switches.lsn.congestion_sample", "must be at least 1ns (or 0s: never)"},
