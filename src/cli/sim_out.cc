@@ -27,6 +27,44 @@ namespace {
 
 std::string reason(const std::error_code& ec) { return ec.message(); }
 
+fs::path partial_path(const fs::path& dir, const std::string& name) {
+  return dir / (name + ".partial");
+}
+
+// Writes `text` to `partial`; nothing stays behind on failure. Errors
+// name `partial`.
+std::expected<void, std::string> write_partial(const fs::path& partial,
+                                               const std::string& text) {
+  std::ofstream f(partial, std::ios::binary | std::ios::trunc);
+  if (!f) {
+    return std::unexpected("cannot write " + partial.string() + ": " +
+                           std::strerror(errno));
+  }
+  f.write(text.data(), static_cast<std::streamsize>(text.size()));
+  f.flush();
+  if (!f) {
+    const std::string why = std::strerror(errno);
+    f.close();
+    std::error_code ignored;
+    fs::remove(partial, ignored);
+    return std::unexpected("cannot write " + partial.string() + ": " + why);
+  }
+  return {};
+}
+
+// Renames a complete `partial` to `final_path`, or removes it. Errors
+// name `final_path`.
+std::expected<void, std::string> rename_into_place(const fs::path& partial,
+                                                   const fs::path& final_path) {
+  std::error_code ec;
+  fs::rename(partial, final_path, ec);
+  if (!ec) return {};
+  std::error_code ignored;
+  fs::remove(partial, ignored);
+  return std::unexpected("cannot write " + final_path.string() + ": " +
+                         reason(ec));
+}
+
 // Why the run could not write `p` when it ends: something other than a
 // file (a directory) has its name. Nothing when `p` is free or a file.
 std::optional<std::string> taken_by_other_than_a_file(const fs::path& p) {
@@ -57,11 +95,13 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
     return std::unexpected("cannot write output to " + dir.string() + ": " +
                            std::strerror(errno));
   }
-  // Something other than a file in the place of a result file would fail
-  // the run at its end: say so now.
+  // Something other than a file in the place of a result file, or of the
+  // partial file it is written to first, would fail the run at its end:
+  // say so now.
   for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"}) {
-    if (auto why = taken_by_other_than_a_file(dir / name)) {
-      return std::unexpected(*why);
+    for (const fs::path& p : {dir / name, partial_path(dir, name)}) {
+      if (auto why = taken_by_other_than_a_file(p))
+        return std::unexpected(*why);
     }
   }
   SimOutput out;
@@ -71,34 +111,19 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
 
 std::expected<void, std::string> write_file_atomically(
     const fs::path& dir, const std::string& name, const std::string& text) {
-  const fs::path final_path = dir / name;
-  const fs::path partial = dir / (name + ".partial");
-  {
-    std::ofstream f(partial, std::ios::binary | std::ios::trunc);
-    if (!f) {
-      return std::unexpected("cannot write " + final_path.string() + ": " +
-                             std::strerror(errno));
-    }
-    f.write(text.data(), static_cast<std::streamsize>(text.size()));
-    f.flush();
-    if (!f) {
-      const std::string why = std::strerror(errno);
-      f.close();
-      std::error_code ignored;
-      fs::remove(partial, ignored);
-      return std::unexpected("cannot write " + final_path.string() + ": " +
-                             why);
-    }
-  }
-  std::error_code ec;
-  fs::rename(partial, final_path, ec);
-  if (ec) {
+  const fs::path partial = partial_path(dir, name);
+  if (auto ok = write_partial(partial, text); !ok) return ok;
+  return rename_into_place(partial, dir / name);
+}
+
+SimOutput::~SimOutput() { discard_pending(); }
+
+void SimOutput::discard_pending() {
+  for (const std::string& name : pending_) {
     std::error_code ignored;
-    fs::remove(partial, ignored);
-    return std::unexpected("cannot write " + final_path.string() + ": " +
-                           reason(ec));
+    fs::remove(partial_path(dir_, name), ignored);
   }
-  return {};
+  pending_.clear();
 }
 
 std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
@@ -110,7 +135,7 @@ std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
   auto c = std::make_shared<Capture>();
   c->name = "control-" + std::string(sim::mode_name(mode)) + ".pcap";
   c->final_path = dir_ / c->name;
-  c->partial = dir_ / (c->name + ".partial");
+  c->partial = partial_path(dir_, c->name);
   // Found now rather than when the mode has run: the capture could not
   // be renamed over it.
   if (auto why = taken_by_other_than_a_file(c->final_path)) {
@@ -136,21 +161,19 @@ std::expected<void, std::string> SimOutput::end_mode(sim::Mode mode,
   if (it == captures_.end()) return {};
   std::shared_ptr<Capture> c = std::move(it->second);
   captures_.erase(it);
-  c->writer->flush();
-  c->writer.reset();  // closes the file
-  std::error_code ec;
-  if (!keep) {
-    fs::remove(c->partial, ec);
-    return {};
-  }
-  fs::rename(c->partial, c->final_path, ec);
-  if (ec) {
+  if (auto flushed = c->writer->flush(); !flushed) {
+    c->writer.reset();
     std::error_code ignored;
     fs::remove(c->partial, ignored);
-    return std::unexpected("cannot write " + c->final_path.string() + ": " +
-                           reason(ec));
+    return flushed;
   }
-  written_.push_back(c->name);
+  c->writer.reset();  // closes the file
+  if (!keep) {
+    std::error_code ignored;
+    fs::remove(c->partial, ignored);
+    return {};
+  }
+  pending_.push_back(c->name);  // renamed with the results
   return {};
 }
 
@@ -162,10 +185,27 @@ std::expected<void, std::string> SimOutput::write_results(
       {"timeseries.csv", sim::output::timeseries_csv(results)},
       {"goodput.svg", sim::output::goodput_svg(scenario, results)},
   };
+  // All or nothing, as far as renames go: every file is complete under
+  // its partial name before any replaces an earlier run's.
   for (const auto& [name, text] : files) {
-    if (auto ok = write_file_atomically(dir_, name, text); !ok) return ok;
+    if (auto ok = write_partial(partial_path(dir_, name), text); !ok) {
+      discard_pending();
+      return ok;
+    }
+    pending_.push_back(name);
+  }
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const std::string& name = pending_[i];
+    if (auto ok = rename_into_place(partial_path(dir_, name), dir_ / name);
+        !ok) {
+      pending_.erase(pending_.begin(),
+                     pending_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      discard_pending();
+      return ok;
+    }
     written_.push_back(name);
   }
+  pending_.clear();
   // An earlier run's capture of a mode this run has none of would pass
   // for this run's.
   for (sim::Mode mode : {sim::Mode::ecmp, sim::Mode::fare, sim::Mode::fare_lsn,

@@ -3,10 +3,12 @@
 // per mode run.
 //
 // Nothing is left half-written under a final name: each file is written
-// under "<name>.partial" and renamed when complete, and a failure names the
-// file and the reason. The directory is checked (created if missing,
-// writable) before any mode runs, so that a long run does not end in an
-// error about its output.
+// under "<name>.partial", and they are all renamed together once every one
+// is complete (write_results), so that an earlier run's set is replaced
+// whole or not at all; a failure names the file and the reason, and
+// removes the partial files. The directory is checked (created if
+// missing, writable, no directory where a file goes) before any mode
+// runs, so that a long run does not end in an error about its output.
 #pragma once
 
 #include <expected>
@@ -27,10 +29,15 @@ class SimOutput {
  public:
   // Creates `dir` (and its parents) when missing. Errors: `dir` exists and
   // is not a directory, cannot be created, or is not writable, or one of
-  // the result files' names is taken by something other than a file (a
-  // directory); the message names the path and the reason.
+  // the result files' names, or their partial files', is taken by
+  // something other than a file (a directory); the message names the path
+  // and the reason.
   static std::expected<SimOutput, std::string> open(
       const std::filesystem::path& dir);
+  // Removes the partial files of a run that did not write its results.
+  ~SimOutput();
+  SimOutput(SimOutput&&) = default;
+  SimOutput& operator=(SimOutput&&) = delete;
 
   // Starts control-<mode>.pcap and returns the tap to give run_mode (valid
   // until end_mode). Several modes may be open at once (they run in
@@ -38,16 +45,21 @@ class SimOutput {
   // created, or its name is taken by something other than a file (path,
   // reason), or the mode is already open.
   std::expected<sim::ControlTap*, std::string> begin_mode(sim::Mode mode);
-  // Completes the mode's pcap (`keep`) or removes it (the mode did not
-  // run). A mode that is not open: nothing to do. Errors: the rename failed
-  // (path, reason).
+  // Completes the mode's pcap, which write_results renames into place
+  // (`keep`), or removes it (the mode did not run). A mode that is not
+  // open: nothing to do. Errors: writing the pcap failed (a full disk:
+  // path, reason); it is removed.
   std::expected<void, std::string> end_mode(sim::Mode mode, bool keep);
 
-  // Writes results.json, timeseries.csv and goodput.svg, then removes the
-  // control-<mode>.pcap of every mode this run wrote none for (an earlier
-  // run's, which would pass for this run's; other files are left alone).
-  // Errors: the first file that could not be written or removed (path,
-  // reason); files written before it stay complete.
+  // Writes results.json, timeseries.csv and goodput.svg under their
+  // partial names, then renames them and the kept pcaps into place, then
+  // removes the control-<mode>.pcap of every mode this run wrote none for
+  // (an earlier run's, which would pass for this run's; other files are
+  // left alone). Errors: the first file that could not be written,
+  // renamed or removed (path, reason). A file that cannot be written
+  // leaves the earlier run's files as they were; a rename that fails
+  // (rare: the directory changed under the run) leaves the files renamed
+  // before it.
   std::expected<void, std::string> write_results(
       const sim::Scenario& scenario,
       const std::vector<sim::ModeResult>& results,
@@ -62,7 +74,10 @@ class SimOutput {
   SimOutput() = default;
   std::filesystem::path dir_;
   std::vector<std::string> written_;
+  // Complete under "<name>.partial", to be renamed by write_results.
+  std::vector<std::string> pending_;
   std::map<sim::Mode, std::shared_ptr<Capture>> captures_;  // modes open
+  void discard_pending();
 };
 
 // Writes `text` to dir/name through "name.partial" and a rename. Errors:

@@ -111,6 +111,7 @@ TEST(SimOutput, TsharkDecodesEveryBgpMessageOfTheControlPcap) {
   auto r = sim::run_mode(*s, sim::Mode::fare, options);
   ASSERT_TRUE(r) << r.error();
   ASSERT_TRUE(out->end_mode(sim::Mode::fare, true));
+  ASSERT_TRUE(out->write_results(*s, {*r}, {}));
   const fs::path pcap = dir / "control-fare.pcap";
   ASSERT_TRUE(fs::exists(pcap));
   EXPECT_FALSE(fs::exists(dir / "control-fare.pcap.partial"));
@@ -161,6 +162,7 @@ TEST(SimOutput, TsharkDecodesEveryLsnAndArnPacketOfTheControlPcap) {
   auto r = sim::run_mode(*s, sim::Mode::fare_lsn_arn, options);
   ASSERT_TRUE(r) << r.error();
   ASSERT_TRUE(out->end_mode(sim::Mode::fare_lsn_arn, true));
+  ASSERT_TRUE(out->write_results(*s, {*r}, {}));
   ASSERT_GT(r->lsn_frames, 0u);
   ASSERT_GT(r->arn_messages, 0u);
   const auto lines = run_lines(
@@ -239,6 +241,83 @@ TEST(SimOutput, AnEarlierRunsCapturesOfOtherModesAreRemoved) {
   EXPECT_FALSE(fs::exists(dir / "control-fare+lsn+arn.pcap"));
   EXPECT_EQ(read(dir / "notes.txt"), "earlier");
   EXPECT_TRUE(fs::exists(dir / "results.json"));
+}
+
+// A directory in the place of a partial file is found before the run
+// too (it was found only when the run ended, naming the final file).
+TEST(SimOutput, ADirectoryInThePlaceOfAPartialFileIsFoundBeforeTheRun) {
+  const fs::path dir = testing::fresh_temp_path("out-partial-in-the-way");
+  fs::create_directories(dir / "timeseries.csv.partial");
+  auto out = SimOutput::open(dir);
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error(), "cannot write " +
+                             (dir / "timeseries.csv.partial").string() +
+                             ": it exists and is not a file");
+}
+
+// The files of a run replace an earlier run's all together: when one
+// cannot be written, none is replaced (the pcaps this run kept included),
+// and no partial file stays.
+TEST(SimOutput, AnEarlierRunsFilesAreReplacedAllOrNone) {
+  const fs::path dir = testing::fresh_temp_path("out-all-or-none");
+  fs::create_directories(dir);
+  for (const char* name :
+       {"results.json", "timeseries.csv", "goodput.svg", "control-ecmp.pcap"}) {
+    std::ofstream(dir / name) << "earlier";
+  }
+  auto s = sim::load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                                   "/examples/scenarios/tiny.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_TRUE(out->begin_mode(sim::Mode::ecmp));
+  ASSERT_TRUE(out->end_mode(sim::Mode::ecmp, true));
+  // Not yet in place: the results decide.
+  EXPECT_EQ(read(dir / "control-ecmp.pcap"), "earlier");
+  // goodput.svg's partial cannot be written (made so after the checks).
+  fs::create_directories(dir / "goodput.svg.partial");
+  auto written = out->write_results(*s, {}, {});
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error(), "cannot write " +
+                                 (dir / "goodput.svg.partial").string() +
+                                 ": Is a directory");
+  for (const char* name :
+       {"results.json", "timeseries.csv", "goodput.svg", "control-ecmp.pcap"}) {
+    EXPECT_EQ(read(dir / name), "earlier") << name;
+  }
+  EXPECT_FALSE(fs::exists(dir / "results.json.partial"));
+  EXPECT_FALSE(fs::exists(dir / "timeseries.csv.partial"));
+  EXPECT_FALSE(fs::exists(dir / "control-ecmp.pcap.partial"));
+  EXPECT_TRUE(out->written().empty());
+
+  // And when all can be, all are.
+  fs::remove(dir / "goodput.svg.partial");
+  auto again = SimOutput::open(dir);
+  ASSERT_TRUE(again) << again.error();
+  ASSERT_TRUE(again->begin_mode(sim::Mode::ecmp));
+  ASSERT_TRUE(again->end_mode(sim::Mode::ecmp, true));
+  ASSERT_TRUE(again->write_results(*s, {}, {}));
+  for (const char* name :
+       {"results.json", "timeseries.csv", "goodput.svg", "control-ecmp.pcap"}) {
+    EXPECT_NE(read(dir / name), "earlier") << name;
+  }
+  EXPECT_EQ(again->written(),
+            (std::vector<std::string>{"control-ecmp.pcap", "results.json",
+                                      "timeseries.csv", "goodput.svg"}));
+}
+
+// A run that ends without writing its results (an error) leaves its kept
+// captures' partial files behind it no more than the earlier run's.
+TEST(SimOutput, KeptCapturesOfARunThatWritesNoResultsAreRemoved) {
+  const fs::path dir = testing::fresh_temp_path("out-abandoned");
+  {
+    auto out = SimOutput::open(dir);
+    ASSERT_TRUE(out) << out.error();
+    ASSERT_TRUE(out->begin_mode(sim::Mode::fare));
+    ASSERT_TRUE(out->end_mode(sim::Mode::fare, true));
+    EXPECT_TRUE(fs::exists(dir / "control-fare.pcap.partial"));
+  }
+  EXPECT_TRUE(fs::is_empty(dir));
 }
 
 TEST(SimOutput, AModeThatDidNotRunLeavesNoPcap) {

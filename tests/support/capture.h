@@ -95,7 +95,8 @@ inline void write_pcap(const std::string& path,
   ASSERT_TRUE(writer) << writer.error();
   std::uint64_t t = 1'000'000'000;
   for (const Bytes& f : frames) writer->write(f, t += 1000);
-  writer->flush();
+  if (auto flushed = writer->flush(); !flushed)
+    ADD_FAILURE() << flushed.error();
 }
 
 // A classic little-endian pcap of one link type, each record with the

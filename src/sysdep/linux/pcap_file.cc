@@ -3,6 +3,9 @@
 #include <pcap/pcap.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -11,6 +14,7 @@ namespace arfabric::sysdep {
 std::expected<PcapWriter, std::string> PcapWriter::open(
     const std::string& path) {
   PcapWriter w;
+  w.path_ = path;
   w.handle_ = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535,
                                                    PCAP_TSTAMP_PRECISION_NANO);
   if (!w.handle_)
@@ -27,10 +31,12 @@ std::expected<PcapWriter, std::string> PcapWriter::open(
 }
 
 PcapWriter::PcapWriter(PcapWriter&& o) noexcept
-    : handle_(std::exchange(o.handle_, nullptr)),
+    : path_(std::move(o.path_)),
+      handle_(std::exchange(o.handle_, nullptr)),
       dumper_(std::exchange(o.dumper_, nullptr)) {}
 
 PcapWriter& PcapWriter::operator=(PcapWriter&& o) noexcept {
+  std::swap(path_, o.path_);
   std::swap(handle_, o.handle_);
   std::swap(dumper_, o.dumper_);
   return *this;
@@ -51,7 +57,15 @@ void PcapWriter::write(ByteSpan frame, std::uint64_t time_ns) {
   pcap_dump(reinterpret_cast<u_char*>(dumper_), &header, frame.data());
 }
 
-void PcapWriter::flush() { pcap_dump_flush(dumper_); }
+std::expected<void, std::string> PcapWriter::flush() {
+  // A write that failed (a full disk) sets the stream's error flag, which
+  // stays set; the flush's own failure sets errno.
+  errno = 0;
+  const bool flushed = pcap_dump_flush(dumper_) == 0;
+  if (flushed && !std::ferror(pcap_dump_file(dumper_))) return {};
+  return std::unexpected("cannot write " + path_ + ": " +
+                         (errno != 0 ? std::strerror(errno) : "I/O error"));
+}
 
 std::expected<PcapReader, std::string> PcapReader::open(
     const std::string& path) {

@@ -27,11 +27,13 @@ class PcapWriter {
   ~PcapWriter();
 
   void write(ByteSpan frame, std::uint64_t time_ns);
-  // Flushes buffered frames to the file.
-  void flush();
+  // Flushes buffered frames to the file. Errors: a write or the flush
+  // failed (a full disk), since the file was opened: the path and reason.
+  std::expected<void, std::string> flush();
 
  private:
   PcapWriter() = default;
+  std::string path_;
   pcap* handle_ = nullptr;
   pcap_dumper* dumper_ = nullptr;
 };
