@@ -395,10 +395,10 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   out << "scenario " << scenario->name << " (seed " << scenario->seed
       << "): " << scenario->topology.summary() << "\n";
   const std::vector<TextColumn> summary = {
-      {"mode", 14},      {"completion", 12}, {"goodput", 10},
-      {"drop:dead", 11}, {"drop:full", 11},  {"drop:route", 11},
-      {"hw conv.", 11},  {"bgp conv.", 11},  {"imbalance", 10},
-      {"bgp msgs", 9},   {"hw msgs", 9},     {"hw bytes", 11},
+      {"mode", 14},      {"job time", 12},  {"goodput", 10},
+      {"drop:dead", 11}, {"drop:full", 11}, {"drop:route", 11},
+      {"hw conv.", 11},  {"bgp conv.", 11}, {"imbalance", 10},
+      {"bgp msgs", 9},   {"hw msgs", 9},    {"hw bytes", 11},
       {"wall", 8}};
   out << text_table_header(summary);
   out.flush();
@@ -433,7 +433,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     };
     const std::string cells[] = {
         std::string(sim::mode_name(mode)),
-        r->finished ? format_time_rounded(r->completion) : "unfinished",
+        r->finished ? format_time_rounded(r->job_time) : "unfinished",
         fmt::format("{:.1f} G", r->goodput_gbps),
         std::to_string(dropped(DropReason::link_down)),
         std::to_string(dropped(DropReason::queue_overflow)),

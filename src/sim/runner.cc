@@ -753,16 +753,26 @@ void ModeRun::State::measure(Time end) {
   } else if (result.completion == Time::max()) {
     result.completion = Time{};  // no workload had anything to send
   }
+  // The job starts with its first workload: a workload that starts late
+  // (after BGP has carried a degradation, say) is timed from its start.
+  Time job_start = Time::max();
+  for (const WorkloadSpec& w : scenario.workloads)
+    job_start = std::min(job_start, w.start);
+  if (result.finished) {
+    result.job_time =
+        result.completion > job_start ? result.completion - job_start : Time{};
+  }
   result.simulated = end - t0;
   while (series->next_at() <= end) take_sample(series->next_at());
   take_sample(end);  // the last, partial interval
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();
   result.retransmissions = flows->sender_totals().retransmissions;
-  // The payload delivered by the completion, over it; over the whole run
-  // when unfinished, or when no workload sent anything (an incast alone).
-  const bool by_completion = result.finished && result.completion > Time{};
-  const Time span = by_completion ? result.completion : result.simulated;
+  // The payload delivered by the completion, over the job's time; over
+  // the whole run when unfinished, or when no workload sent anything (an
+  // incast alone).
+  const bool by_completion = result.finished && result.job_time > Time{};
+  const Time span = by_completion ? result.job_time : result.simulated;
   const std::uint64_t payload =
       by_completion ? payload_at_completion : result.payload_bytes;
   if (span > Time{}) {

@@ -41,10 +41,13 @@ struct IbcsResult {
 
 struct ModeResult {
   Mode mode = Mode::ecmp;
-  bool finished = false;            // every workload completed before stop_at
-  Time completion = Time::max();    // last workload's completion
+  bool finished = false;          // every workload completed before stop_at
+  Time completion = Time::max();  // last workload's completion
+  // From the first workload's start to the completion: what the job
+  // took (Time::max() when unfinished; 0 with nothing to send).
+  Time job_time = Time::max();
   std::uint64_t payload_bytes = 0;  // delivered to receivers
-  double goodput_gbps = 0;          // payload / completion (or stop)
+  double goodput_gbps = 0;          // payload / job_time (or stop)
   std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
       dropped{};
   std::uint64_t retransmissions = 0;

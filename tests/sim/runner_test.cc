@@ -81,12 +81,36 @@ TEST(Runner, NothingToSendIsFinishedAtOnce) {
   ASSERT_TRUE(r) << r.error();
   EXPECT_TRUE(r->finished);
   EXPECT_EQ(r->completion, Time{});
+  EXPECT_EQ(r->job_time, Time{});
   EXPECT_GE(r->simulated, Time{});
   EXPECT_EQ(r->payload_bytes, 0u);
   auto run = ModeRun::create(s, Mode::fare);
   ASSERT_TRUE(run) << run.error();
   EXPECT_TRUE((*run)->run_until(Time::max()));
   EXPECT_GE((*run)->now(), Time{});
+}
+
+// A job is timed from its first workload's start: the same collective
+// started 300 us later takes as long, and its goodput is over that time
+// (it was over the completion, counted from the warm-up's end, so a late
+// start read as a slow job).
+TEST(Runner, AJobIsTimedFromItsFirstWorkloadsStart) {
+  Scenario s = tiny();
+  s.events.clear();
+  auto at_zero = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(at_zero) << at_zero.error();
+  ASSERT_TRUE(at_zero->finished);
+  EXPECT_EQ(at_zero->job_time, at_zero->completion);
+  s.workloads[0].start = us(300);
+  auto late = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(late) << late.error();
+  ASSERT_TRUE(late->finished);
+  EXPECT_EQ(late->job_time, late->completion - us(300));
+  EXPECT_EQ(late->job_time, at_zero->job_time);
+  EXPECT_DOUBLE_EQ(late->goodput_gbps, at_zero->goodput_gbps);
+  EXPECT_DOUBLE_EQ(late->goodput_gbps,
+                   static_cast<double>(late->payload_bytes) * 8 /
+                       late->job_time.seconds() / 1e9);
 }
 
 // LSN and ARN steer traffic to a multi-homed host too (no LSN bit and

@@ -53,6 +53,7 @@ Json mode_json(const ModeResult& r) {
   j["mode"] = mode_name(r.mode);
   j["finished"] = r.finished;
   put_time(j, "completion", r.completion);
+  put_time(j, "job_time", r.job_time);
   j["payload_bytes"] = r.payload_bytes;
   j["goodput_gbps"] = r.goodput_gbps;
   Json dropped = Json::object();
