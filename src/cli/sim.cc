@@ -36,6 +36,15 @@ std::optional<std::uint64_t> parse_decimal(const std::string& text) {
   return value;
 }
 
+// The table's BGP convergence: '>' before it when BGP was still at work
+// when the run stopped (ModeResult::bgp_settled), "pending" when it had
+// changed no FIB yet.
+std::string bgp_convergence_cell(const sim::ModeResult& r) {
+  if (r.bgp_settled) return format_time_rounded(r.bgp_convergence);
+  if (r.bgp_convergence == Time::max()) return "pending";
+  return ">" + format_time_rounded(r.bgp_convergence);
+}
+
 // More threads than this is a typo, not a machine.
 constexpr std::uint64_t kMaxJobs = 1024;
 
@@ -439,7 +448,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         std::to_string(dropped(DropReason::queue_overflow)),
         std::to_string(dropped(DropReason::no_route)),
         format_time_rounded(r->hw_convergence),
-        format_time_rounded(r->bgp_convergence),
+        bgp_convergence_cell(*r),
         fmt::format("{:.2f}", r->utilisation_imbalance),
         std::to_string(r->control_messages),
         std::to_string(r->lsn_frames + r->arn_messages),
@@ -466,7 +475,13 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   guard->reset();
   memory = nullptr;
   // Routing loops and random link errors have no column: a line per mode
-  // that had any.
+  // that had any; and BGP cut short, once.
+  if (std::ranges::any_of(
+          results, [](const sim::ModeResult& r) { return !r.bgp_settled; })) {
+    out << "bgp conv. '>': BGP was still at work when the run stopped at "
+        << format_time(scenario->stop_at)
+        << "; a later stop_at shows where it ends\n";
+  }
   for (const sim::ModeResult& r : results) {
     const std::uint64_t looped =
         r.dropped[static_cast<std::size_t>(sim::DropReason::ttl_expired)];

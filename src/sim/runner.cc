@@ -795,6 +795,7 @@ void ModeRun::State::measure(Time end) {
   result.injected = counters.injected;
   result.delivered = counters.delivered + counters.control_delivered;
   result.in_flight = pool.in_use();
+  result.bgp_settled = bgp == nullptr || bgp->quiet();
   if (bgp != nullptr && first_change != Time::max() &&
       bgp->last_fib_change() != fib_before_change &&
       bgp->last_fib_change() >= first_change) {

@@ -58,6 +58,13 @@ TEST(SimCommand, OutWritesEveryFileAndSaysWhere) {
   EXPECT_GT(j["modes"][1]["lsn_frames"], 0);
   EXPECT_TRUE(j["not_run"].empty());
   EXPECT_EQ(err.str(), "");  // no progress bar when not a terminal
+  // tiny's stop_at cuts BGP short after its link comes back: said, in the
+  // table's cell and once below it.
+  EXPECT_NE(out.str().find(" >10.211 ms "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("bgp conv. '>': BGP was still at work when the "
+                           "run stopped at 20ms"),
+            std::string::npos);
+  EXPECT_FALSE(j["modes"][0]["bgp_settled"].get<bool>());
 }
 
 // Standard output that cannot be written (a reader gone, `| head`; a full

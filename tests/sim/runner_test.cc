@@ -90,6 +90,24 @@ TEST(Runner, NothingToSendIsFinishedAtOnce) {
   EXPECT_GE((*run)->now(), Time{});
 }
 
+// BGP's convergence is what the run saw: tiny's link comes back at 5 ms,
+// and BGP re-establishes its session and re-advertises past the 20 ms
+// stop_at, which is said (bgp_settled); a later stop_at sees it end.
+TEST(Runner, BgpCutShortByStopAtIsSaid) {
+  Scenario s = tiny();
+  ASSERT_EQ(s.stop_at, ms(20));
+  auto cut = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(cut) << cut.error();
+  EXPECT_FALSE(cut->bgp_settled);
+  s.stop_at = ms(50);
+  auto whole = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(whole) << whole.error();
+  EXPECT_TRUE(whole->bgp_settled);
+  EXPECT_GT(whole->bgp_convergence, ms(20));
+  EXPECT_LT(cut->bgp_convergence, whole->bgp_convergence);
+  EXPECT_LT(whole->simulated, ms(50));  // it ended when BGP was done
+}
+
 // A job is timed from its first workload's start: the same collective
 // started 300 us later takes as long, and its goodput is over that time
 // (it was over the completion, counted from the warm-up's end, so a late

@@ -71,6 +71,7 @@ Json mode_json(const ModeResult& r) {
   put_time(j, "fct_p99", r.fct_p99);
   put_time(j, "hw_convergence", r.hw_convergence);
   put_time(j, "bgp_convergence", r.bgp_convergence);
+  j["bgp_settled"] = r.bgp_settled;
   j["utilisation_imbalance"] = r.utilisation_imbalance;
   j["control_messages"] = r.control_messages;
   j["control_bytes"] = r.control_bytes;
