@@ -99,6 +99,12 @@ std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text) {
       break;
     }
   }
+  // "400GB": bytes again, without the "ps".
+  if (suffix.size() >= 2 && suffix.back() == 'B')
+    return std::unexpected(
+        strformat("rate '{}': B is bytes, and rates are in bits per second "
+                  "(e.g. 400G or 400Gbps)",
+                  s));
   u128 scale = 0;
   if (suffix.empty()) {
     scale = 1;
@@ -152,7 +158,8 @@ std::expected<Time, std::string> parse_time(std::string_view text) {
     scale = 1;
   } else if (u == "ns") {
     scale = 1'000;
-  } else if (u == "us" || u == "\u00b5s") {
+  } else if (u == "us" || u == "\u00b5s" || u == "\u03bcs") {
+    // Micro sign and Greek mu: keyboards and editors give either.
     scale = 1'000'000;
   } else if (u == "ms") {
     scale = 1'000'000'000;
@@ -186,10 +193,11 @@ std::expected<std::uint64_t, std::string> parse_size(std::string_view text) {
     std::string_view name;
     u128 scale;
   };
-  static constexpr std::array<Unit, 9> kUnits{{
+  static constexpr std::array<Unit, 10> kUnits{{
       {"", 1},
       {"B", 1},
       {"KB", 1'000},
+      {"kB", 1'000},  // SI's own spelling
       {"MB", 1'000'000},
       {"GB", 1'000'000'000},
       {"TB", 1'000'000'000'000},
@@ -297,8 +305,10 @@ std::string format_time_rounded(Time t) {
     std::snprintf(text, sizeof text, "%.3f s", s);
   } else if (s >= 1e-3) {
     std::snprintf(text, sizeof text, "%.3f ms", s * 1e3);
-  } else {
+  } else if (s >= 1e-6 || t == Time{}) {
     std::snprintf(text, sizeof text, "%.1f us", s * 1e6);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f ns", s * 1e9);
   }
   return text;
 }

@@ -21,16 +21,17 @@ namespace arfabric {
 
 // "400G", "400Gbps", "100M", "1.6T", "25000000000" (b/s). Suffixes K, M,
 // G, T are decimal (10^3..10^12), case-insensitive, optionally followed by
-// "bps" or "b/s". Errors: empty, not a number, unknown suffix, zero,
-// fractional bits, or above 10^15 b/s.
+// "bps" or "b/s". Errors: empty, not a number, unknown suffix, a capital B
+// (bytes: "50GB", "50GBps"), zero, fractional bits, or above 10^15 b/s.
 std::expected<BitsPerSecond, std::string> parse_rate(std::string_view text);
 
 // "10us", "5ms", "1.5us", "200ns", "3ps", "2s", "0". Units ps, ns, us (or
-// µs), ms, s. A non-zero number without a unit is an error (ambiguous), as
-// is a negative time, fractional picoseconds or more than 10^6 s.
+// µs with the micro sign or the Greek mu), ms, s. A non-zero number without a
+// unit is an error (ambiguous), as is a negative time, fractional picoseconds
+// or more than 10^6 s.
 std::expected<Time, std::string> parse_time(std::string_view text);
 
-// "64KB", "1MB", "4096", "1.5MiB". B, KB/MB/GB/TB are decimal (10^3..),
+// "64KB", "1MB", "4096", "1.5MiB". B, KB (or kB)/MB/GB/TB are decimal (10^3..),
 // KiB/MiB/GiB/TiB binary (2^10..); no suffix means bytes. Case-sensitive
 // in the B (bytes, not bits: "64Kb" is an error). Errors: not a number,
 // unknown suffix, fractional bytes, above 2^50 bytes.
@@ -44,8 +45,9 @@ std::expected<double, std::string> parse_fraction(std::string_view text);
 std::string format_rate(BitsPerSecond rate);
 std::string format_size(std::uint64_t bytes);
 std::string format_time(Time t);
-// A time rounded for reading, in the largest unit from us to s: "1.234 s",
-// "12.345 ms", "3.5 us"; "-" for Time::max() (never happened).
+// A time rounded for reading, in the largest unit from ns to s: "1.234 s",
+// "12.345 ms", "3.5 us", "40.0 ns" (0 is "0.0 us"); "-" for Time::max()
+// (never happened).
 std::string format_time_rounded(Time t);
 
 }  // namespace arfabric

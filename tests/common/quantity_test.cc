@@ -51,6 +51,10 @@ TEST(ParseRate, BytesPerSecondIsRefused) {
   EXPECT_FALSE(parse_rate("50GBps"));
   EXPECT_FALSE(parse_rate("400GB/s"));
   EXPECT_FALSE(parse_rate("100Bps"));
+  // Without the "ps" too, and said as much.
+  EXPECT_EQ(parse_rate("400GB").error(),
+            "rate '400GB': B is bytes, and rates are in bits per second "
+            "(e.g. 400G or 400Gbps)");
 }
 
 TEST(ParseTime, AcceptsUnitsExactly) {
@@ -63,6 +67,7 @@ TEST(ParseTime, AcceptsUnitsExactly) {
   EXPECT_EQ(parse_time("0").value(), Time{});
   EXPECT_EQ(parse_time("0s").value(), Time{});
   EXPECT_EQ(parse_time("7\u00b5s").value(), us(7));
+  EXPECT_EQ(parse_time("7\u03bcs").value(), us(7));  // Greek mu
 }
 
 TEST(ParseTime, Rejects) {
@@ -77,6 +82,8 @@ TEST(ParseTime, Rejects) {
 
 TEST(ParseSize, DecimalAndBinarySuffixes) {
   EXPECT_EQ(parse_size("64KB").value(), 64'000U);
+  EXPECT_EQ(parse_size("64kB").value(), 64'000U);  // SI's spelling
+  EXPECT_FALSE(parse_size("64kb"));
   EXPECT_EQ(parse_size("64KiB").value(), 65'536U);
   EXPECT_EQ(parse_size("1MB").value(), 1'000'000U);
   EXPECT_EQ(parse_size("1.5MiB").value(), 1'572'864U);
@@ -124,6 +131,9 @@ TEST(Format, RoundsTimesForReading) {
   EXPECT_EQ(format_time_rounded(us(233'801)), "233.801 ms");
   EXPECT_EQ(format_time_rounded(ns(11'640)), "11.6 us");
   EXPECT_EQ(format_time_rounded(Time{}), "0.0 us");
+  // Below a microsecond, nanoseconds: 40 ns is not "0.0 us".
+  EXPECT_EQ(format_time_rounded(ns(40)), "40.0 ns");
+  EXPECT_EQ(format_time_rounded(ps(999'949)), "999.9 ns");
   EXPECT_EQ(format_time_rounded(Time::max()), "-");
 }
 

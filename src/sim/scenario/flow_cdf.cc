@@ -1,5 +1,6 @@
 #include "sim/scenario/flow_cdf.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -11,10 +12,13 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Splits on runs of blanks or a single comma (with blanks around it).
+// Splits on runs of blanks or a single comma (with blanks around it). A
+// comma with no field after it (at the end, or before another comma), or
+// before the first, leaves an empty field, which the caller refuses.
 std::vector<std::string_view> fields(std::string_view line) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
+  bool after_comma = false;
   while (i < line.size()) {
     while (i < line.size() && is_space(line[i])) ++i;
     if (i == line.size()) break;
@@ -23,8 +27,10 @@ std::vector<std::string_view> fields(std::string_view line) {
     out.push_back(line.substr(i, j - i));
     i = j;
     while (i < line.size() && is_space(line[i])) ++i;
-    if (i < line.size() && line[i] == ',') ++i;
+    after_comma = i < line.size() && line[i] == ',';
+    if (after_comma) ++i;
   }
+  if (after_comma) out.push_back({});
   return out;
 }
 
@@ -65,6 +71,9 @@ std::expected<FlowSizeCdf, CdfError> parse_flow_cdf(std::string_view text,
       line = line.substr(0, hash);
     const auto f = fields(line);
     if (f.empty()) continue;
+    if (std::ranges::any_of(f, &std::string_view::empty))
+      return fail(line_no,
+                  "an empty field: a comma with nothing before or after it");
     if (f.size() != 2)
       return fail(line_no,
                   strformat("expected 2 fields '<bytes> <cumulative>', "

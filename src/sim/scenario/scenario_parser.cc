@@ -488,6 +488,21 @@ Result<IbcsParams> read_ibcs(std::string_view file, const YAML::Node& node) {
   ARF_TRY(m.read_bool("scrub_host_ingress", p.scrub_host_ingress));
   if (p.ewma_weight <= 0)
     return std::unexpected(m.error("ewma_weight", "must be within (0, 1]"));
+  // A setting the chosen estimator or signal never reads is a mistake
+  // about which one runs, not a harmless extra.
+  const bool ewma = p.estimator == IbcsEstimator::ewma;
+  if (ewma && m.has("window"))
+    return std::unexpected(m.error(
+        "window", "only the window estimators read it (estimator: ewma)"));
+  if (!ewma && m.has("ewma_weight"))
+    return std::unexpected(
+        m.error("ewma_weight", "only estimator: ewma reads it"));
+  if (p.signal != IbcsSignal::abw && m.has("bandwidth_step"))
+    return std::unexpected(
+        m.error("bandwidth_step", "only signal: abw reads it"));
+  if (p.signal != IbcsSignal::delay && m.has("delay_step"))
+    return std::unexpected(
+        m.error("delay_step", "only signal: delay reads it"));
   for (const auto& [key, t] :
        {std::pair{"sample_interval", p.sample_interval},
         std::pair{"window", p.window}, std::pair{"max_age", p.max_age},

@@ -74,6 +74,10 @@ struct Malformed {
 TEST(FlowCdf, MalformedFilesNameTheLine) {
   const Malformed cases[] = {
       {"0 0\n10 0.5 7\n20 1\n", 2, "expected 2 fields"},
+      // Commas that separate nothing: at the end, doubled, at the start.
+      {"0 0\n100,0.5,\n200 1\n", 2, "an empty field"},
+      {"0 0\n100,,0.5\n200 1\n", 2, "an empty field"},
+      {"0 0\n,100 0.5\n200 1\n", 2, "an empty field"},
       {"0 0\nten 0.5\n20 1\n", 2, "flow size 'ten' is not a number"},
       {"0 0\n10 half\n20 1\n", 2, "cumulative value 'half' is not a number"},
       {"0 0\n-10 0.5\n20 1\n", 2, "negative"},

@@ -240,10 +240,8 @@ TEST(ParseScenario, IbcsIsOffUnlessGivenAndTakesEveryKey) {
                                      "    signal: delay\n"
                                      "    sample_interval: 2us\n"
                                      "    estimator: window_max\n"
-                                     "    ewma_weight: 0.5\n"
                                      "    window: 20us\n"
                                      "    max_age: 200us\n"
-                                     "    bandwidth_step: 10G\n"
                                      "    delay_step: 500ns\n"
                                      "    scrub_host_ingress: false\n"),
                            "t.yaml");
@@ -253,12 +251,20 @@ TEST(ParseScenario, IbcsIsOffUnlessGivenAndTakesEveryKey) {
   EXPECT_EQ(p.signal, IbcsSignal::delay);
   EXPECT_EQ(p.sample_interval, us(2));
   EXPECT_EQ(p.estimator, IbcsEstimator::window_max);
-  EXPECT_EQ(p.ewma_weight, 0.5);
   EXPECT_EQ(p.window, us(20));
   EXPECT_EQ(p.max_age, us(200));
-  EXPECT_EQ(p.bandwidth_step, gbps(10));
   EXPECT_EQ(p.delay_step, ns(500));
   EXPECT_FALSE(p.scrub_host_ingress);
+  // The keys of the other estimator and signal.
+  auto ewma = parse_scenario(tiny_with("switches:\n  ibcs:\n"
+                                       "    signal: abw\n"
+                                       "    ewma_weight: 0.5\n"
+                                       "    bandwidth_step: 10G\n"),
+                             "t.yaml");
+  ASSERT_TRUE(ewma) << ewma.error().to_string();
+  EXPECT_EQ(ewma->switches.ibcs->estimator, IbcsEstimator::ewma);
+  EXPECT_EQ(ewma->switches.ibcs->ewma_weight, 0.5);
+  EXPECT_EQ(ewma->switches.ibcs->bandwidth_step, gbps(10));
   // An empty map turns it on with the defaults.
   auto defaults = parse_scenario(tiny_with("switches:\n  ibcs: {}\n"), "t");
   ASSERT_TRUE(defaults) << defaults.error().to_string();
@@ -721,6 +727,20 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "switches.ibcs.estimator", "unknown estimator 'median'"},
       {"IBCS weight", tiny_with("switches:\n  ibcs: {ewma_weight: 0}\n"), 8,
        "switches.ibcs.ewma_weight", "must be within (0, 1]"},
+      {"IBCS weight of a window estimator",
+       tiny_with("switches:\n  ibcs: {estimator: window_min, "
+                 "ewma_weight: 0.5}\n"),
+       8, "switches.ibcs.ewma_weight", "only estimator: ewma reads it"},
+      {"IBCS window of the ewma estimator",
+       tiny_with("switches:\n  ibcs: {window: 5us}\n"), 8,
+       "switches.ibcs.window",
+       "only the window estimators read it (estimator: ewma)"},
+      {"IBCS bandwidth step of another signal",
+       tiny_with("switches:\n  ibcs: {signal: nqd, bandwidth_step: 1G}\n"), 8,
+       "switches.ibcs.bandwidth_step", "only signal: abw reads it"},
+      {"IBCS delay step of another signal",
+       tiny_with("switches:\n  ibcs: {delay_step: 1us}\n"), 8,
+       "switches.ibcs.delay_step", "only signal: delay reads it"},
       {"IBCS max_age below the sample interval",
        tiny_with("switches:\n  ibcs:\n    sample_interval: 10us\n"
                  "    max_age: 5us\n"),
