@@ -212,19 +212,23 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       modes.push_back(*mode);
     }
   }
-  // The parser checks LSN's limits when the file's modes include LSN; an
-  // LSN mode that -m adds is checked here, so that the run is refused as
-  // the file would be (exit 1), not run without it (exit 2).
-  const auto lsn_mode = std::ranges::find_if(modes, sim::uses_lsn);
-  if (lsn_mode != modes.end() &&
-      std::ranges::none_of(scenario->modes, sim::uses_lsn)) {
+  // The parser checks LSN's limits and the notifications' queue
+  // thresholds for the file's modes; a mode that -m adds is checked here,
+  // so that the run is refused as the file would be (exit 1), not run
+  // without it (exit 2).
+  for (const sim::Mode mode : modes) {
+    if (std::ranges::find(scenario->modes, mode) != scenario->modes.end())
+      continue;
     std::optional<std::string> why;
-    if (auto edge = sim::lsn_edge_problem(scenario->topology))
-      why = "topology: " + *edge;
-    else if (auto period = sim::lsn_period_problem(*scenario))
-      why = "switches.lsn.period: " + period->message;
+    if (sim::uses_lsn(mode)) {
+      if (auto edge = sim::lsn_edge_problem(scenario->topology))
+        why = "topology: " + *edge;
+      else if (auto period = sim::lsn_period_problem(*scenario))
+        why = "switches.lsn.period: " + period->message;
+    }
+    if (!why) why = sim::queue_threshold_problem(*scenario, mode);
     if (why) {
-      err << "arfabric sim: -m " << sim::mode_name(*lsn_mode) << ": "
+      err << "arfabric sim: -m " << sim::mode_name(mode) << ": "
           << (options.scenario_path.empty() ? "the default scenario"
                                             : options.scenario_path)
           << ": " << *why << "\n";

@@ -217,6 +217,7 @@ struct ModeRun::State {
   std::vector<FlowTag> tags;
   std::vector<std::uint32_t> open_a2a;      // by workload: its flows running
   std::uint64_t payload_at_completion = 0;  // see completed_at()
+  std::uint64_t payload_at_job_start = 0;   // as the first workload starts
   // When the last batch of things handled began (the queue's own last
   // event may be later: events.now()).
   Time handled_until{};
@@ -252,6 +253,8 @@ std::expected<void, std::string> ModeRun::State::build() {
     if (const auto why = lsn_period_problem(scenario))
       return std::unexpected("switches.lsn.period: " + why->message);
   }
+  if (const auto why = queue_threshold_problem(scenario, mode))
+    return std::unexpected(*why);
   NetworkSpec spec;
   for (const NodeSpec& n : topo.nodes) {
     spec.nodes.push_back(
@@ -716,6 +719,8 @@ bool ModeRun::State::run(Time limit) {
     }
     if (next_workload < workload_starts.size() &&
         workload_starts[next_workload].first == next) {
+      // The job starts: what an incast delivered before is not its.
+      if (next_workload == 0) payload_at_job_start = flows->payload_delivered();
       start_workload(workload_starts[next_workload].second, next);
       ++next_workload;
       continue;
@@ -755,9 +760,8 @@ void ModeRun::State::measure(Time end) {
   }
   // The job starts with its first workload: a workload that starts late
   // (after BGP has carried a degradation, say) is timed from its start.
-  Time job_start = Time::max();
-  for (const WorkloadSpec& w : scenario.workloads)
-    job_start = std::min(job_start, w.start);
+  const Time job_start =
+      workload_starts.empty() ? Time{} : workload_starts.front().first - t0;
   if (result.finished) {
     result.job_time =
         result.completion > job_start ? result.completion - job_start : Time{};
@@ -774,7 +778,8 @@ void ModeRun::State::measure(Time end) {
   const bool by_completion = result.finished && result.job_time > Time{};
   const Time span = by_completion ? result.job_time : result.simulated;
   const std::uint64_t payload =
-      by_completion ? payload_at_completion : result.payload_bytes;
+      by_completion ? payload_at_completion - payload_at_job_start
+                    : result.payload_bytes;
   if (span > Time{}) {
     result.goodput_gbps =
         static_cast<double>(payload) * 8 / span.seconds() / 1e9;

@@ -673,6 +673,27 @@ workloads:
   EXPECT_TRUE(err2.str().starts_with("arfabric sim: -m fare+lsn+arn: " + file +
                                      ": switches.lsn.period: 1ns: "))
       << err2.str();
+
+  // And the queue thresholds the added mode reads: a 5KB buffer holds one
+  // packet, so ARN's default queue_high (1/4 of it) might never be
+  // reached; ecmp and fare, which read none, run.
+  std::ofstream(file) << R"(stop_at: 1ms
+modes: [ecmp]
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 1}
+switches: {routing: static, buffer_per_port: 5KB, ecn_threshold: 1KB}
+hosts: {mss: 4KB, header_bytes: 64}
+)";
+  o.modes = {"ecmp", "fare"};
+  std::ostringstream out3, err3;
+  EXPECT_EQ(run_sim(o, out3, err3), 0) << err3.str();
+  o.modes = {"ecmp", "fare+arn"};
+  std::ostringstream out4, err4;
+  EXPECT_EQ(run_sim(o, out4, err4), 1);
+  EXPECT_TRUE(err4.str().starts_with(
+      "arfabric sim: -m fare+arn: " + file +
+      ": switches.arn.queue_high: ARN's queue_high (1250B) might never be "
+      "reached"))
+      << err4.str();
   fs::remove(file);
 }
 

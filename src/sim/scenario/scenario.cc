@@ -120,6 +120,40 @@ void default_queue_thresholds(SwitchParams& p) {
   p.arn_queue_low_bytes = buffer / 16;
 }
 
+std::optional<std::string> unreachable_threshold(const Scenario& scenario,
+                                                 std::uint64_t value,
+                                                 std::string_view what) {
+  const std::uint64_t buffer = scenario.switches.buffer_bytes_per_port;
+  const std::uint64_t packet =
+      std::uint64_t{scenario.hosts.mss_bytes} + scenario.hosts.header_bytes;
+  const std::uint64_t fullest = buffer > packet ? buffer - packet : 0;
+  if (value <= fullest) return std::nullopt;
+  return strformat(
+      "{} ({}) might never be reached: a queue that holds more than {} "
+      "(buffer_per_port {} less one {} packet) may refuse every packet",
+      what, format_size(value), format_size(fullest), format_size(buffer),
+      format_size(packet));
+}
+
+std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
+                                                   Mode mode) {
+  const SwitchParams& p = scenario.switches;
+  if (uses_lsn(mode)) {
+    for (int k = 0; k < 3; ++k) {
+      if (auto why = unreachable_threshold(
+              scenario, p.lsn_congestion_rise[k],
+              strformat("LSN congestion level {}'s rise", k + 1)))
+        return strformat("switches.lsn.congestion_rise[{}]: {}", k, *why);
+    }
+  }
+  if (uses_arn(mode)) {
+    if (auto why = unreachable_threshold(scenario, p.arn_queue_high_bytes,
+                                         "ARN's queue_high"))
+      return "switches.arn.queue_high: " + *why;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // The switches LSN gives Global Node IDs: leaves and dragonfly routers.

@@ -256,6 +256,24 @@ std::optional<std::string> lsn_edge_problem(const Topology& topology);
 // (the parser points at it when the period is the default). Whatever the
 // scenario's modes: the parser asks when they include an LSN mode, the
 // runner for every LSN mode it runs (the sim command's -m may add one).
+// A drop-tail queue that holds more than buffer_per_port less one data
+// packet may refuse every packet that comes (link.cc admits a packet only
+// while the buffer holds it whole), so a congestion threshold above that
+// might never be reached: LSN's level 3 at the 1 MB buffer's size never
+// was. Why `value` (`what`, "LSN congestion level 3's rise") is so, or
+// nothing.
+std::optional<std::string> unreachable_threshold(const Scenario& scenario,
+                                                 std::uint64_t value,
+                                                 std::string_view what);
+// The thresholds `mode` reads (LSN's rises in LSN modes, ARN's queue_high
+// in ARN modes), the first that might never be reached, with its key:
+// "switches.lsn.congestion_rise[2]: LSN congestion level 3's rise ...".
+// The parser checks given thresholds whatever the modes, and defaults for
+// the file's modes, at their keys; the runner and the sim command ask for
+// a mode -m adds.
+std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
+                                                   Mode mode);
+
 struct LsnPeriodProblem {
   std::string message;
   const EventSpec* degrade = nullptr;  // in Scenario::events

@@ -1244,16 +1244,13 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
   return first;
 }
 
-// A drop-tail queue that refuses a data packet of `packet` bytes holds
-// more than buffer - packet, and may hold no more: a congestion threshold
-// above that might never be reached (LSN's level 3 at the 1 MB buffer's
-// size never was). Given thresholds are checked at their keys; the
-// defaults, fractions of the buffer, only when the file's modes use them,
-// at buffer_per_port.
-Result<void> check_thresholds_reached(const Map& top, const Scenario& s,
-                                      std::uint64_t packet) {
+// Congestion thresholds a full queue might never reach
+// (unreachable_threshold): given ones are errors at their keys whatever
+// the modes; the defaults, fractions of the buffer, only when the file's
+// modes use them, at buffer_per_port (only a buffer of a few packets
+// makes them too high). The runner asks again for a mode -m adds.
+Result<void> check_thresholds_reached(const Map& top, const Scenario& s) {
   const SwitchParams& p = s.switches;
-  const std::uint64_t fullest = p.buffer_bytes_per_port - packet;
   const auto switches = top.get("switches");
   // The node of switches.<section>.<key>, if the file gives it.
   const auto given = [&](const char* section,
@@ -1264,40 +1261,33 @@ Result<void> check_thresholds_reached(const Map& top, const Scenario& s,
       return std::nullopt;
     return n[key];
   };
-  const auto too_high = [&](std::uint64_t value,
-                            const std::optional<YAML::Node>& at,
-                            const std::string& key, const std::string& what,
-                            bool used) -> Result<void> {
-    if (value <= fullest) return {};
-    const std::string why = strformat(
-        "{} ({}) is more than a full queue holds: drop-tail refuses a packet "
-        "({}) above {} (buffer_per_port {} less one packet), so it might "
-        "never be reached",
-        what, format_size(value), format_size(packet), format_size(fullest),
-        format_size(p.buffer_bytes_per_port));
-    if (at) return std::unexpected(error_at(top.file(), *at, key, why));
+  const auto check = [&](std::uint64_t value,
+                         const std::optional<YAML::Node>& at,
+                         const std::string& key, const std::string& what,
+                         bool used) -> Result<void> {
+    const auto why = unreachable_threshold(s, value, what);
+    if (!why) return {};
+    if (at) return std::unexpected(error_at(top.file(), *at, key, *why));
     if (!used) return {};
-    // Only a buffer of a few packets makes a default too high: it was given.
     const YAML::Node buffer = switches && switches->IsMap()
                                   ? std::as_const(*switches)["buffer_per_port"]
                                   : top.node();
     return std::unexpected(error_at(
         top.file(), buffer.IsDefined() ? buffer : top.node(),
         "switches.buffer_per_port",
-        "the default " + why + "; set " + key + " or a larger buffer"));
+        "the default " + *why + "; set " + key + " or a larger buffer"));
   };
   const bool lsn = std::any_of(s.modes.begin(), s.modes.end(), uses_lsn);
   const bool arn = std::any_of(s.modes.begin(), s.modes.end(), uses_arn);
   const auto rise = given("lsn", "congestion_rise");
   for (std::size_t k = 0; k < 3; ++k) {
-    ARF_TRY(
-        too_high(p.lsn_congestion_rise[k],
-                 rise ? std::optional<YAML::Node>((*rise)[k]) : std::nullopt,
-                 indexed("switches.lsn.congestion_rise", k),
-                 strformat("LSN congestion level {}'s rise", k + 1), lsn));
+    ARF_TRY(check(p.lsn_congestion_rise[k],
+                  rise ? std::optional<YAML::Node>((*rise)[k]) : std::nullopt,
+                  indexed("switches.lsn.congestion_rise", k),
+                  strformat("LSN congestion level {}'s rise", k + 1), lsn));
   }
-  return too_high(p.arn_queue_high_bytes, given("arn", "queue_high"),
-                  "switches.arn.queue_high", "ARN's queue_high", arn);
+  return check(p.arn_queue_high_bytes, given("arn", "queue_high"),
+               "switches.arn.queue_high", "ARN's queue_high", arn);
 }
 
 // lsn_period_problem's error, at the period's key; when the default is
@@ -1397,8 +1387,7 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
                            format_size(s.switches.buffer_bytes_per_port),
                            format_size(packet))));
   }
-  ARF_TRY(check_thresholds_reached(
-      top, s, std::uint64_t{s.hosts.mss_bytes} + s.hosts.header_bytes));
+  ARF_TRY(check_thresholds_reached(top, s));
   const NameIndex names(s.topology);
   s.workloads = ARF_TRY(read_workloads(top, s.topology, names, s.stop_at));
   s.events = ARF_TRY(read_events(top, s.topology, names, s.stop_at));

@@ -683,19 +683,20 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        tiny_with("switches:\n  lsn:\n"
                  "    congestion_rise: [64KB, 256KB, 1MB]\n"),
        9, "switches.lsn.congestion_rise[2]",
-       "LSN congestion level 3's rise (1MB) is more than a full queue holds: "
-       "drop-tail refuses a packet (4160B) above 995840B (buffer_per_port "
-       "1MB less one packet), so it might never be reached"},
+       "LSN congestion level 3's rise (1MB) might never be reached: a queue "
+       "that holds more than 995840B (buffer_per_port 1MB less one 4160B "
+       "packet) may refuse every packet"},
       {"an ARN queue_high a full queue never reaches",
        tiny_with("switches:\n  buffer_per_port: 200KB\n"
                  "  arn: {queue_high: 199KB}\n"),
-       9, "switches.arn.queue_high", "ARN's queue_high (199KB) is more than"},
+       9, "switches.arn.queue_high",
+       "ARN's queue_high (199KB) might never be reached"},
       {"a buffer too small for LSN's default levels",
        tiny_with("modes: [fare+lsn]\nswitches:\n  buffer_per_port: 6KB\n"
                  "  ecn_threshold: 1KB\n"),
        9, "switches.buffer_per_port",
-       "the default LSN congestion level 3's rise (3KB) is more than a full "
-       "queue holds"},
+       "the default LSN congestion level 3's rise (3KB) might never be "
+       "reached"},
       {"LSN congestion sampling below 1ns",
        tiny_with("switches:\n  lsn: {congestion_sample: 1ps}\n"), 8,
        "switches.lsn.congestion_sample", "must be at least 1ns (or 0s: never)"},
