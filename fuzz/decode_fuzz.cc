@@ -44,8 +44,8 @@ void check(const nlohmann::json& j, std::size_t frame_size) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                                       std::size_t size) {
   if (size == 0) return 0;
-  // Ethernet, raw IP (three numbers), Linux cooked v1 and v2, and one
-  // that is not decoded (229 last, so that the seeds keep their types).
+  // Ethernet, raw IP (12, 228 and, last so that the seeds keep their
+  // types, 229), Linux cooked v1 and v2, and one that is not decoded (9).
   static constexpr std::array<int, 7> kLinkTypes = {1,   12, 228, 113,
                                                     276, 9,  229};
   const int link_type = kLinkTypes[data[0] % kLinkTypes.size()];

@@ -202,7 +202,7 @@ std::uint16_t be16(ByteSpan b, std::size_t at) {
 void add_vlans(nlohmann::json& j, const std::vector<LinkTag>& tags) {
   nlohmann::json vlans = nlohmann::json::array();
   for (const LinkTag& tag : tags) {
-    if (!is_vlan_tpid(tag.tpid)) continue;
+    if (!wire::is_vlan_tpid(tag.tpid)) continue;
     nlohmann::json v = {{"id", tag.tci & 0x0fff}, {"priority", tag.tci >> 13}};
     if (tag.tpid != wire::kEtherTypeVlan) v["tpid"] = tag.tpid;
     vlans.push_back(std::move(v));
@@ -215,12 +215,10 @@ void add_vlans(nlohmann::json& j, const std::vector<LinkTag>& tags) {
   }
 }
 
-// An IS-IS PDU after its LLC header (ISO 10589 §8.4.8) at `offset`, in
-// the frame's first `end` bytes; nothing when no OSI LLC header is there.
-std::optional<nlohmann::json> decode_isis_llc(ByteSpan frame,
-                                              std::size_t offset,
-                                              std::size_t end) {
-  const ByteSpan llc = frame.first(end).subspan(offset);
+// An IS-IS PDU in an LLC frame at `offset` in the frame (ISO 10589
+// §8.4.8), if its LLC header says OSI.
+std::optional<nlohmann::json> decode_isis_llc(ByteSpan llc,
+                                              std::size_t offset) {
   if (llc.size() < 3 || llc[0] != 0xfe || llc[1] != 0xfe || llc[2] != 0x03)
     return std::nullopt;
   nlohmann::json j = isis_pdu_to_json(llc);
@@ -231,27 +229,17 @@ std::optional<nlohmann::json> decode_isis_llc(ByteSpan frame,
   return j;
 }
 
-// Linux's protocol number for an 802.2 LLC frame in a cooked capture
-// (ETH_P_802_2).
-constexpr std::uint16_t kCookedLlc = 0x0004;
-
-// The packet the link layer carries: IPv4 and IPv6 in any link type;
-// IS-IS in an LLC frame, which an Ethernet frame says by a length and a
-// cooked capture by kCookedLlc. Nothing for anything else.
+// The packet the link layer carries: IPv4 and IPv6 in any link type,
+// IS-IS in an LLC frame (llc_frame). Nothing for anything else.
 std::optional<nlohmann::json> decode_network_packet(
-    ByteSpan frame, const NetworkPacket& net, bool ethernet,
+    int link_type, ByteSpan frame, const NetworkPacket& net,
     const DecodeOptions& options) {
   if (net.ethertype == wire::kEtherTypeIpv4)
     return decode_ipv4(frame, net.offset, options);
   if (net.ethertype == wire::kEtherTypeIpv6)
     return decode_ipv6(frame, net.offset, options);
-  if (ethernet && net.ethertype <= 1500) {
-    // An 802.3 length; padding may follow what it counts.
-    return decode_isis_llc(frame, net.offset,
-                           std::min(frame.size(), net.offset + net.ethertype));
-  }
-  if (!ethernet && net.ethertype == kCookedLlc)
-    return decode_isis_llc(frame, net.offset, frame.size());
+  if (const auto llc = llc_frame(link_type, frame, net))
+    return decode_isis_llc(*llc, net.offset);
   return std::nullopt;
 }
 
@@ -262,7 +250,7 @@ nlohmann::json decode_other_frame(ByteSpan body,
   auto net = network_packet(kDltEthernet, body, options.ibcs.csig_ethertype);
   if (!net) return error_json(net.error());
   nlohmann::json j;
-  if (auto decoded = decode_network_packet(body, *net, true, options)) {
+  if (auto decoded = decode_network_packet(kDltEthernet, body, *net, options)) {
     j = std::move(*decoded);
   } else {
     j = {{"protocol", "unknown"},
@@ -287,7 +275,7 @@ nlohmann::json decode_captured_packet(int link_type, ByteSpan frame,
   auto net = network_packet(link_type, frame, options.ibcs.csig_ethertype);
   if (!net) return error_json(net.error());
   nlohmann::json j;
-  if (auto decoded = decode_network_packet(frame, *net, false, options)) {
+  if (auto decoded = decode_network_packet(link_type, frame, *net, options)) {
     j = std::move(*decoded);
   } else {
     j = {{"protocol", "unknown"},
@@ -390,8 +378,28 @@ nlohmann::json decode_hex_frame(ByteSpan bytes, const DecodeOptions& options) {
   return decode_ethernet_frame(bytes, options);
 }
 
+std::optional<std::string> csig_tpid_problem(const DecodeOptions& options) {
+  const std::uint16_t tpid = options.ibcs.csig_ethertype;
+  const auto taken = [&](const char* what) {
+    return "--csig-ethertype " + to_hex16(tpid) + " is " + what +
+           ": the CSIG tag needs a TPID no other frame starts with";
+  };
+  if (tpid <= 1500) return taken("an 802.3 length, not an EtherType");
+  if (wire::is_vlan_tpid(tpid)) return taken("a VLAN tag's TPID");
+  if (tpid == wire::kEtherTypeIpv4) return taken("IPv4's EtherType");
+  if (tpid == wire::kEtherTypeIpv6) return taken("IPv6's EtherType");
+  if (tpid == 0x0806) return taken("ARP's EtherType");
+  if (tpid == options.lsn.ethertype) return taken("LSN's EtherType");
+  if (tpid == options.arn_l2.ethertype) return taken("ARN's EtherType");
+  return std::nullopt;
+}
+
 int run_decode(const DecodeOptions& options, std::istream& in,
                std::ostream& out) {
+  if (const auto why = csig_tpid_problem(options)) {
+    std::cerr << "arfabric decode: " << *why << '\n';
+    return 1;
+  }
   if (!options.pcap_path.empty()) {
     auto reader = sysdep::PcapReader::open(options.pcap_path);
     if (!reader) {

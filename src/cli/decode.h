@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "common/bytes.h"
@@ -43,8 +44,13 @@ struct DecodeOptions {
 
 void add_decode_command(CLI::App& app, DecodeOptions& options);
 
+// Why the CSIG TPID cannot be told from other frames, if so: an 802.3
+// length, a VLAN TPID, or the EtherType of IPv4, IPv6, ARP, LSN or
+// raw-Ethernet ARN.
+std::optional<std::string> csig_tpid_problem(const DecodeOptions& options);
+
 // Returns 0 when input could be read (even if some frames are malformed),
-// 1 when the input itself cannot be read.
+// 1 when the input itself cannot be read or csig_tpid_problem() finds one.
 int run_decode(const DecodeOptions& options, std::istream& in,
                std::ostream& out);
 

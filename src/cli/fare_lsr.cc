@@ -29,7 +29,6 @@ namespace isis = wire::isis;
 namespace ospf = wire::ospf;
 using proto::fare::RouterKey;
 
-constexpr int kDltEthernet = 1;
 constexpr std::uint16_t kEthertypeIpv4 = 0x0800;
 
 std::optional<isis::SystemId> parse_system_id(const std::string& text) {
@@ -100,6 +99,41 @@ struct Skipped {
   }
 };
 
+// Frames the readers cannot look into, said once each kind: link types
+// link_layer does not know, and link-layer headers cut short.
+struct LinkLayerSkips {
+  std::size_t other_types = 0;
+  int first_type = 0;
+  Skipped cut;
+
+  // The frame's network-layer packet, or nothing (counted).
+  std::optional<NetworkPacket> packet(std::size_t index,
+                                      const sysdep::CapturedFrame& frame) {
+    if (!known_link_type(frame.link_type)) {
+      if (other_types++ == 0) first_type = frame.link_type;
+      return std::nullopt;
+    }
+    auto net = network_packet(frame.link_type, frame.data);
+    if (!net) {
+      cut.undecoded(index, net.error());
+      return std::nullopt;
+    }
+    return std::move(*net);
+  }
+
+  void report(std::ostream& err) const {
+    if (other_types > 0)
+      err << "arfabric fare-lsr: skipped " << other_types
+          << " frames of link types other than Ethernet, raw IP and Linux "
+             "cooked (first: "
+          << sysdep::link_type_name(first_type) << ")\n";
+    if (cut.undecodable > 0)
+      err << "arfabric fare-lsr: skipped " << cut.undecodable
+          << " frames whose link-layer header is cut short (first: "
+          << cut.first_error << ")\n";
+  }
+};
+
 // Calls on_frame(index, frame) for every frame of the capture, `index`
 // counting from 1, and returns the latest capture time among them;
 // nullopt, said on `err`, when the file cannot be read.
@@ -135,13 +169,15 @@ std::optional<Loaded> load_isis(const FareLsrOptions& options,
   std::map<std::tuple<isis::SystemId, std::uint8_t, std::uint8_t>, Copy> newest;
   std::size_t bad_checksum = 0, pseudonodes = 0;
   Skipped skipped;
+  LinkLayerSkips link_skips;
   const auto last = for_each_frame(
       reader, err, [&](std::size_t index, const sysdep::CapturedFrame& frame) {
-        if (frame.link_type != kDltEthernet) return;
-        auto eth = wire::parse_ethernet(frame.data);
-        if (!eth || !eth->header.is_length()) return;
-        const ByteSpan llc = eth->payload.first(
-            std::min<std::size_t>(eth->header.ethertype, eth->payload.size()));
+        // Ethernet, tagged or not, and cooked captures (`tcpdump -i any`).
+        const auto net = link_skips.packet(index, frame);
+        if (!net) return;
+        const auto found = llc_frame(frame.link_type, frame.data, *net);
+        if (!found) return;
+        const ByteSpan llc = *found;
         auto pdu = isis::parse_isis_frame_payload(llc);
         if (!pdu) {
           // An IS-IS LSP of the level (LLC FE FE 03, PDU type at octet 4 of
@@ -178,6 +214,7 @@ std::optional<Loaded> load_isis(const FareLsrOptions& options,
       });
   if (!last) return std::nullopt;
   const std::uint64_t last_ns = *last;
+  link_skips.report(err);
   if (bad_checksum > 0)
     err << "arfabric fare-lsr: skipped " << bad_checksum
         << " LSPs with a bad checksum\n";
@@ -293,18 +330,14 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
   std::vector<Copy> copies;  // every LSA read, in file order
   std::map<std::tuple<std::uint8_t, wire::Ipv4Address, wire::Ipv4Address>, Copy>
       newest;
-  std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0, other_links = 0;
-  int first_other_link = 0;
+  std::size_t bad_packets = 0, bad_lsas = 0, fragments = 0;
   Skipped skipped;
+  LinkLayerSkips link_skips;
   const auto last = for_each_frame(
       reader, err, [&](std::size_t index, const sysdep::CapturedFrame& frame) {
         const std::uint64_t now = frame.time_ns;
         const ByteSpan data = frame.data;
-        if (!known_link_type(frame.link_type)) {
-          if (other_links++ == 0) first_other_link = frame.link_type;
-          return;
-        }
-        const auto net = network_packet(frame.link_type, data);
+        const auto net = link_skips.packet(index, frame);
         if (!net || net->ethertype != kEthertypeIpv4) return;
         const ByteSpan packet = data.subspan(net->offset);
         auto ip = wire::parse_ipv4(packet);
@@ -399,11 +432,7 @@ std::optional<Loaded> load_ospfv2(const FareLsrOptions& options,
     }
     if (newer) newest[key] = std::move(copy);
   }
-  if (other_links > 0)
-    err << "arfabric fare-lsr: skipped " << other_links
-        << " frames of link types other than Ethernet, raw IP and Linux "
-           "cooked (first: "
-        << sysdep::link_type_name(first_other_link) << ")\n";
+  link_skips.report(err);
   if (bad_packets > 0)
     err << "arfabric fare-lsr: skipped " << bad_packets
         << " OSPF packets with a bad checksum\n";

@@ -1,9 +1,11 @@
 #include "cli/link_layer.h"
 
+#include <algorithm>
 #include <string>
 
 #include "common/hex.h"
 #include "sysdep/linux/pcap_file.h"
+#include "wire/inet/ethernet.h"
 
 namespace arfabric::cli {
 namespace {
@@ -23,31 +25,53 @@ std::uint16_t be16(ByteSpan b, std::size_t at) {
   return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
 }
 
-DecodeError cut_tag(const char* link, std::size_t at, std::uint16_t tpid) {
-  return DecodeError{std::string(link) + ".tag", at,
-                     "a tag (TPID " + to_hex16(tpid) +
-                         ") needs 2 bytes after its TPID, then an EtherType"};
-}
+// The tags stepped over: any number of VLAN tags, the extra one once.
+class TagWalk {
+ public:
+  TagWalk(ByteSpan frame, const char* link, std::uint16_t extra_tag_tpid)
+      : frame_(frame), link_(link), extra_(extra_tag_tpid) {}
 
-// `packet` has its first EtherType, at `at` - 2 in the frame; the tags that
-// follow are stepped over and kept.
-std::expected<NetworkPacket, DecodeError> after_tags(
-    ByteSpan frame, std::size_t at, NetworkPacket packet, const char* link,
-    std::uint16_t extra_tag_tpid) {
-  const auto is_tag = [&](std::uint16_t type) {
-    return is_vlan_tpid(type) ||
-           (extra_tag_tpid != 0 && type == extra_tag_tpid);
-  };
-  while (is_tag(packet.ethertype)) {
-    if (frame.size() < at + 4)
-      return std::unexpected(cut_tag(link, at - 2, packet.ethertype));
-    packet.tags.push_back(LinkTag{packet.ethertype, be16(frame, at)});
-    packet.ethertype = be16(frame, at + 2);
-    at += 4;
+  bool is_tag(std::uint16_t type) const {
+    return wire::is_vlan_tpid(type) ||
+           (extra_ != 0 && type == extra_ && !extra_seen_);
   }
-  packet.offset = at;
-  return packet;
-}
+
+  // Steps over the tag whose TPID `packet.ethertype` is and whose TCI is
+  // at `at`, to the EtherType after it. Errors name the missing field:
+  // "<link>.vlan.tci", "<link>.vlan.ethertype" (".csig." for the extra
+  // tag), at its offset.
+  std::expected<std::size_t, DecodeError> step(NetworkPacket& packet,
+                                               std::size_t at) {
+    const bool vlan = wire::is_vlan_tpid(packet.ethertype);
+    if (!vlan) extra_seen_ = true;
+    const std::string tag = std::string(link_) + (vlan ? ".vlan" : ".csig");
+    const std::string what =
+        "a tag (TPID " + to_hex16(packet.ethertype) + ") cut short";
+    if (frame_.size() < at + 2)
+      return std::unexpected(
+          DecodeError{tag + (vlan ? ".tci" : ".control"), at, what});
+    if (frame_.size() < at + 4)
+      return std::unexpected(DecodeError{tag + ".ethertype", at + 2, what});
+    packet.tags.push_back(LinkTag{packet.ethertype, be16(frame_, at)});
+    packet.ethertype = be16(frame_, at + 2);
+    return at + 4;
+  }
+
+  // `packet` has its first EtherType, just before `at`; the tags from
+  // there are stepped over and kept.
+  std::expected<NetworkPacket, DecodeError> after_tags(NetworkPacket packet,
+                                                       std::size_t at) {
+    while (is_tag(packet.ethertype)) at = ARF_TRY(step(packet, at));
+    packet.offset = at;
+    return packet;
+  }
+
+ private:
+  ByteSpan frame_;
+  const char* link_;
+  std::uint16_t extra_;
+  bool extra_seen_ = false;
+};
 
 DecodeError short_header(const char* field, std::size_t size,
                          std::size_t header) {
@@ -59,8 +83,16 @@ DecodeError short_header(const char* field, std::size_t size,
 
 }  // namespace
 
-bool is_vlan_tpid(std::uint16_t tpid) {
-  return tpid == 0x8100 || tpid == 0x88a8 || tpid == 0x9100;
+std::optional<ByteSpan> llc_frame(int link_type, ByteSpan frame,
+                                  const NetworkPacket& packet) {
+  constexpr std::uint16_t kCookedLlc = 0x0004;  // Linux's ETH_P_802_2
+  const ByteSpan rest = frame.subspan(packet.offset);
+  if (link_type == kDltEthernet && packet.ethertype <= 1500)
+    return rest.first(std::min<std::size_t>(packet.ethertype, rest.size()));
+  if ((link_type == kDltLinuxSll || link_type == kDltLinuxSll2) &&
+      packet.ethertype == kCookedLlc)
+    return rest;
+  return std::nullopt;
 }
 
 bool known_link_type(int link_type) {
@@ -85,8 +117,8 @@ std::expected<NetworkPacket, DecodeError> network_packet(
       if (frame.size() < kEthernetHeader)
         return std::unexpected(
             short_header("eth.header", frame.size(), kEthernetHeader));
-      return after_tags(frame, kEthernetHeader, {be16(frame, 12), 0, {}}, "eth",
-                        extra_tag_tpid);
+      return TagWalk(frame, "eth", extra_tag_tpid)
+          .after_tags({be16(frame, 12), 0, {}}, kEthernetHeader);
     case kDltRaw:
     case kLinktypeRaw:
     case kDltIpv4:
@@ -104,28 +136,21 @@ std::expected<NetworkPacket, DecodeError> network_packet(
       if (frame.size() < kSllHeader)
         return std::unexpected(
             short_header("sll.header", frame.size(), kSllHeader));
-      return after_tags(frame, kSllHeader, {be16(frame, 14), 0, {}}, "sll",
-                        extra_tag_tpid);
+      return TagWalk(frame, "sll", extra_tag_tpid)
+          .after_tags({be16(frame, 14), 0, {}}, kSllHeader);
     case kDltLinuxSll2: {
       if (frame.size() < kSll2Header)
         return std::unexpected(
             short_header("sll2.header", frame.size(), kSll2Header));
       NetworkPacket packet{be16(frame, 0), 0, {}};
-      const bool tagged =
-          is_vlan_tpid(packet.ethertype) ||
-          (extra_tag_tpid != 0 && packet.ethertype == extra_tag_tpid);
-      if (!tagged) {
+      TagWalk walk(frame, "sll2", extra_tag_tpid);
+      if (!walk.is_tag(packet.ethertype)) {
         packet.offset = kSll2Header;
         return packet;
       }
       // The tag put back after the header: its TCI, then the protocol.
-      if (frame.size() < kSll2Header + 4)
-        return std::unexpected(cut_tag("sll2", kSll2Header, packet.ethertype));
-      packet.tags.push_back(
-          LinkTag{packet.ethertype, be16(frame, kSll2Header)});
-      packet.ethertype = be16(frame, kSll2Header + 2);
-      return after_tags(frame, kSll2Header + 4, std::move(packet), "sll2",
-                        extra_tag_tpid);
+      const std::size_t at = ARF_TRY(walk.step(packet, kSll2Header));
+      return walk.after_tags(std::move(packet), at);
     }
     default:
       return std::unexpected(DecodeError{

@@ -301,11 +301,13 @@ std::string format_time_rounded(Time t) {
   if (t == Time::max()) return "-";
   const double s = t.seconds();
   char text[48];
-  if (s >= 1) {
+  // The unit by the value as rounded: 999.96 us is "1.000 ms", not
+  // "1000.0 us".
+  if (s >= 0.9999995) {
     std::snprintf(text, sizeof text, "%.3f s", s);
-  } else if (s >= 1e-3) {
+  } else if (s >= 0.99995e-3) {
     std::snprintf(text, sizeof text, "%.3f ms", s * 1e3);
-  } else if (s >= 1e-6 || t == Time{}) {
+  } else if (s >= 0.99995e-6 || t == Time{}) {
     std::snprintf(text, sizeof text, "%.1f us", s * 1e6);
   } else {
     std::snprintf(text, sizeof text, "%.1f ns", s * 1e9);

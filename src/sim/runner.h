@@ -59,8 +59,8 @@ struct ModeResult {
   // to the event.
   Time bgp_convergence = Time::max();
   // BGP had nothing in flight or held back when the run ended. False when
-  // stop_at (or an interruption) cut it short: bgp_convergence is then
-  // only as far as the run saw.
+  // stop_at cut it short: bgp_convergence is then only as far as the run
+  // saw.
   bool bgp_settled = true;
   // Transport bytes (data and ACKs, on the wire) over switch-to-switch
   // links: max / mean over links that carried any (control packets left

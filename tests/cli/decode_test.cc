@@ -104,6 +104,28 @@ TEST(Decode, ConfiguredCodePoints) {
       "lsn.fcs");
 }
 
+// A CSIG TPID that other frames start with would take them for tags: an
+// IPv4 frame lost its packet, an 802.1Q tag showed twice. Refused.
+TEST(Decode, ACsigTpidOtherFramesUseIsRefused) {
+  DecodeOptions options;
+  EXPECT_EQ(csig_tpid_problem(options), std::nullopt);
+  for (const std::uint16_t tpid : {0x0800, 0x86dd, 0x0806, 0x8100, 0x88a8,
+                                   0x9100, 0x8808, 0x88b5, 0x05dc, 0x0000}) {
+    options.ibcs.csig_ethertype = tpid;
+    EXPECT_TRUE(csig_tpid_problem(options)) << tpid;
+  }
+  options.ibcs.csig_ethertype = 0x0800;
+  EXPECT_EQ(*csig_tpid_problem(options),
+            "--csig-ethertype 0x0800 is IPv4's EtherType: the CSIG tag needs "
+            "a TPID no other frame starts with");
+  std::istringstream in("00\n");
+  std::ostringstream out;
+  EXPECT_EQ(run_decode(options, in, out), 1);
+  EXPECT_EQ(out.str(), "");
+  options.ibcs.csig_ethertype = 0x9900;
+  EXPECT_EQ(csig_tpid_problem(options), std::nullopt);
+}
+
 TEST(Decode, ReadsPcapFilesAndNumbersFrames) {
   wire::lsn::LsnFrame f;
   f.bitmap.fill(true);
@@ -259,8 +281,10 @@ TEST(Decode, RawIpAndLinuxCookedCapturesDecodeTheirIpv4) {
   EXPECT_EQ(frames[2].at("sll2").at("protocol"), 0x8100);
   EXPECT_EQ(frames[2].at("vlan"),
             (nlohmann::json{{"id", 10}, {"priority", 3}}));
-  EXPECT_EQ(frames[3].at("error").at("field"), "sll2.tag") << frames[3].dump();
-  EXPECT_EQ(frames[3].at("error").at("offset"), 20);  // where the tag starts
+  // At the missing field: the EtherType after the TCI.
+  EXPECT_EQ(frames[3].at("error").at("field"), "sll2.vlan.ethertype")
+      << frames[3].dump();
+  EXPECT_EQ(frames[3].at("error").at("offset"), 22);
 
   // Any other link type is named.
   const std::string ppp = testing::temp_path("decode-ppp.pcap");
@@ -319,8 +343,21 @@ TEST(Decode, StackedTagsCsigTagsAndIsisBehindThem) {
             (nlohmann::json{{"id", 100}, {"priority", 0}}));
   EXPECT_FALSE(frames[2].contains("inner_vlans"));  // CSIG is no VLAN
   EXPECT_EQ(frames[2].at("ibcs").at(0).at("binding"), "csig_l2");
-  EXPECT_EQ(frames[3].at("error").at("field"), "eth.tag") << frames[3].dump();
-  EXPECT_EQ(frames[3].at("error").at("offset"), 16);
+  EXPECT_EQ(frames[3].at("error").at("field"), "eth.vlan.tci")
+      << frames[3].dump();
+  EXPECT_EQ(frames[3].at("error").at("offset"), 18);
+
+  // The IBCS signal is found behind QinQ tags as decode finds the packet:
+  // the UDP shim of examples/frames.hex's fifth frame.
+  const auto shim =
+      decode_lines(macs +
+                   "88a8 0064 8100 0007 0800 "
+                   "4500002e00000000401163b20a0001050a000209 9c40c193001ae3f5 "
+                   "1000061a80000000 68656c6c6f2069626373\n");
+  ASSERT_EQ(shim.size(), 1u);
+  EXPECT_EQ(shim[0].at("ibcs").at(0).at("binding"), "ipv4_udp")
+      << shim[0].dump();
+  EXPECT_EQ(shim[0].at("vlan").at("tpid"), 0x88a8);
 
   // IS-IS in a cooked capture (tcpdump -i any): SLL protocol 4, 802.2
   // LLC; raw IPv6 (DLT 229).

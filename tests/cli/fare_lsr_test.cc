@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -65,7 +66,7 @@ std::string write_frames(
   auto w = sysdep::PcapWriter::open(path);
   EXPECT_TRUE(w) << w.error();
   for (const auto& [f, ns] : frames) w->write(f, ns);
-  w->flush();
+  EXPECT_TRUE(w->flush());
   return path;
 }
 
@@ -118,6 +119,73 @@ TEST(FareLsrCommand, WeightsFromTheNewestLsps) {
   EXPECT_EQ(r[1]["prefix"], "10.0.11.0/24");
   EXPECT_EQ(r[3]["prefix"], "2001:db8:2::/48");
   EXPECT_EQ(r[3]["first_hops"], r[0]["first_hops"]);
+  std::filesystem::remove(path);
+}
+
+// LSPs behind QinQ tags and in Linux cooked captures (`tcpdump -i any`:
+// protocol 4, 802.2 LLC) are read as in a plain Ethernet frame; a frame
+// whose tag is cut short is said.
+TEST(FareLsrCommand, IsisFromCapturesOfEveryLinkType) {
+  const float g40 = 5e9f, g20 = 2.5e9f, g10 = 1.25e9f;
+  const std::vector<isis::Lsp> lsps = {
+      lsp(1, {{11, g40}, {12, g20}}), lsp(2, {{11, g40}, {12, g40}}),
+      lsp(11, {{1, g40}, {2, g40}}), lsp(12, {{1, g40}, {2, g10}})};
+  // Each frame's LLC frame: what follows the 802.3 length.
+  const auto with_header = [](const Bytes& header, const Bytes& ethernet) {
+    Bytes f = header;
+    f.insert(f.end(), ethernet.begin() + 12, ethernet.end());
+    return f;
+  };
+  Bytes qinq(12, 0x02);
+  for (std::uint8_t b : {0x88, 0xa8, 0x00, 0x05, 0x81, 0x00, 0x00, 0x07})
+    qinq.push_back(b);
+  Bytes sll(14, 0);
+  Bytes sll2(20, 0);
+  const auto llc_only = [](Bytes header, const Bytes& ethernet,
+                           std::size_t protocol_at) {
+    header[protocol_at] = 0x00;
+    header[protocol_at + 1] = 0x04;  // ETH_P_802_2
+    header.insert(header.end(), ethernet.begin() + 14, ethernet.end());
+    return header;
+  };
+  sll.resize(16);
+  const std::vector<std::pair<int, std::function<Bytes(const Bytes&)>>>
+      captures = {{1, [&](const Bytes& e) { return with_header(qinq, e); }},
+                  {113, [&](const Bytes& e) { return llc_only(sll, e, 14); }},
+                  {276, [&](const Bytes& e) { return llc_only(sll2, e, 0); }}};
+  for (const auto& [link_type, wrap] : captures) {
+    std::vector<std::pair<Bytes, std::uint32_t>> frames;
+    for (const isis::Lsp& l : lsps) frames.push_back({wrap(frame(l)), 0});
+    const std::string path = testing::temp_path("fare-lsr-isis-link") + ".pcap";
+    testing::write_pcap_file(path, link_type, frames);
+    FareLsrOptions o{.pcap_path = path, .self = "0000.0000.0001"};
+    std::ostringstream out, err;
+    ASSERT_EQ(run_fare_lsr(o, out, err), 0) << link_type << err.str();
+    EXPECT_EQ(err.str(), "") << link_type;
+    const auto r = routes(out.str());
+    ASSERT_FALSE(r.empty()) << link_type;
+    EXPECT_EQ(r[0]["prefix"], "10.0.2.0/24") << link_type;
+    EXPECT_EQ(
+        r[0]["first_hops"],
+        json::parse(R"([{"neighbor":"0000.0000.000b","weight":40000000000},
+                              {"neighbor":"0000.0000.000c","weight":10000000000}])"))
+        << link_type;
+    std::filesystem::remove(path);
+  }
+  // The QinQ capture with one more frame, its C-tag cut short.
+  std::vector<std::pair<Bytes, std::uint32_t>> frames;
+  for (const isis::Lsp& l : lsps)
+    frames.push_back({with_header(qinq, frame(l)), 0});
+  frames.push_back({Bytes(qinq.begin(), qinq.begin() + 19), 0});
+  const std::string path = testing::temp_path("fare-lsr-isis-cut") + ".pcap";
+  testing::write_pcap_file(path, 1, frames);
+  FareLsrOptions o{.pcap_path = path, .self = "0000.0000.0001"};
+  std::ostringstream out, err;
+  ASSERT_EQ(run_fare_lsr(o, out, err), 0) << err.str();
+  EXPECT_EQ(err.str(),
+            "arfabric fare-lsr: skipped 1 frames whose link-layer header is "
+            "cut short (first: frame 5: eth.vlan.tci at offset 18: a tag "
+            "(TPID 0x8100) cut short)\n");
   std::filesystem::remove(path);
 }
 

@@ -60,10 +60,24 @@ TEST(LinkLayer, TagsAreKeptAndCutsNamed) {
             (DecodeError{"eth.header", 13,
                          "a frame of 13 bytes is shorter than the 14-byte "
                          "header"}));
-  EXPECT_EQ(error(1, Bytes(f.begin(), f.begin() + 17)),
-            (DecodeError{"eth.tag", 12,
-                         "a tag (TPID 0x88a8) needs 2 bytes after its TPID, "
-                         "then an EtherType"}));
+  // Cut in the TCI, and in the EtherType after it: the missing field.
+  EXPECT_EQ(error(1, Bytes(f.begin(), f.begin() + 15)),
+            (DecodeError{"eth.vlan.tci", 14, "a tag (TPID 0x88a8) cut short"}));
+  EXPECT_EQ(
+      error(1, Bytes(f.begin(), f.begin() + 17)),
+      (DecodeError{"eth.vlan.ethertype", 16, "a tag (TPID 0x88a8) cut short"}));
+  const auto csig_cut =
+      network_packet(1, Bytes(f.begin(), f.begin() + 19), 0x88b6);
+  ASSERT_FALSE(csig_cut);
+  EXPECT_EQ(csig_cut.error(), (DecodeError{"eth.csig.control", 18,
+                                           "a tag (TPID 0x88b6) cut short"}));
+  // The named tag is stepped over once: a second is the packet's type.
+  Bytes twice(12, 0);
+  twice.insert(twice.end(), {0x88, 0xb6, 0, 0, 0x88, 0xb6, 0, 0});
+  p = network_packet(1, twice, 0x88b6);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->ethertype, 0x88b6);
+  EXPECT_EQ(p->offset, 18u);
   EXPECT_EQ(error(113, Bytes(15, 0)).field, "sll.header");
   EXPECT_EQ(error(276, Bytes(19, 0)).field, "sll2.header");
   EXPECT_EQ(error(12, {}), (DecodeError{"ip.version", 0, "no IP header"}));
@@ -112,9 +126,8 @@ TEST(LinkLayer, LinuxCookedWithTheTagPutBack) {
             (std::vector<LinkTag>{{0x88a8, 5}, {0x8100, 7}}));
   EXPECT_EQ(network_packet(276, Bytes(sll2_qinq.begin(), sll2_qinq.end() - 1))
                 .error(),
-            (DecodeError{"sll2.tag", 22,
-                         "a tag (TPID 0x8100) needs 2 bytes after its TPID, "
-                         "then an EtherType"}));
+            (DecodeError{"sll2.vlan.ethertype", 26,
+                         "a tag (TPID 0x8100) cut short"}));
   EXPECT_EQ(at(276, Bytes(19, 0)), std::nullopt);
 }
 

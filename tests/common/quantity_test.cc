@@ -134,6 +134,12 @@ TEST(Format, RoundsTimesForReading) {
   // Below a microsecond, nanoseconds: 40 ns is not "0.0 us".
   EXPECT_EQ(format_time_rounded(ns(40)), "40.0 ns");
   EXPECT_EQ(format_time_rounded(ps(999'949)), "999.9 ns");
+  // Rounding up into the next unit shows it in that unit.
+  EXPECT_EQ(format_time_rounded(ps(999'960)), "1.0 us");
+  EXPECT_EQ(format_time_rounded(ns(999'960)), "1.000 ms");
+  EXPECT_EQ(format_time_rounded(us(999'960)), "999.960 ms");
+  EXPECT_EQ(format_time_rounded(ns(999'999'600)), "1.000 s");
+  EXPECT_EQ(format_time_rounded(ns(999'940)), "999.9 us");
   EXPECT_EQ(format_time_rounded(Time::max()), "-");
 }
 

@@ -17,15 +17,13 @@ std::uint16_t get16(ByteSpan b, std::size_t at) {
 std::optional<FlowKey> extract_flow_key(ByteSpan frame,
                                         std::uint16_t csig_ethertype) {
   std::size_t p = 12;
-  bool vlan = false;
   bool csig = false;
   std::uint16_t type = 0;
   for (;;) {
     if (frame.size() < p + 2) return std::nullopt;
     type = get16(frame, p);
     p += 2;
-    if (type == wire::kEtherTypeVlan && !vlan) {
-      vlan = true;
+    if (wire::is_vlan_tpid(type)) {
       p += 2;
     } else if (type == csig_ethertype && !csig) {
       csig = true;

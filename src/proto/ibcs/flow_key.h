@@ -3,8 +3,8 @@
 // Forwarding Orthogonality"): the caller extracts it and hashes BEFORE
 // process_egress() runs the SUF, so the update can never steer the flow.
 //
-// Recognises Ethernet, one 802.1Q tag and one CSIG tag (either order, as
-// wire::ibcs::locate does), IPv4 with options, and UDP or TCP ports. IBCS
+// Recognises Ethernet, VLAN tags (QinQ too) and one CSIG tag (any order,
+// as wire::ibcs::locate does), IPv4 with options, and UDP or TCP ports. IBCS
 // fields never lie inside the 5-tuple, which the tests check by extracting
 // the key before and after an update.
 #pragma once

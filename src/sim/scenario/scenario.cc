@@ -115,7 +115,8 @@ void default_queue_thresholds(SwitchParams& p) {
   p.lsn_congestion_rise[1] = buffer / 4;
   p.lsn_congestion_rise[2] = buffer / 2;
   for (int k = 0; k < 3; ++k)
-    p.lsn_congestion_fall[k] = p.lsn_congestion_rise[k] / 2;
+    p.lsn_congestion_fall[k] =
+        std::max<std::uint64_t>(1, p.lsn_congestion_rise[k] / 2);
   p.arn_queue_high_bytes = buffer / 4;
   p.arn_queue_low_bytes = buffer / 16;
 }

@@ -73,7 +73,8 @@ struct EventSpec {
   std::vector<NodeIndex> senders;
   NodeIndex receiver = 0;
   std::uint64_t bytes = 0;
-  int line = 0;  // where the event is written, for messages
+  int line = 0;           // where the event is written, for messages
+  std::size_t index = 0;  // its place in the file's list (events are sorted)
 };
 
 enum class Mode : std::uint8_t { ecmp, fare, fare_lsn, fare_arn, fare_lsn_arn };

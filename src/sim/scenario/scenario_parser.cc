@@ -599,7 +599,8 @@ Result<SwitchParams> read_switches(const Map& top) {
     }
     if (l.has("congestion_rise") && !l.has("congestion_fall")) {
       for (std::size_t i = 0; i < 3; ++i)
-        p.lsn_congestion_fall[i] = p.lsn_congestion_rise[i] / 2;
+        p.lsn_congestion_fall[i] =
+            std::max<std::uint64_t>(1, p.lsn_congestion_rise[i] / 2);
     }
     for (std::size_t i = 0; i < 3; ++i) {
       if (p.lsn_congestion_rise[i] == 0 ||
@@ -613,6 +614,14 @@ Result<SwitchParams> read_switches(const Map& top) {
                     strformat("level {}: must be non-zero and at most the rise "
                               "threshold",
                               i + 1)));
+      // The LSN engine's rule (lsn_config.h): a higher level never clears
+      // at a deeper queue than a lower one.
+      if (i > 0 && p.lsn_congestion_fall[i] < p.lsn_congestion_fall[i - 1])
+        return std::unexpected(l.error(
+            "congestion_fall",
+            strformat("level {}'s fall is below level {}'s: falls must not "
+                      "decrease",
+                      i + 1, i)));
     }
   }
   if (const auto v = m.get("arn")) {
@@ -1083,6 +1092,7 @@ Result<std::vector<EventSpec>> read_events(const Map& top, const Topology& t,
     }
     const Map m = ARF_TRY(Map::open(file, item, key, allowed));
     e.line = item.Mark().line + 1;
+    e.index = i;
     e.at = ARF_TRY(as_time(file, ARF_TRY(m.require("at")), m.key_path("at")));
     if (e.at >= stop_at)
       return std::unexpected(
@@ -1305,12 +1315,10 @@ ScenarioError lsn_period_error(const Map& top,
   const std::string message =
       "the default switches.lsn.period, " + problem.message;
   const auto events = top.get("events");
-  if (problem.degrade && events && events->IsSequence()) {
-    for (std::size_t i = 0; i < events->size(); ++i) {
-      const YAML::Node item = (*events)[i];
-      if (item.Mark().line + 1 == problem.degrade->line)
-        return error_at(top.file(), item, indexed("events", i), message);
-    }
+  if (problem.degrade && events && events->IsSequence() &&
+      problem.degrade->index < events->size()) {
+    const std::size_t i = problem.degrade->index;
+    return error_at(top.file(), (*events)[i], indexed("events", i), message);
   }
   const auto topology = top.get("topology");
   return error_at(top.file(),

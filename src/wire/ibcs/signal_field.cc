@@ -96,20 +96,18 @@ struct L2 {
   std::optional<std::size_t> csig_offset;  // where the CSIG TPID is
 };
 
-// Walks the MAC addresses and up to one 802.1Q tag and one CSIG tag, in
-// either order, to the EtherType of the L3 payload.
+// Walks the MAC addresses, VLAN tags (is_vlan_tpid: QinQ too) and up to
+// one CSIG tag, in any order, to the EtherType of the L3 payload.
 std::expected<L2, DecodeError> walk_l2(ByteSpan frame,
                                        const BindingConfig& config) {
   ByteReader r(frame);
   (void)ARF_TRY(r.bytes(6, "eth.destination"));
   (void)ARF_TRY(r.bytes(6, "eth.source"));
   L2 out;
-  bool vlan_seen = false;
   for (;;) {
     const std::size_t at = r.offset();
     const std::uint16_t type = ARF_TRY(r.u16("eth.ethertype"));
-    if (type == kEtherTypeVlan && !vlan_seen) {
-      vlan_seen = true;
+    if (is_vlan_tpid(type)) {
       (void)ARF_TRY(r.u16("eth.vlan.tci"));
       continue;
     }
@@ -288,11 +286,10 @@ struct FastL2 {
 
 bool fast_l2(ByteSpan frame, const BindingConfig& config, FastL2& out) {
   std::size_t p = kMacBytes;
-  bool vlan_seen = false;
   for (;;) {
     if (frame.size() < p + 2) return false;
     const std::uint16_t type = get16(frame, p);
-    const bool vlan = type == kEtherTypeVlan && !vlan_seen;
+    const bool vlan = is_vlan_tpid(type);
     const bool csig = !vlan && type == config.csig_ethertype && !out.csig;
     if (!vlan && !csig) {
       out.ethertype = type;
@@ -300,7 +297,6 @@ bool fast_l2(ByteSpan frame, const BindingConfig& config, FastL2& out) {
       return true;
     }
     if (frame.size() < p + kTagBytes) return false;  // TCI / control
-    if (vlan) vlan_seen = true;
     if (csig) {
       out.csig = true;
       out.csig_offset = p;

@@ -19,9 +19,10 @@
 // updates the metric and every covering checksum or leaves the buffer
 // untouched (sec. 6.1 "Atomicity").
 //
-// Frames start at the Ethernet destination MAC address, without FCS. One
-// 802.1Q tag is skipped; for the IPv4 bindings a CSIG tag (any position
-// where an EtherType is expected) is skipped too, so bindings can stack.
+// Frames start at the Ethernet destination MAC address, without FCS. VLAN
+// tags (802.1Q, and QinQ's 802.1ad or 0x9100) are skipped; for the IPv4
+// bindings one CSIG tag (any position where an EtherType is expected) is
+// skipped too, so bindings can stack.
 #pragma once
 
 #include <array>

@@ -19,11 +19,22 @@ using MacAddress = std::array<std::uint8_t, 6>;
 
 inline constexpr std::uint16_t kEtherTypeIpv4 = 0x0800;
 inline constexpr std::uint16_t kEtherTypeVlan = 0x8100;
+inline constexpr std::uint16_t kEtherTypeQinQ = 0x88a8;     // 802.1ad S-tag
+inline constexpr std::uint16_t kEtherTypeQinQOld = 0x9100;  // before 802.1ad
 inline constexpr std::uint16_t kEtherTypeIpv6 = 0x86dd;
 inline constexpr std::uint16_t kEtherTypeMacControl = 0x8808;
 inline constexpr std::size_t kEthernetHeaderSize = 14;
 // Minimum frame size without FCS; shorter frames are padded with zeros.
 inline constexpr std::size_t kEthernetMinFrameSize = 60;
+
+// Whether `tpid` starts a VLAN tag (4 bytes: the TPID, then the TCI):
+// 802.1Q, 802.1ad, or the pre-standard QinQ 0x9100. parse_ethernet()
+// reads one 802.1Q tag; the walkers of IBCS (wire/ibcs/signal_field,
+// proto/ibcs/flow_key) and cli/link_layer step over any of them.
+constexpr bool is_vlan_tpid(std::uint16_t tpid) {
+  return tpid == kEtherTypeVlan || tpid == kEtherTypeQinQ ||
+         tpid == kEtherTypeQinQOld;
+}
 
 struct EthernetHeader {
   MacAddress destination{};

@@ -20,6 +20,11 @@ TEST(FlowKey, Ipv4UdpBehindCsigTag) {
   EXPECT_EQ(k->source_port, 40000);
   EXPECT_EQ(k->destination_port, 4791);
   EXPECT_EQ(extract_flow_key(testing::with_csig(plain, {})), k);
+  // Behind QinQ tags (802.1ad outside 802.1Q) too.
+  Bytes qinq(plain.begin(), plain.begin() + 12);
+  qinq.insert(qinq.end(), {0x88, 0xa8, 0x00, 0x05, 0x81, 0x00, 0x00, 0x07});
+  qinq.insert(qinq.end(), plain.begin() + 12, plain.end());
+  EXPECT_EQ(extract_flow_key(qinq), k);
 }
 
 TEST(FlowKey, RejectsNonIpv4AndTruncation) {

@@ -679,6 +679,17 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "sends on each port per period (4) take 2.688s on the slowest switch "
        "link (1K, after the degrade event at line 9), so they would queue "
        "without bound; use at least 3s"},
+      {"the default LSN period after the second degrade on a line",
+       tiny_with("events: [{at: 1us, kind: degrade, link: [spine0, leaf0], "
+                 "fraction: 0.5}, {at: 2us, kind: degrade, "
+                 "link: [spine0, leaf1], rate: 1K}]\n"),
+       7, "events[1]", "(1K, after the degrade event at line 7)"},
+      {"LSN congestion falls that decrease",
+       tiny_with("switches:\n  lsn:\n"
+                 "    congestion_rise: [100KB, 150KB, 300KB]\n"
+                 "    congestion_fall: [60KB, 50KB, 200KB]\n"),
+       10, "switches.lsn.congestion_fall",
+       "level 2's fall is below level 1's: falls must not decrease"},
       {"an LSN level a full queue never reaches",
        tiny_with("switches:\n  lsn:\n"
                  "    congestion_rise: [64KB, 256KB, 1MB]\n"),

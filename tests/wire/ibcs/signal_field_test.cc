@@ -223,6 +223,26 @@ TEST(HpccBinding, TruncationAtEveryField) {
   }
 }
 
+// QinQ: an 802.1ad (or 0x9100) S-tag outside an 802.1Q C-tag, and a CSIG
+// tag inside them; each binding is found behind them all.
+TEST(HpccBinding, StacksBehindQinQAndCsigTags) {
+  const Bytes inner = hpcc_frame(0x4000);
+  const Bytes csig = csig_frame(CsigTag{}, ByteSpan(inner).subspan(kIpOffset));
+  for (const std::uint16_t outer : {0x88a8, 0x9100}) {
+    Bytes frame(csig.begin(), csig.begin() + 12);
+    frame.insert(frame.end(), {static_cast<std::uint8_t>(outer >> 8),
+                               static_cast<std::uint8_t>(outer), 0x00, 0x05,
+                               0x81, 0x00, 0x00, 0x07});
+    frame.insert(frame.end(), csig.begin() + 12, csig.end());
+    auto f = locate(Binding::hpcc_int, frame);
+    ASSERT_TRUE(f) << f.error().to_string();
+    EXPECT_EQ(*read_metric(frame, *f), 0x4000u);
+    auto c = locate(Binding::csig_l2, frame);
+    ASSERT_TRUE(c) << c.error().to_string();
+    EXPECT_EQ(c->offset, 12u + 8 + 2);
+  }
+}
+
 TEST(HpccBinding, StacksBehindCsigTag) {
   const Bytes inner = hpcc_frame(0x4000);
   Bytes frame = csig_frame(CsigTag{}, ByteSpan(inner).subspan(kIpOffset));
