@@ -32,16 +32,15 @@ void round_trip(ByteSpan data, Parse parse) {
 }
 
 // Where the IPv4 header starts, found the way locate() documents it: past
-// the MAC addresses, one 802.1Q tag and one CSIG tag in either order.
+// the MAC addresses, VLAN tags (QinQ too) and one CSIG tag in any order.
 std::size_t ipv4_offset(ByteSpan frame) {
   std::size_t at = 12;
-  bool vlan = false;
   bool csig = false;
   while (at + 2 <= frame.size()) {
     const std::uint16_t type =
         static_cast<std::uint16_t>(frame[at] << 8 | frame[at + 1]);
-    if (type == kEtherTypeVlan && !vlan) {
-      vlan = true;
+    if (is_vlan_tpid(type)) {
+      // any number of VLAN tags
     } else if (type == kDefaultCsigEtherType && !csig) {
       csig = true;
     } else {
