@@ -41,7 +41,7 @@ struct NetworkPacket {
   std::vector<LinkTag> tags;  // outermost first
 };
 
-// `extra_tag_tpid`, when not 0, is stepped over as a tag too.
+// `extra_tag_tpid`, when not 0, is stepped over as a tag too, once.
 std::expected<NetworkPacket, DecodeError> network_packet(
     int link_type, ByteSpan frame, std::uint16_t extra_tag_tpid = 0);
 
