@@ -389,8 +389,10 @@ std::optional<std::string> csig_tpid_problem(const DecodeOptions& options) {
   if (tpid == wire::kEtherTypeIpv4) return taken("IPv4's EtherType");
   if (tpid == wire::kEtherTypeIpv6) return taken("IPv6's EtherType");
   if (tpid == 0x0806) return taken("ARP's EtherType");
-  if (tpid == options.lsn.ethertype) return taken("LSN's EtherType");
-  if (tpid == options.arn_l2.ethertype) return taken("ARN's EtherType");
+  if (tpid == options.lsn.ethertype)
+    return taken("LSN's EtherType (--lsn-ethertype)");
+  if (tpid == options.arn_l2.ethertype)
+    return taken("ARN's EtherType (--arn-ethertype)");
   return std::nullopt;
 }
 

@@ -100,11 +100,12 @@ struct Skipped {
 };
 
 // Frames the readers cannot look into, said once each kind: link types
-// link_layer does not know, and link-layer headers cut short.
+// link_layer does not know, link-layer headers cut short, and raw-IP
+// frames that hold no IPv4 or IPv6 packet.
 struct LinkLayerSkips {
   std::size_t other_types = 0;
   int first_type = 0;
-  Skipped cut;
+  Skipped cut, not_ip;
 
   // The frame's network-layer packet, or nothing (counted).
   std::optional<NetworkPacket> packet(std::size_t index,
@@ -115,7 +116,8 @@ struct LinkLayerSkips {
     }
     auto net = network_packet(frame.link_type, frame.data);
     if (!net) {
-      cut.undecoded(index, net.error());
+      (net.error().field == "ip.version" ? not_ip : cut)
+          .undecoded(index, net.error());
       return std::nullopt;
     }
     return std::move(*net);
@@ -131,6 +133,10 @@ struct LinkLayerSkips {
       err << "arfabric fare-lsr: skipped " << cut.undecodable
           << " frames whose link-layer header is cut short (first: "
           << cut.first_error << ")\n";
+    if (not_ip.undecodable > 0)
+      err << "arfabric fare-lsr: skipped " << not_ip.undecodable
+          << " raw-IP frames that hold no IPv4 or IPv6 packet (first: "
+          << not_ip.first_error << ")\n";
   }
 };
 
@@ -517,9 +523,9 @@ void add_fare_lsr_command(CLI::App& app, FareLsrOptions& options) {
       "a router computes from the LSPs or LSAs of a capture, one JSON object "
       "per route");
   cmd->add_option("-r,--read", options.pcap_path,
-                  "pcap or pcapng file holding IS-IS LSPs (Ethernet frames) "
-                  "or OSPFv2 Link State Updates (Ethernet, raw IP or Linux "
-                  "cooked)")
+                  "pcap or pcapng file holding IS-IS LSPs (Ethernet or Linux "
+                  "cooked) or OSPFv2 Link State Updates (Ethernet, raw IP or "
+                  "Linux cooked)")
       ->required();
   cmd->add_option("--self", options.self,
                   "the computing router: an IS-IS system ID (0000.0000.0001) "

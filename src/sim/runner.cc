@@ -165,17 +165,17 @@ struct ModeRun::State {
   void dispatch(const Event& e);
   RunTotals totals() const;
   void take_sample(Time at);
-  void tag_flow(FlowId f, FlowTag t);
+  // Starts a workload's flow of `bytes`, tagged `t`, and counts its bytes
+  // as the job's (workload_bytes).
+  FlowId start_workload_flow(NodeIndex from, NodeIndex to, std::uint64_t bytes,
+                             Time now, FlowTag t);
   void ring_send(std::size_t r, std::uint32_t m, Time now);
   void flow_complete(FlowId f, Time now);
   // A workload completed `at` (after the warm-up, now): the run's
-  // completion is the latest (Time::max() until the first), and the payload
-  // delivered by then is the workloads' goodput (an incast may deliver
-  // more after it).
+  // completion is the latest (Time::max() until the first).
   void completed_at(Time at) {
     result.completion =
         result.completion == Time::max() ? at : std::max(result.completion, at);
-    payload_at_completion = flows->payload_delivered();
   }
   void start_workload(std::size_t i, Time now);
   void apply_event(const EventSpec& ev, Time now);
@@ -215,9 +215,11 @@ struct ModeRun::State {
   std::vector<std::unique_ptr<Ring>> rings;
   std::uint32_t pending_workloads = 0;
   std::vector<FlowTag> tags;
-  std::vector<std::uint32_t> open_a2a;      // by workload: its flows running
-  std::uint64_t payload_at_completion = 0;  // see completed_at()
-  std::uint64_t payload_at_job_start = 0;   // as the first workload starts
+  std::vector<std::uint32_t> open_a2a;  // by workload: its flows running
+  // The bytes of every workload flow started: once the workloads have
+  // completed, the payload the job delivered (an incast's flows, which
+  // are no workload's, are not counted, before or during the job).
+  std::uint64_t workload_bytes = 0;
   // When the last batch of things handled began (the queue's own last
   // event may be later: events.now()).
   Time handled_until{};
@@ -563,9 +565,14 @@ void ModeRun::State::take_sample(Time at) {
   if (options.progress) options.progress(series->progress());
 }
 
-void ModeRun::State::tag_flow(FlowId f, FlowTag t) {
+FlowId ModeRun::State::start_workload_flow(NodeIndex from, NodeIndex to,
+                                           std::uint64_t bytes, Time now,
+                                           FlowTag t) {
+  const FlowId f = flows->start(from, to, bytes, now);
   if (tags.size() <= f) tags.resize(f + 1);
   tags[f] = t;
+  workload_bytes += bytes;
+  return f;
 }
 
 void ModeRun::State::ring_send(std::size_t r, std::uint32_t m, Time now) {
@@ -573,8 +580,8 @@ void ModeRun::State::ring_send(std::size_t r, std::uint32_t m, Time now) {
   const NodeIndex from = ring.members[m];
   const NodeIndex to = ring.members[(m + 1) % ring.members.size()];
   ++ring.sent[m];
-  tag_flow(flows->start(from, to, ring.chunk, now),
-           {static_cast<std::int32_t>(r), m});
+  start_workload_flow(from, to, ring.chunk, now,
+                      {static_cast<std::int32_t>(r), m});
 }
 
 void ModeRun::State::flow_complete(FlowId f, Time now) {
@@ -622,8 +629,8 @@ void ModeRun::State::start_workload(std::size_t i, Time now) {
       for (NodeIndex b : w.participants) {
         if (a == b) continue;
         ++open_a2a[i];
-        tag_flow(flows->start(a, b, w.bytes, now),
-                 {kAllToAllTag, static_cast<std::uint32_t>(i)});
+        start_workload_flow(a, b, w.bytes, now,
+                            {kAllToAllTag, static_cast<std::uint32_t>(i)});
       }
     }
     return;
@@ -710,8 +717,8 @@ bool ModeRun::State::run(Time limit) {
     handled_until = next;
     if (next_arrival < arrivals.size() && arrivals[next_arrival].at == next) {
       const Arrival& a = arrivals[next_arrival++];
-      const FlowId f = flows->start(a.from, a.to, a.bytes, next);
-      tag_flow(f, {kPoissonTag, 0});
+      const FlowId f =
+          start_workload_flow(a.from, a.to, a.bytes, next, {kPoissonTag, 0});
       if (flow_started.size() <= f) flow_started.resize(f + 1);
       flow_started[f] = next;
       ++open_poisson;
@@ -719,8 +726,6 @@ bool ModeRun::State::run(Time limit) {
     }
     if (next_workload < workload_starts.size() &&
         workload_starts[next_workload].first == next) {
-      // The job starts: what an incast delivered before is not its.
-      if (next_workload == 0) payload_at_job_start = flows->payload_delivered();
       start_workload(workload_starts[next_workload].second, next);
       ++next_workload;
       continue;
@@ -772,14 +777,13 @@ void ModeRun::State::measure(Time end) {
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();
   result.retransmissions = flows->sender_totals().retransmissions;
-  // The payload delivered by the completion, over the job's time; over
-  // the whole run when unfinished, or when no workload sent anything (an
-  // incast alone).
+  // The job's payload (its workloads' bytes, every one delivered) over
+  // the job's time; all the payload delivered over the whole run when
+  // unfinished, or when no workload sent anything (an incast alone).
   const bool by_completion = result.finished && result.job_time > Time{};
   const Time span = by_completion ? result.job_time : result.simulated;
   const std::uint64_t payload =
-      by_completion ? payload_at_completion - payload_at_job_start
-                    : result.payload_bytes;
+      by_completion ? workload_bytes : result.payload_bytes;
   if (span > Time{}) {
     result.goodput_gbps =
         static_cast<double>(payload) * 8 / span.seconds() / 1e9;

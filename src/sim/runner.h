@@ -47,7 +47,9 @@ struct ModeResult {
   // took (Time::max() when unfinished; 0 with nothing to send).
   Time job_time = Time::max();
   std::uint64_t payload_bytes = 0;  // delivered to receivers
-  double goodput_gbps = 0;          // payload / job_time (or stop)
+  // The workloads' payload / job_time (all payload / simulated when
+  // unfinished).
+  double goodput_gbps = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
       dropped{};
   std::uint64_t retransmissions = 0;

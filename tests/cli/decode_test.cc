@@ -124,6 +124,11 @@ TEST(Decode, ACsigTpidOtherFramesUseIsRefused) {
   EXPECT_EQ(out.str(), "");
   options.ibcs.csig_ethertype = 0x9900;
   EXPECT_EQ(csig_tpid_problem(options), std::nullopt);
+  // A moved LSN EtherType is named as the clash it makes.
+  options.lsn.ethertype = 0x9900;
+  EXPECT_EQ(*csig_tpid_problem(options),
+            "--csig-ethertype 0x9900 is LSN's EtherType (--lsn-ethertype): "
+            "the CSIG tag needs a TPID no other frame starts with");
 }
 
 TEST(Decode, ReadsPcapFilesAndNumbersFrames) {

@@ -664,6 +664,15 @@ TEST(FareLsrCommand, OspfFromCapturesOfEveryLinkType) {
             "decode (first: frame 2: ipv4.total_length at offset 2: total "
             "length 96 does not fit between the 20-byte header and the 46 "
             "bytes available)\n");
+  // A raw-IP frame of no IP version is said as such, not as a cut header.
+  testing::write_pcap_file(path, 101, {{ip, 0}, {Bytes(20, 0x00), 0}});
+  errors.clear();
+  r = routes(run_ok({.pcap_path = path, .self = "10.0.1.1"}, &errors));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(errors,
+            "arfabric fare-lsr: skipped 1 raw-IP frames that hold no IPv4 or "
+            "IPv6 packet (first: frame 2: ip.version at offset 0: version 0 "
+            "is neither IPv4 nor IPv6)\n");
   testing::write_pcap_file(path, 105, {{ethernet, 0}});  // 802.11
   std::ostringstream out, err;
   EXPECT_EQ(run_fare_lsr({.pcap_path = path, .self = "10.0.1.1"}, out, err), 1);

@@ -694,6 +694,10 @@ hosts: {mss: 4KB, header_bytes: 64}
       ": switches.arn.queue_high: ARN's queue_high (1250B) might never be "
       "reached"))
       << err4.str();
+  EXPECT_NE(err4.str().find("; set it (by default 1/4 of the buffer) or a "
+                            "larger buffer_per_port\n"),
+            std::string::npos)
+      << err4.str();
   fs::remove(file);
 }
 

@@ -148,9 +148,17 @@ events:
   ASSERT_TRUE(r) << r.error();
   ASSERT_TRUE(r->finished);
   EXPECT_GT(r->payload_bytes, 6'000'000u);  // the incast's, mostly
-  // Four hosts receive at most 4 x 100G.
-  EXPECT_GT(r->goodput_gbps, 0);
-  EXPECT_LE(r->goodput_gbps, 400);
+  // The job's payload alone: 12 flows of 10 KB over its time.
+  EXPECT_DOUBLE_EQ(r->goodput_gbps,
+                   12.0 * 10'000 * 8 / r->job_time.seconds() / 1e9);
+  EXPECT_LE(r->goodput_gbps, 400);  // four hosts receive at most 4 x 100G
+  // And an incast running during the job adds nothing either.
+  with_incast->events[0].at = us(5'001);
+  auto during = run_mode(*with_incast, Mode::ecmp);
+  ASSERT_TRUE(during) << during.error();
+  ASSERT_TRUE(during->finished);
+  EXPECT_DOUBLE_EQ(during->goodput_gbps,
+                   12.0 * 10'000 * 8 / during->job_time.seconds() / 1e9);
 }
 
 // LSN and ARN steer traffic to a multi-homed host too (no LSN bit and

@@ -144,13 +144,18 @@ std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
       if (auto why = unreachable_threshold(
               scenario, p.lsn_congestion_rise[k],
               strformat("LSN congestion level {}'s rise", k + 1)))
-        return strformat("switches.lsn.congestion_rise[{}]: {}", k, *why);
+        return strformat(
+            "switches.lsn.congestion_rise[{}]: {}; set it (by default 1/16, "
+            "1/4 and 1/2 of the buffer) or a larger buffer_per_port",
+            k, *why);
     }
   }
   if (uses_arn(mode)) {
     if (auto why = unreachable_threshold(scenario, p.arn_queue_high_bytes,
                                          "ARN's queue_high"))
-      return "switches.arn.queue_high: " + *why;
+      return "switches.arn.queue_high: " + *why +
+             "; set it (by default 1/4 of the buffer) or a larger "
+             "buffer_per_port";
   }
   return std::nullopt;
 }
