@@ -478,6 +478,19 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   // exit, which would lose them.
   guard->reset();
   memory = nullptr;
+  // Why a mode is unfinished, as far as the flows tell: how many are
+  // open, and the oldest's hosts and progress.
+  for (const sim::ModeResult& r : results) {
+    if (r.finished || !r.oldest_open_flow) continue;
+    const auto& o = *r.oldest_open_flow;
+    const auto& nodes = scenario->topology.nodes;
+    out << fmt::format(
+        "{:<14}unfinished at {}: {} workload flows open; the oldest, {} -> "
+        "{} from {}, had {} of its {} bytes\n",
+        sim::mode_name(r.mode), format_time(scenario->stop_at), r.open_flows,
+        nodes[o.source].name, nodes[o.destination].name,
+        format_time_rounded(o.started), o.delivered, o.bytes);
+  }
   // Routing loops and random link errors have no column: a line per mode
   // that had any; and BGP cut short, once.
   if (std::ranges::any_of(

@@ -777,6 +777,23 @@ void ModeRun::State::measure(Time end) {
   result.samples = series->take();
   result.payload_bytes = flows->payload_delivered();
   result.retransmissions = flows->sender_totals().retransmissions;
+  if (!result.finished) {
+    for (FlowId f = 0; f < flows->size(); ++f) {
+      const transport::Receiver* receiver = flows->receiver(f);
+      // Complete, or an incast's (no workload waits for it).
+      if (receiver == nullptr || f >= tags.size() ||
+          tags[f].ring == kBackgroundTag)
+        continue;
+      ++result.open_flows;
+      const FlowStats& s = flows->stats(f);
+      if (result.oldest_open_flow &&
+          result.oldest_open_flow->started <= s.started - t0)
+        continue;
+      result.oldest_open_flow =
+          ModeResult::OpenFlow{s.source, s.destination, s.bytes,
+                               receiver->bytes_delivered(), s.started - t0};
+    }
+  }
   // The job's payload (its workloads' bytes, every one delivered) over
   // the job's time; all the payload delivered over the whole run when
   // unfinished, or when no workload sent anything (an incast alone).

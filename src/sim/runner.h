@@ -53,6 +53,16 @@ struct ModeResult {
   std::array<std::uint64_t, static_cast<std::size_t>(DropReason::count_)>
       dropped{};
   std::uint64_t retransmissions = 0;
+  // Unfinished: the workloads' flows still open when the run stopped, and
+  // the one open longest (what a user looks at first: a host cut off, a
+  // link too slow for the control traffic).
+  struct OpenFlow {
+    NodeIndex source = 0, destination = 0;
+    std::uint64_t bytes = 0, delivered = 0;
+    Time started{};  // after the warm-up
+  };
+  std::uint64_t open_flows = 0;
+  std::optional<OpenFlow> oldest_open_flow;
   // Poisson workloads: flows completed and their completion times.
   std::uint64_t flows_completed = 0;
   Time fct_mean = Time::max(), fct_p99 = Time::max();

@@ -701,6 +701,34 @@ hosts: {mss: 4KB, header_bytes: 64}
   fs::remove(file);
 }
 
+// An unfinished mode says below the table how many workload flows are
+// open and which has been open longest, with its progress.
+TEST(SimCommand, AnUnfinishedModeNamesItsOldestOpenFlow) {
+  const std::string file = testing::temp_path("sim-cut") + ".yaml";
+  std::ofstream(file) << R"(stop_at: 1ms
+modes: [ecmp]
+topology: {kind: clos3, spines: 1, leaves: 2, hosts_per_leaf: 1}
+switches: {routing: static}
+workloads:
+  - {kind: all_to_all, bytes: 1MB}
+events:
+  - {at: 1us, kind: link_down, link: [leaf1, host1.0]}
+)";
+  SimOptions o = tiny("");
+  o.scenario_path = file;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_sim(o, out, err), 0) << err.str();
+  const std::string text = out.str();
+  const std::size_t at = text.find(
+      "ecmp          unfinished at 1ms: 2 "
+      "workload flows open; the oldest, host");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_NE(text.find(" from 0.0 us, had ", at), std::string::npos) << text;
+  EXPECT_NE(text.find(" of its 1000000 bytes\n", at), std::string::npos)
+      << text;
+  fs::remove(file);
+}
+
 // No signal delivered: the IBCS table's mean is "-", as results.json's
 // mean_delivered is null, not 0.00.
 TEST(SimCommand, IbcsMeanOfNothingDeliveredIsADash) {

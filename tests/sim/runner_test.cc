@@ -108,6 +108,42 @@ TEST(Runner, BgpCutShortByStopAtIsSaid) {
   EXPECT_LT(whole->simulated, ms(50));  // it ended when BGP was done
 }
 
+// An unfinished run says which workload flows are open: host1.0's cable
+// goes down for good at 1 us, so the flows to and from it never finish;
+// the rest do. The oldest open flow is one of host1.0's, with part of
+// its bytes.
+TEST(Runner, AnUnfinishedRunNamesItsOldestOpenFlow) {
+  auto s = parse_scenario(R"(
+stop_at: 2ms
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 2}
+switches: {routing: static}
+workloads:
+  - {kind: all_to_all, bytes: 1MB, start: 0s}
+events:
+  - {at: 1us, kind: link_down, link: [leaf1, host1.0]}
+)",
+                          "cut.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  auto r = run_mode(*s, Mode::ecmp);
+  ASSERT_TRUE(r) << r.error();
+  ASSERT_FALSE(r->finished);
+  EXPECT_EQ(r->open_flows, 6u);  // 3 to host1.0, 3 from it
+  ASSERT_TRUE(r->oldest_open_flow);
+  const auto& o = *r->oldest_open_flow;
+  const NodeIndex cut = *s->topology.find("host1.0");
+  EXPECT_TRUE(o.source == cut || o.destination == cut);
+  EXPECT_EQ(o.bytes, 1'000'000u);
+  EXPECT_LT(o.delivered, o.bytes);
+  EXPECT_EQ(o.started, Time{});
+  // Finished: none open.
+  s->events.clear();
+  auto done = run_mode(*s, Mode::ecmp);
+  ASSERT_TRUE(done) << done.error();
+  ASSERT_TRUE(done->finished);
+  EXPECT_EQ(done->open_flows, 0u);
+  EXPECT_FALSE(done->oldest_open_flow);
+}
+
 // A job is timed from its first workload's start: the same collective
 // started 300 us later takes as long, and its goodput is over that time
 // (it was over the completion, counted from the warm-up's end, so a late

@@ -48,7 +48,7 @@ Json scenario_json(const Scenario& s) {
   return j;
 }
 
-Json mode_json(const ModeResult& r) {
+Json mode_json(const Scenario& s, const ModeResult& r) {
   Json j;
   j["mode"] = mode_name(r.mode);
   j["finished"] = r.finished;
@@ -66,6 +66,18 @@ Json mode_json(const ModeResult& r) {
   j["dropped"] = std::move(dropped);
   j["dropped_total"] = total;
   j["retransmissions"] = r.retransmissions;
+  j["open_flows"] = r.open_flows;
+  if (const auto& o = r.oldest_open_flow) {
+    Json open;
+    open["source"] = s.topology.nodes[o->source].name;
+    open["destination"] = s.topology.nodes[o->destination].name;
+    open["bytes"] = o->bytes;
+    open["delivered"] = o->delivered;
+    put_time(open, "started", o->started);
+    j["oldest_open_flow"] = std::move(open);
+  } else {
+    j["oldest_open_flow"] = nullptr;
+  }
   j["flows_completed"] = r.flows_completed;
   put_time(j, "fct_mean", r.fct_mean);
   put_time(j, "fct_p99", r.fct_p99);
@@ -128,7 +140,7 @@ std::string results_json(const Scenario& scenario,
   j["version"] = kResultsFormatVersion;
   j["scenario"] = scenario_json(scenario);
   Json modes = Json::array();
-  for (const ModeResult& r : results) modes.push_back(mode_json(r));
+  for (const ModeResult& r : results) modes.push_back(mode_json(scenario, r));
   j["modes"] = std::move(modes);
   Json skipped = Json::array();
   for (const ModeNotRun& n : not_run) {
