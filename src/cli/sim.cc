@@ -243,7 +243,9 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   // Memory that grows on past the limit after the modes were told to
   // stop: exit before the system's OOM killer ends the process without a
   // word (SimOptions::memory_limit).
-  auto exit_now = [&err, &bar, &bar_mutex, jobs](const std::string& reason) {
+  // --out's partial files go too: no destructor runs.
+  auto exit_now = [&err, &bar, &bar_mutex, jobs,
+                   &options](const std::string& reason) {
     std::lock_guard lock(bar_mutex);
     bar.clear();
     err << "arfabric sim: " << reason
@@ -251,6 +253,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
            "exiting before the system kills the process. "
         << memory_advice(jobs) << "\n";
     err.flush();
+    if (!options.out_dir.empty()) remove_partial_files(options.out_dir);
     std::_Exit(3);
   };
   // Set by the memory guard or by Ctrl-C / SIGTERM: the modes running

@@ -116,6 +116,19 @@ std::expected<void, std::string> write_file_atomically(
   return rename_into_place(partial, dir / name);
 }
 
+void remove_partial_files(const fs::path& dir) {
+  std::error_code ignored;
+  for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"})
+    fs::remove(partial_path(dir, name), ignored);
+  for (sim::Mode mode : {sim::Mode::ecmp, sim::Mode::fare, sim::Mode::fare_lsn,
+                         sim::Mode::fare_arn, sim::Mode::fare_lsn_arn}) {
+    fs::remove(
+        partial_path(dir,
+                     "control-" + std::string(sim::mode_name(mode)) + ".pcap"),
+        ignored);
+  }
+}
+
 SimOutput::~SimOutput() { discard_pending(); }
 
 void SimOutput::discard_pending() {

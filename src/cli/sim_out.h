@@ -80,6 +80,11 @@ class SimOutput {
   void discard_pending();
 };
 
+// Removes every partial file a run writes in `dir` (of the results and of
+// each mode's capture), ignoring errors: for an exit that cannot unwind
+// (the memory guard's), which no SimOutput destructor will see.
+void remove_partial_files(const std::filesystem::path& dir);
+
 // Writes `text` to dir/name through "name.partial" and a rename. Errors:
 // the path and the reason (errno text).
 std::expected<void, std::string> write_file_atomically(

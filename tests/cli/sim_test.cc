@@ -388,6 +388,9 @@ TEST(SimCommandDeathTest, MemoryThatRunsAwayInTheSetUpExitsWithAMessage) {
   SimOptions o;
   o.scenario_path = path;
   o.jobs = 1;
+  // Its capture's partial file goes with it.
+  const fs::path dir = testing::fresh_temp_path("sim-runaway-out");
+  o.out_dir = dir.string();
   // Routes stop when asked; building the FIBs (325 MB here) does not, and
   // is read many times while it grows.
   o.memory_check_interval = std::chrono::milliseconds(5);
@@ -405,6 +408,8 @@ TEST(SimCommandDeathTest, MemoryThatRunsAwayInTheSetUpExitsWithAMessage) {
       "\\(--memory-limit\\), and still grows: a mode's set-up, which does "
       "not stop part way, went on; exiting before the system kills the "
       "process\\. Fewer modes \\(-m\\) or a smaller scenario need less\\.");
+  EXPECT_TRUE(fs::is_directory(dir));  // made before the run
+  EXPECT_TRUE(fs::is_empty(dir));
 }
 
 TEST(SimCommand, ParallelModesGiveTheSameFiles) {
