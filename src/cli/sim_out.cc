@@ -129,7 +129,16 @@ void remove_partial_files(const fs::path& dir) {
   }
 }
 
-SimOutput::~SimOutput() { discard_pending(); }
+SimOutput::~SimOutput() {
+  // Captures still open (a run that ended early) and complete ones that
+  // no results followed.
+  for (auto& [mode, c] : captures_) {
+    c->writer.reset();  // closes the file
+    std::error_code ignored;
+    fs::remove(c->partial, ignored);
+  }
+  discard_pending();
+}
 
 void SimOutput::discard_pending() {
   for (const std::string& name : pending_) {

@@ -34,7 +34,8 @@ class SimOutput {
   // and the reason.
   static std::expected<SimOutput, std::string> open(
       const std::filesystem::path& dir);
-  // Removes the partial files of a run that did not write its results.
+  // Removes the partial files of a run that did not write its results,
+  // captures still open included.
   ~SimOutput();
   SimOutput(SimOutput&&) = default;
   SimOutput& operator=(SimOutput&&) = delete;

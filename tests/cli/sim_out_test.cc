@@ -316,6 +316,9 @@ TEST(SimOutput, KeptCapturesOfARunThatWritesNoResultsAreRemoved) {
     ASSERT_TRUE(out->begin_mode(sim::Mode::fare));
     ASSERT_TRUE(out->end_mode(sim::Mode::fare, true));
     EXPECT_TRUE(fs::exists(dir / "control-fare.pcap.partial"));
+    // And one still open.
+    ASSERT_TRUE(out->begin_mode(sim::Mode::ecmp));
+    EXPECT_TRUE(fs::exists(dir / "control-ecmp.pcap.partial"));
   }
   EXPECT_TRUE(fs::is_empty(dir));
 }
