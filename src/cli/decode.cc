@@ -38,9 +38,7 @@ void print(std::ostream& out, const nlohmann::json& j, bool pretty) {
 }
 
 std::uint16_t opcode_of(ByteSpan payload) {
-  return payload.size() >= 2
-             ? static_cast<std::uint16_t>(payload[0] << 8 | payload[1])
-             : 0;
+  return payload.size() >= 2 ? load_be16(payload, 0) : 0;
 }
 
 // BGP messages in a TCP segment to or from the BGP port, if the segment
@@ -97,8 +95,7 @@ std::optional<Bytes> kept_by_capture(ByteSpan frame, std::size_t offset,
   if (wire <= frame.size() || frame.size() < offset + length.header) {
     return {};
   }
-  const std::size_t said = static_cast<std::size_t>(
-      frame[offset + length.at] << 8 | frame[offset + length.at + 1]);
+  const std::size_t said = load_be16(frame, offset + length.at);
   const std::size_t uncounted = length.counts_header ? 0 : length.header;
   const std::size_t kept = frame.size() - offset - uncounted;
   if (said <= kept || said > wire - offset - uncounted) return {};
@@ -192,10 +189,6 @@ constexpr int kDltEthernet = 1;
 constexpr int kDltLinuxSll = 113;   // tcpdump -i any, libpcap < 1.10
 constexpr int kDltLinuxSll2 = 276;  // tcpdump -i any, libpcap >= 1.10
 
-std::uint16_t be16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
 // The VLAN tags of a frame, outermost first, as "vlan" and, inside it,
 // "inner_vlans" (the TPID shown where it is not 802.1Q's). Other tags
 // stepped over (a CSIG tag) are shown by what reads them.
@@ -283,9 +276,10 @@ nlohmann::json decode_captured_packet(int link_type, ByteSpan frame,
          {"payload", to_hex(frame.subspan(net->offset))}};
   }
   if (link_type == kDltLinuxSll) {
-    j["sll"] = {{"protocol", be16(frame, 14)}, {"packet_type", be16(frame, 0)}};
+    j["sll"] = {{"protocol", load_be16(frame, 14)},
+                {"packet_type", load_be16(frame, 0)}};
   } else if (link_type == kDltLinuxSll2) {
-    j["sll2"] = {{"protocol", be16(frame, 0)}, {"packet_type", frame[10]}};
+    j["sll2"] = {{"protocol", load_be16(frame, 0)}, {"packet_type", frame[10]}};
   }
   add_vlans(j, net->tags);
   return j;

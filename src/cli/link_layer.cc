@@ -21,10 +21,6 @@ constexpr std::size_t kEthernetHeader = 14;
 constexpr std::size_t kSllHeader = 16;
 constexpr std::size_t kSll2Header = 20;
 
-std::uint16_t be16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
 // The tags stepped over: any number of VLAN tags, the extra one once.
 class TagWalk {
  public:
@@ -52,8 +48,8 @@ class TagWalk {
           DecodeError{tag + (vlan ? ".tci" : ".control"), at, what});
     if (frame_.size() < at + 4)
       return std::unexpected(DecodeError{tag + ".ethertype", at + 2, what});
-    packet.tags.push_back(LinkTag{packet.ethertype, be16(frame_, at)});
-    packet.ethertype = be16(frame_, at + 2);
+    packet.tags.push_back(LinkTag{packet.ethertype, load_be16(frame_, at)});
+    packet.ethertype = load_be16(frame_, at + 2);
     return at + 4;
   }
 
@@ -118,7 +114,7 @@ std::expected<NetworkPacket, DecodeError> network_packet(
         return std::unexpected(
             short_header("eth.header", frame.size(), kEthernetHeader));
       return TagWalk(frame, "eth", extra_tag_tpid)
-          .after_tags({be16(frame, 12), 0, {}}, kEthernetHeader);
+          .after_tags({load_be16(frame, 12), 0, {}}, kEthernetHeader);
     case kDltRaw:
     case kLinktypeRaw:
     case kDltIpv4:
@@ -137,12 +133,12 @@ std::expected<NetworkPacket, DecodeError> network_packet(
         return std::unexpected(
             short_header("sll.header", frame.size(), kSllHeader));
       return TagWalk(frame, "sll", extra_tag_tpid)
-          .after_tags({be16(frame, 14), 0, {}}, kSllHeader);
+          .after_tags({load_be16(frame, 14), 0, {}}, kSllHeader);
     case kDltLinuxSll2: {
       if (frame.size() < kSll2Header)
         return std::unexpected(
             short_header("sll2.header", frame.size(), kSll2Header));
-      NetworkPacket packet{be16(frame, 0), 0, {}};
+      NetworkPacket packet{load_be16(frame, 0), 0, {}};
       TagWalk walk(frame, "sll2", extra_tag_tpid);
       if (!walk.is_tag(packet.ethertype)) {
         packet.offset = kSll2Header;

@@ -128,6 +128,12 @@ class ByteReader {
   std::size_t pos_ = 0;
 };
 
+// The big-endian 16 bits at `at`, for walkers that have checked the
+// bounds themselves (at + 2 <= b.size()); ByteReader::u16 checks them.
+inline std::uint16_t load_be16(ByteSpan b, std::size_t at) {
+  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
+}
+
 class ByteWriter {
  public:
   ByteWriter() = default;

@@ -6,13 +6,6 @@
 #include "wire/inet/ipv4.h"
 
 namespace arfabric::proto::ibcs {
-namespace {
-
-std::uint16_t get16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
-}  // namespace
 
 std::optional<FlowKey> extract_flow_key(ByteSpan frame,
                                         std::uint16_t csig_ethertype) {
@@ -21,7 +14,7 @@ std::optional<FlowKey> extract_flow_key(ByteSpan frame,
   std::uint16_t type = 0;
   for (;;) {
     if (frame.size() < p + 2) return std::nullopt;
-    type = get16(frame, p);
+    type = load_be16(frame, p);
     p += 2;
     if (wire::is_vlan_tpid(type)) {
       p += 2;
@@ -44,9 +37,10 @@ std::optional<FlowKey> extract_flow_key(ByteSpan frame,
   std::copy_n(ip.begin() + 16, 4, key.destination.begin());
   if (key.protocol != wire::kIpProtoUdp && key.protocol != wire::kIpProtoTcp)
     return key;
-  if ((get16(ip, 6) & 0x1fff) != 0 || ip.size() < ihl + 4) return std::nullopt;
-  key.source_port = get16(ip, ihl);
-  key.destination_port = get16(ip, ihl + 2);
+  if ((load_be16(ip, 6) & 0x1fff) != 0 || ip.size() < ihl + 4)
+    return std::nullopt;
+  key.source_port = load_be16(ip, ihl);
+  key.destination_port = load_be16(ip, ihl + 2);
   return key;
 }
 

@@ -273,10 +273,6 @@ std::expected<SignalField, DecodeError> locate_udp(
 // reading bytes directly. Every `return std::nullopt` / `false` corresponds
 // to one error of the detailed walk.
 
-std::uint16_t get16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
-
 struct FastL2 {
   std::uint16_t ethertype = 0;
   std::size_t l3_offset = 0;
@@ -288,7 +284,7 @@ bool fast_l2(ByteSpan frame, const BindingConfig& config, FastL2& out) {
   std::size_t p = kMacBytes;
   for (;;) {
     if (frame.size() < p + 2) return false;
-    const std::uint16_t type = get16(frame, p);
+    const std::uint16_t type = load_be16(frame, p);
     const bool vlan = is_vlan_tpid(type);
     const bool csig = !vlan && type == config.csig_ethertype && !out.csig;
     if (!vlan && !csig) {
@@ -319,7 +315,7 @@ bool fast_ipv4(ByteSpan frame, const FastL2& l2, FastIp& ip) {
   ip.header_length = (frame[ip.offset] & 0x0f) * 4u;
   if (ip.header_length < kIpv4MinHeader || ip.header_length > available)
     return false;
-  ip.total_length = get16(frame, ip.offset + kIpv4TotalLength);
+  ip.total_length = load_be16(frame, ip.offset + kIpv4TotalLength);
   return ip.total_length >= ip.header_length && ip.total_length <= available;
 }
 
@@ -329,7 +325,7 @@ std::optional<SignalField> try_csig(ByteSpan frame,
   if (!fast_l2(frame, config, l2) || !l2.csig) return std::nullopt;
   const std::size_t at = l2.csig_offset;
   const auto code =
-      static_cast<std::uint8_t>(get16(frame, at + kCsigControl) >> 13);
+      static_cast<std::uint8_t>(load_be16(frame, at + kCsigControl) >> 13);
   const auto* type = find_type(kCsigSignalTypes, code);
   if (!type) return std::nullopt;
   return csig_field(at, code, *type);
@@ -369,14 +365,14 @@ std::optional<SignalField> try_udp(ByteSpan frame,
   FastIp ip;
   if (!fast_l2(frame, config, l2) || !fast_ipv4(frame, l2, ip) ||
       frame[ip.offset + kIpv4Protocol] != kIpProtoUdp ||
-      (get16(frame, ip.offset + kIpv4Fragment) & 0x1fff) != 0)
+      (load_be16(frame, ip.offset + kIpv4Fragment) & 0x1fff) != 0)
     return std::nullopt;
   const std::size_t udp = ip.offset + ip.header_length;
   const std::size_t segment = ip.total_length - ip.header_length;
   if (segment < kUdpHeaderSize) return std::nullopt;
-  const std::size_t length = get16(frame, udp + kUdpLength);
+  const std::size_t length = load_be16(frame, udp + kUdpLength);
   if (length < kUdpHeaderSize || length > segment ||
-      get16(frame, udp + kUdpDestinationPort) != config.udp_port ||
+      load_be16(frame, udp + kUdpDestinationPort) != config.udp_port ||
       length - kUdpHeaderSize < kUdpShimSize)
     return std::nullopt;
   const std::uint8_t version_type = frame[udp + kUdpHeaderSize];

@@ -128,9 +128,6 @@ inline std::uint32_t received_fcs(ByteSpan frame) {
   return std::uint32_t{fcs[0]} | std::uint32_t{fcs[1]} << 8 |
          std::uint32_t{fcs[2]} << 16 | std::uint32_t{fcs[3]} << 24;
 }
-inline std::uint16_t get16(ByteSpan b, std::size_t at) {
-  return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
-}
 }  // namespace detail
 
 // parse()'s acceptance without its errors: a view exactly when parse()
@@ -146,8 +143,8 @@ inline std::optional<FrameView> view(ByteSpan frame,
   }
   // Padding, R and Rsv are not looked at (receivers ignore them).
   if (body.size() < kMinFrameSize ||
-      detail::get16(body, kEtherTypeOffset) != options.ethertype ||
-      detail::get16(body, kOpcodeOffset) != options.opcode ||
+      load_be16(body, kEtherTypeOffset) != options.ethertype ||
+      load_be16(body, kOpcodeOffset) != options.opcode ||
       body[kTypeOffset] >> 4 != kHeaderType) {
     return std::nullopt;
   }
