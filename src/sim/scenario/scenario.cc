@@ -121,41 +121,52 @@ void default_queue_thresholds(SwitchParams& p) {
   p.arn_queue_low_bytes = buffer / 16;
 }
 
+bool QueueThreshold::read_by(Mode mode) const {
+  return std::string_view(section) == "lsn" ? uses_lsn(mode) : uses_arn(mode);
+}
+
+std::string QueueThreshold::key() const {
+  std::string k = strformat("switches.{}.{}", section, field);
+  if (index) k += strformat("[{}]", *index);
+  return k;
+}
+
+std::vector<QueueThreshold> queue_thresholds(const SwitchParams& p) {
+  std::vector<QueueThreshold> out;
+  static constexpr const char* kRiseFractions[3] = {"1/16", "1/4", "1/2"};
+  for (std::size_t k = 0; k < 3; ++k) {
+    out.push_back({"lsn", "congestion_rise", k, p.lsn_congestion_rise[k],
+                   strformat("LSN congestion level {}'s rise", k + 1),
+                   kRiseFractions[k]});
+  }
+  out.push_back({"arn", "queue_high", std::nullopt, p.arn_queue_high_bytes,
+                 "ARN's queue_high", "1/4"});
+  return out;
+}
+
 std::optional<std::string> unreachable_threshold(const Scenario& scenario,
-                                                 std::uint64_t value,
-                                                 std::string_view what) {
+                                                 const QueueThreshold& t) {
   const std::uint64_t buffer = scenario.switches.buffer_bytes_per_port;
   const std::uint64_t packet =
       std::uint64_t{scenario.hosts.mss_bytes} + scenario.hosts.header_bytes;
   const std::uint64_t fullest = buffer > packet ? buffer - packet : 0;
-  if (value <= fullest) return std::nullopt;
+  if (t.value <= fullest) return std::nullopt;
   return strformat(
       "{} ({}) might never be reached: a queue that holds more than {} "
       "(buffer_per_port {} less one {} packet) may refuse every packet",
-      what, format_size(value), format_size(fullest), format_size(buffer),
+      t.what, format_size(t.value), format_size(fullest), format_size(buffer),
       format_size(packet));
 }
 
 std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
                                                    Mode mode) {
-  const SwitchParams& p = scenario.switches;
-  if (uses_lsn(mode)) {
-    for (int k = 0; k < 3; ++k) {
-      if (auto why = unreachable_threshold(
-              scenario, p.lsn_congestion_rise[k],
-              strformat("LSN congestion level {}'s rise", k + 1)))
-        return strformat(
-            "switches.lsn.congestion_rise[{}]: {}; set it (by default 1/16, "
-            "1/4 and 1/2 of the buffer) or a larger buffer_per_port",
-            k, *why);
-    }
-  }
-  if (uses_arn(mode)) {
-    if (auto why = unreachable_threshold(scenario, p.arn_queue_high_bytes,
-                                         "ARN's queue_high"))
-      return "switches.arn.queue_high: " + *why +
-             "; set it (by default 1/4 of the buffer) or a larger "
-             "buffer_per_port";
+  for (const QueueThreshold& t : queue_thresholds(scenario.switches)) {
+    if (!t.read_by(mode)) continue;
+    if (auto why = unreachable_threshold(scenario, t))
+      return strformat(
+          "{}: {}; set it (by default {} of the buffer) or a larger "
+          "buffer_per_port",
+          t.key(), *why, t.default_fraction);
   }
   return std::nullopt;
 }

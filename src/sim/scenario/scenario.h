@@ -257,21 +257,33 @@ std::optional<std::string> lsn_edge_problem(const Topology& topology);
 // (the parser points at it when the period is the default). Whatever the
 // scenario's modes: the parser asks when they include an LSN mode, the
 // runner for every LSN mode it runs (the sim command's -m may add one).
+// The queue depths LSN (congestion levels' rises) and ARN (queue_high)
+// react to, where the file sets them: switches.<section>.<field>, the
+// index'th of a list.
+struct QueueThreshold {
+  const char* section;  // "lsn" or "arn"
+  const char* field;    // "congestion_rise", "queue_high"
+  std::optional<std::size_t> index;
+  std::uint64_t value = 0;
+  std::string what;              // "LSN congestion level 3's rise"
+  const char* default_fraction;  // "1/2"
+  bool read_by(Mode mode) const;
+  std::string key() const;  // "switches.lsn.congestion_rise[2]"
+};
+std::vector<QueueThreshold> queue_thresholds(const SwitchParams& p);
+
 // A drop-tail queue that holds more than buffer_per_port less one data
 // packet may refuse every packet that comes (link.cc admits a packet only
 // while the buffer holds it whole), so a congestion threshold above that
 // might never be reached: LSN's level 3 at the 1 MB buffer's size never
-// was. Why `value` (`what`, "LSN congestion level 3's rise") is so, or
-// nothing.
+// was. Why `t` is so, or nothing.
 std::optional<std::string> unreachable_threshold(const Scenario& scenario,
-                                                 std::uint64_t value,
-                                                 std::string_view what);
-// The thresholds `mode` reads (LSN's rises in LSN modes, ARN's queue_high
-// in ARN modes), the first that might never be reached, with its key:
-// "switches.lsn.congestion_rise[2]: LSN congestion level 3's rise ...".
-// The parser checks given thresholds whatever the modes, and defaults for
-// the file's modes, at their keys; the runner and the sim command ask for
-// a mode -m adds.
+                                                 const QueueThreshold& t);
+// The first threshold `mode` reads that might never be reached, with its
+// key: "switches.lsn.congestion_rise[2]: LSN congestion level 3's rise
+// ...". The parser checks given thresholds whatever the modes, and
+// defaults for the file's modes, at their keys; the runner and the sim
+// command ask for a mode -m adds.
 std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
                                                    Mode mode);
 

@@ -1260,44 +1260,38 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
 // modes use them, at buffer_per_port (only a buffer of a few packets
 // makes them too high). The runner asks again for a mode -m adds.
 Result<void> check_thresholds_reached(const Map& top, const Scenario& s) {
-  const SwitchParams& p = s.switches;
   const auto switches = top.get("switches");
-  // The node of switches.<section>.<key>, if the file gives it.
-  const auto given = [&](const char* section,
-                         const char* key) -> std::optional<YAML::Node> {
+  // The threshold's node, if the file gives it. (Nodes are handles:
+  // assigning one to another would write into the file's tree.)
+  const auto given = [&](const QueueThreshold& t) -> std::optional<YAML::Node> {
     if (!switches || !switches->IsMap()) return std::nullopt;
-    const YAML::Node n = std::as_const(*switches)[section];
-    if (!n.IsDefined() || !n.IsMap() || !n[key].IsDefined())
-      return std::nullopt;
-    return n[key];
+    // An absent key is an invalid node, which only IsDefined() may ask.
+    const YAML::Node section = std::as_const(*switches)[t.section];
+    if (!section.IsDefined() || !section.IsMap()) return std::nullopt;
+    const YAML::Node field = section[t.field];
+    if (!field.IsDefined()) return std::nullopt;
+    if (!t.index) return field;
+    const YAML::Node item = field[*t.index];
+    if (!item.IsDefined()) return std::nullopt;
+    return item;
   };
-  const auto check = [&](std::uint64_t value,
-                         const std::optional<YAML::Node>& at,
-                         const std::string& key, const std::string& what,
-                         bool used) -> Result<void> {
-    const auto why = unreachable_threshold(s, value, what);
-    if (!why) return {};
-    if (at) return std::unexpected(error_at(top.file(), *at, key, *why));
-    if (!used) return {};
+  for (const QueueThreshold& t : queue_thresholds(s.switches)) {
+    const auto why = unreachable_threshold(s, t);
+    if (!why) continue;
+    if (const auto at = given(t))
+      return std::unexpected(error_at(top.file(), *at, t.key(), *why));
+    if (std::none_of(s.modes.begin(), s.modes.end(),
+                     [&](Mode m) { return t.read_by(m); }))
+      continue;
     const YAML::Node buffer = switches && switches->IsMap()
                                   ? std::as_const(*switches)["buffer_per_port"]
                                   : top.node();
     return std::unexpected(error_at(
         top.file(), buffer.IsDefined() ? buffer : top.node(),
         "switches.buffer_per_port",
-        "the default " + *why + "; set " + key + " or a larger buffer"));
-  };
-  const bool lsn = std::any_of(s.modes.begin(), s.modes.end(), uses_lsn);
-  const bool arn = std::any_of(s.modes.begin(), s.modes.end(), uses_arn);
-  const auto rise = given("lsn", "congestion_rise");
-  for (std::size_t k = 0; k < 3; ++k) {
-    ARF_TRY(check(p.lsn_congestion_rise[k],
-                  rise ? std::optional<YAML::Node>((*rise)[k]) : std::nullopt,
-                  indexed("switches.lsn.congestion_rise", k),
-                  strformat("LSN congestion level {}'s rise", k + 1), lsn));
+        "the default " + *why + "; set " + t.key() + " or a larger buffer"));
   }
-  return check(p.arn_queue_high_bytes, given("arn", "queue_high"),
-               "switches.arn.queue_high", "ARN's queue_high", arn);
+  return {};
 }
 
 // lsn_period_problem's error, at the period's key; when the default is
