@@ -109,13 +109,6 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
   return out;
 }
 
-std::expected<void, std::string> write_file_atomically(
-    const fs::path& dir, const std::string& name, const std::string& text) {
-  const fs::path partial = partial_path(dir, name);
-  if (auto ok = write_partial(partial, text); !ok) return ok;
-  return rename_into_place(partial, dir / name);
-}
-
 void remove_partial_files(const fs::path& dir) {
   std::error_code ignored;
   for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"})

@@ -86,10 +86,4 @@ class SimOutput {
 // (the memory guard's), which no SimOutput destructor will see.
 void remove_partial_files(const std::filesystem::path& dir);
 
-// Writes `text` to dir/name through "name.partial" and a rename. Errors:
-// the path and the reason (errno text).
-std::expected<void, std::string> write_file_atomically(
-    const std::filesystem::path& dir, const std::string& name,
-    const std::string& text);
-
 }  // namespace arfabric::cli

@@ -48,19 +48,28 @@ TEST(SimOutput, ADirectoryUnderAFileCannotBeCreated) {
 }
 
 TEST(SimOutput, FilesAppearOnlyWhenComplete) {
+  auto s = sim::load_scenario_file(std::string(ARFABRIC_SOURCE_DIR) +
+                                   "/examples/scenarios/tiny.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
   const fs::path dir = testing::fresh_temp_path("out-atomic");
-  fs::create_directories(dir);
-  ASSERT_TRUE(write_file_atomically(dir, "a.txt", "hello\n"));
-  EXPECT_EQ(read(dir / "a.txt"), "hello\n");
-  EXPECT_FALSE(fs::exists(dir / "a.txt.partial"));
-  // A name that cannot be written (a directory is in the way): the error
-  // names the file, and no partial file stays behind.
-  fs::create_directories(dir / "b.txt");
-  auto bad = write_file_atomically(dir, "b.txt", "x");
+  auto out = SimOutput::open(dir);
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_TRUE(out->write_results(*s, {}, {}));
+  EXPECT_EQ(read(dir / "results.json").substr(0, 1), "{");
+  for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"})
+    EXPECT_FALSE(fs::exists(dir / (std::string(name) + ".partial"))) << name;
+  // A name that cannot be renamed to (a directory came in the way after
+  // the checks): the error names the file, and no partial file stays.
+  auto again = SimOutput::open(dir);
+  ASSERT_TRUE(again) << again.error();
+  fs::remove(dir / "timeseries.csv");
+  fs::create_directories(dir / "timeseries.csv");
+  auto bad = again->write_results(*s, {}, {});
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().find((dir / "b.txt").string()), std::string::npos)
-      << bad.error();
-  EXPECT_FALSE(fs::exists(dir / "b.txt.partial"));
+  EXPECT_EQ(bad.error(), "cannot write " + (dir / "timeseries.csv").string() +
+                             ": Is a directory");
+  for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"})
+    EXPECT_FALSE(fs::exists(dir / (std::string(name) + ".partial"))) << name;
 }
 
 // Counts BGP message types the simulator sent, and passes each capture on.
