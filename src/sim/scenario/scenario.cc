@@ -109,16 +109,24 @@ std::expected<void, std::string> set_congestion_control(
   return {};
 }
 
+namespace {
+
+// The default thresholds, as divisors of the buffer: LSN's rises, ARN's
+// queue_high and queue_low.
+constexpr std::uint64_t kLsnRiseDivisors[3] = {16, 4, 2};
+constexpr std::uint64_t kArnHighDivisor = 4, kArnLowDivisor = 16;
+
+}  // namespace
+
 void default_queue_thresholds(SwitchParams& p) {
   const std::uint64_t buffer = p.buffer_bytes_per_port;
-  p.lsn_congestion_rise[0] = buffer / 16;
-  p.lsn_congestion_rise[1] = buffer / 4;
-  p.lsn_congestion_rise[2] = buffer / 2;
-  for (int k = 0; k < 3; ++k)
+  for (int k = 0; k < 3; ++k) {
+    p.lsn_congestion_rise[k] = buffer / kLsnRiseDivisors[k];
     p.lsn_congestion_fall[k] =
         std::max<std::uint64_t>(1, p.lsn_congestion_rise[k] / 2);
-  p.arn_queue_high_bytes = buffer / 4;
-  p.arn_queue_low_bytes = buffer / 16;
+  }
+  p.arn_queue_high_bytes = buffer / kArnHighDivisor;
+  p.arn_queue_low_bytes = buffer / kArnLowDivisor;
 }
 
 bool QueueThreshold::read_by(Mode mode) const {
@@ -133,14 +141,13 @@ std::string QueueThreshold::key() const {
 
 std::vector<QueueThreshold> queue_thresholds(const SwitchParams& p) {
   std::vector<QueueThreshold> out;
-  static constexpr const char* kRiseFractions[3] = {"1/16", "1/4", "1/2"};
   for (std::size_t k = 0; k < 3; ++k) {
     out.push_back({"lsn", "congestion_rise", k, p.lsn_congestion_rise[k],
                    strformat("LSN congestion level {}'s rise", k + 1),
-                   kRiseFractions[k]});
+                   kLsnRiseDivisors[k]});
   }
   out.push_back({"arn", "queue_high", std::nullopt, p.arn_queue_high_bytes,
-                 "ARN's queue_high", "1/4"});
+                 "ARN's queue_high", kArnHighDivisor});
   return out;
 }
 
@@ -164,9 +171,9 @@ std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
     if (!t.read_by(mode)) continue;
     if (auto why = unreachable_threshold(scenario, t))
       return strformat(
-          "{}: {}; set it (by default {} of the buffer) or a larger "
+          "{}: {}; set it (by default 1/{} of the buffer) or a larger "
           "buffer_per_port",
-          t.key(), *why, t.default_fraction);
+          t.key(), *why, t.default_divisor);
   }
   return std::nullopt;
 }

@@ -265,8 +265,8 @@ struct QueueThreshold {
   const char* field;    // "congestion_rise", "queue_high"
   std::optional<std::size_t> index;
   std::uint64_t value = 0;
-  std::string what;              // "LSN congestion level 3's rise"
-  const char* default_fraction;  // "1/2"
+  std::string what;                   // "LSN congestion level 3's rise"
+  std::uint64_t default_divisor = 1;  // by default buffer_per_port / it
   bool read_by(Mode mode) const;
   std::string key() const;  // "switches.lsn.congestion_rise[2]"
 };
