@@ -4,9 +4,10 @@
 // built from fuzzed fields and encoded (so that most pass the checksums
 // and reach the receiver's tables, relays and the per-target queues),
 // link and queue measurements, set_flows(), set_next_hops(),
-// set_local_alternatives() and time passing with on_timer() at each
-// deadline. Buckets, queues and the received-conditions table are small
-// so that they fill.
+// set_local_alternatives(), set_refill_interval() (a target's bucket
+// slowed or sped up, or 0 refused) and time passing with on_timer() at
+// each deadline. Buckets, queues and the received-conditions table are
+// small so that they fill.
 // Invariants: no crash, sanitizer report or leak; after on_timer(now) the
 // next deadline is later than now (a queue left with messages but no
 // deadline, or a deadline that never moves, would break it); every
@@ -80,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   while (!in.done()) {
     const std::uint8_t op = in.byte();
     const PortId port = static_cast<PortId>(in.byte() % kPorts);
-    switch (op % 8) {
+    switch (op % 9) {
       case 0:  // a raw packet
         engine.on_message(port, in.bytes(in.byte()), now);
         break;
@@ -131,6 +132,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
         now = until;
         break;
       }
+      case 8:
+        (void)engine.set_refill_interval(
+            port, ns(std::int64_t{in.byte()} * 100), now);
+        break;
     }
     transmits += engine.drain().transmits.size();
   }

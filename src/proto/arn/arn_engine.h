@@ -155,6 +155,14 @@ class ArnEngine {
   // validate(); nothing changes then.
   std::expected<void, ConfigError> set_flows(
       PortId port, std::span<const wire::arn::FiveTuple> flows, Time now);
+  // How often the bucket of each target on `port` gets a token back
+  // (ArnConfig::refill_interval until set): a slow link's targets may need
+  // a longer interval, so that its messages take no more than a share of
+  // the link. Tokens earned by `now` at the old interval are kept.
+  // Errors: "port" has no target; "refill_interval" not positive; nothing
+  // changes then.
+  std::expected<void, ConfigError> set_refill_interval(PortId port,
+                                                       Time interval, Time now);
 
   // --- Receiving (§2.2). The ports through which `destination` is routed
   // here (replaces the previous set); used to decide propagation.
@@ -189,6 +197,7 @@ class ArnEngine {
   struct Bucket {
     std::uint32_t tokens = 0;
     Time last_refill;
+    Time refill_interval;  // one token per interval
   };
   struct Entry {
     bool used = false;
@@ -258,6 +267,8 @@ class ArnEngine {
   wire::arn::ArnMessage message(std::size_t monitor, Kind kind,
                                 bool detection) const;
   bool take_token(std::size_t target, Time now);
+  // Adds the tokens `target`'s bucket has earned by `now`.
+  void refill(std::size_t target, Time now);
   void send_to_targets(const wire::arn::ArnMessage& message, PortId except_port,
                        bool exclude, Time now);
   // Sends what waits for target `t` while its tokens last.

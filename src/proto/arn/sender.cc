@@ -64,8 +64,9 @@ ArnEngine::ArnEngine(ArnConfig config) : config_(std::move(config)) {
   }
   conditions_.resize(config_.monitored.size());
   local_alternatives_.assign(config_.port_count, false);
-  buckets_.assign(config_.targets.size(),
-                  Bucket{config_.bucket_capacity, Time()});
+  buckets_.assign(
+      config_.targets.size(),
+      Bucket{config_.bucket_capacity, Time(), config_.refill_interval});
   queues_.resize(config_.targets.size());
   update_own_limit();
   entries_.resize(config_.max_entries);
@@ -226,18 +227,38 @@ std::expected<void, ConfigError> ArnEngine::set_flows(
 }
 
 bool ArnEngine::take_token(std::size_t t, Time now) {
+  refill(t, now);
   Bucket& b = buckets_[t];
-  if (now > b.last_refill) {
-    const std::int64_t n = (now - b.last_refill) / config_.refill_interval;
-    const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
-    b.tokens = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(tokens, config_.bucket_capacity));
-    b.last_refill += config_.refill_interval * n;
-    if (b.tokens == config_.bucket_capacity) b.last_refill = now;
-  }
   if (b.tokens == 0) return false;
   --b.tokens;
   return true;
+}
+
+void ArnEngine::refill(std::size_t t, Time now) {
+  Bucket& b = buckets_[t];
+  if (now <= b.last_refill) return;
+  const std::int64_t n = (now - b.last_refill) / b.refill_interval;
+  const std::uint64_t tokens = b.tokens + static_cast<std::uint64_t>(n);
+  b.tokens = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(tokens, config_.bucket_capacity));
+  b.last_refill += b.refill_interval * n;
+  if (b.tokens == config_.bucket_capacity) b.last_refill = now;
+}
+
+std::expected<void, ConfigError> ArnEngine::set_refill_interval(PortId port,
+                                                                Time interval,
+                                                                Time now) {
+  if (interval <= Time())
+    return std::unexpected(ConfigError{"refill_interval", "must be positive"});
+  bool found = false;
+  for (std::size_t t = 0; t < config_.targets.size(); ++t) {
+    if (config_.targets[t].port != port) continue;
+    found = true;
+    refill(t, now);
+    buckets_[t].refill_interval = interval;
+  }
+  if (!found) return std::unexpected(ConfigError{"port", "has no target"});
+  return {};
 }
 
 void ArnEngine::send_to_targets(const ArnMessage& msg, PortId except_port,
@@ -386,7 +407,8 @@ Time ArnEngine::tokens_due() const {
   Time due = Time::max();
   for (std::size_t t = 0; t < queues_.size(); ++t)
     if (!queues_[t].messages.empty())
-      due = std::min(due, buckets_[t].last_refill + config_.refill_interval);
+      due =
+          std::min(due, buckets_[t].last_refill + buckets_[t].refill_interval);
   return due;
 }
 

@@ -33,6 +33,10 @@ std::expected<void, EncodeError> serialize_ipv4_udp(
   return {};
 }
 
+std::size_t encoded_size_ipv4_udp(const ArnMessage& message) {
+  return encoded_size(Ipv4Header{}) + kUdpHeaderSize + encoded_size(message);
+}
+
 std::expected<ArnDatagram, DecodeError> parse_ipv4_udp(
     ByteSpan ipv4_packet, const UdpOptions& options, std::size_t base_offset) {
   ArnDatagram out;

@@ -50,6 +50,8 @@ struct ArnDatagram {
 std::expected<void, EncodeError> serialize_ipv4_udp(
     const ArnMessage& message, const Ipv4Address& source,
     const Ipv4Address& destination, const UdpOptions& options, ByteWriter& out);
+// The bytes serialize_ipv4_udp writes for `message`.
+std::size_t encoded_size_ipv4_udp(const ArnMessage& message);
 
 // Parses an IPv4 packet carrying ARN over UDP. Errors: those of the IPv4 and
 // UDP parsers; "arn.udp.destination_port" when the port is not

@@ -133,6 +133,41 @@ TEST(Sender, MessagesWithoutATokenWaitTheirTurn) {
   EXPECT_EQ(spine1.counters().sent, 6u);
 }
 
+// A target's own refill interval (a slow link's): tokens earned at the
+// old interval are kept, and the next ones come at the new one.
+TEST(Sender, ATargetsRefillIntervalCanBeLengthened) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  ArnEngine spine1 = make(c);
+  ASSERT_TRUE(spine1.set_refill_interval(0, us(40), us(0)));
+  spine1.link_state(1, false, us(0));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  EXPECT_EQ(spine1.next_deadline(), us(40));
+  spine1.on_timer(us(40));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
+  // At 50 us, back to 10 us: 10 us have passed since the last token, so
+  // the next is due at once.
+  ASSERT_TRUE(spine1.set_refill_interval(0, us(10), us(50)));
+  EXPECT_EQ(spine1.next_deadline(), us(50));
+  spine1.on_timer(us(50));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{4}));
+  EXPECT_EQ(spine1.counters().sent, 3u);
+}
+
+TEST(Sender, ARefillIntervalNeedsATargetAndAPositiveTime) {
+  ArnEngine spine1 = make(spine1_config());
+  const auto no_target = spine1.set_refill_interval(1, us(10), us(0));
+  ASSERT_FALSE(no_target);
+  EXPECT_EQ(no_target.error().field, "port");
+  const auto zero = spine1.set_refill_interval(0, Time(), us(0));
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error().field, "refill_interval");
+  // Nothing changed: the default 5 us interval refills the one token.
+  spine1.link_state(1, false, us(0));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+}
+
 // A newer message about a waiting object takes its place in the queue:
 // the link's return turns the waiting detection into its elimination,
 // sent when the waiting detection would have been.

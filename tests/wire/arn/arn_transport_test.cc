@@ -33,6 +33,20 @@ TEST(ArnTransport, UdpCarriesHighPriorityDatagramWithValidChecksums) {
   EXPECT_EQ(to_hex(ByteSpan(w.data()).subspan(28)), "0100024001020304");
 }
 
+TEST(ArnTransport, EncodedSizeIsWhatSerializeWrites) {
+  ArnMessage with_flow = congestion();
+  FiveTuple destination;
+  destination.family = AddressFamily::ipv4;
+  destination.mask = kMaskDestination;
+  with_flow.flow = destination;
+  for (const ArnMessage& m : {congestion(), with_flow}) {
+    ByteWriter w;
+    ASSERT_TRUE(
+        serialize_ipv4_udp(m, {10, 0, 0, 1}, {10, 0, 0, 2}, UdpOptions{}, w));
+    EXPECT_EQ(encoded_size_ipv4_udp(m), w.size());
+  }
+}
+
 TEST(ArnTransport, UdpErrorsNameTheLayerAndAbsoluteOffset) {
   ByteWriter w;
   ASSERT_TRUE(serialize_ipv4_udp(congestion(), {10, 0, 0, 1}, {10, 0, 0, 2},
