@@ -212,10 +212,10 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
       modes.push_back(*mode);
     }
   }
-  // The parser checks LSN's limits and the notifications' queue
-  // thresholds for the file's modes; a mode that -m adds is checked here,
-  // so that the run is refused as the file would be (exit 1), not run
-  // without it (exit 2).
+  // The parser checks LSN's limits, ARN's link share and the
+  // notifications' queue thresholds for the file's modes; a mode that -m adds
+  // is checked here, so that the run is refused as the file would be (exit 1),
+  // not run without it (exit 2).
   for (const sim::Mode mode : modes) {
     if (std::ranges::find(scenario->modes, mode) != scenario->modes.end())
       continue;
@@ -225,6 +225,10 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
         why = "topology: " + *edge;
       else if (auto period = sim::lsn_period_problem(*scenario))
         why = "switches.lsn.period: " + period->message;
+    }
+    if (!why && sim::uses_arn(mode)) {
+      if (auto link = sim::arn_link_problem(*scenario))
+        why = "switches.arn.link_share: " + link->message;
     }
     if (!why) why = sim::queue_threshold_problem(*scenario, mode);
     if (why) {

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/scenario/scenario.h"
+
 namespace arfabric::sim {
 
 namespace arn = proto::arn;
 
 namespace {
-
-// Ethernet header, FCS, preamble and inter-frame gap around the IPv4 packet.
-constexpr std::uint32_t kPacketOverheadBytes = 14 + 4 + 20;
 
 // Destination d's address: leaf d's hosts, or multi-homed host d
 // (10.(d/256).(d%256).0/24, as BgpControl originates them).
@@ -32,7 +31,7 @@ ArnControl::ArnControl(Network& network, EventQueue& events, PacketPool& pool,
     : network_(&network),
       config_(config),
       plane_(network, events, pool, EventType::arn, ControlProtocol::arn,
-             kPacketOverheadBytes, config.processing) {}
+             kArnFrameOverheadBytes, config.processing) {}
 
 std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     Network& network, EventQueue& events, PacketPool& pool,
@@ -150,6 +149,10 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     }
     const std::uint32_t index = c->plane_.add_switch(n);
     c->switches_.push_back(std::move(sw));
+    for (const arn::Target& target : ac.targets) {
+      c->pace(index, target.port, network.link(out[target.port - 1]).rate(),
+              now);
+    }
     if (config.sample_interval > Time{} &&
         !c->switches_.back().monitored.empty()) {
       c->plane_.sample_at(index, now + config.sample_interval);
@@ -160,6 +163,28 @@ std::expected<std::unique_ptr<ArnControl>, NetworkError> ArnControl::create(
     c->arm(i);
   }
   return c;
+}
+
+void ArnControl::pace(std::uint32_t index, proto::PortId port,
+                      BitsPerSecond rate, Time now) {
+  arn::ArnEngine& engine = *switches_[index].engine;
+  const Time interval = std::max(engine.config().refill_interval,
+                                 arn_message_spacing(rate, config_.link_share));
+  // Only a port without a target (toward a host) is refused.
+  (void)engine.set_refill_interval(port, interval, now);
+}
+
+void ArnControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
+  for (const LinkIndex l : network_->cable_links(cable)) {
+    const NodeIndex from = network_->link(l).from();
+    if (network_->is_host(from)) continue;
+    const auto& out = network_->out_links(from);
+    const auto port = static_cast<proto::PortId>(
+        std::find(out.begin(), out.end(), l) - out.begin() + 1);
+    const std::uint32_t index = plane_.switch_index(from);
+    pace(index, port, rate, now);
+    arm(index);
+  }
 }
 
 void ArnControl::flush(std::uint32_t index, Time now) {

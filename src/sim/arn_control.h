@@ -19,7 +19,11 @@
 // - Rate limit: each switch's buckets hold a repetition of every condition
 //   of every monitored port at once and refill within a repeat_interval
 //   (docs/PROTOCOLS.md, "ARN rate limit"), so that a switch's own messages
-//   never wait in the engine's queues for a token.
+//   never wait in the engine's queues for a token; but no port's bucket
+//   refills faster than keeps its messages within `link_share` of its
+//   link's rate (a degraded rate from the degradation on: cable_rate()).
+//   Control packets go before data, so unbounded repetitions on a slow
+//   link would starve the data whose congestion they report.
 // - Detection inputs: loss of signal (PortObserver) and, every
 //   `sample_interval`, each monitored port's queue depth and utilisation
 //   over the interval.
@@ -50,6 +54,7 @@ struct ArnControlConfig {
   double util_high = 0.95, util_low = 0.80;
   Time repeat_interval = us(100);
   Time hold_time = us(500);
+  double link_share = 0.1;  // in (0, 1]
 };
 
 struct ArnControlCounters {
@@ -84,6 +89,9 @@ class ArnControl : public ControlHandler, public PortObserver {
                      Time now) override;
   // EventType::arn events.
   void on_event(const Event& e);
+  // `cable` now runs at `rate`: its ports' buckets refill at the pace
+  // link_share allows there.
+  void cable_rate(std::size_t cable, BitsPerSecond rate, Time now);
 
   // Engine counters summed over switches, plus the host's.
   ArnControlCounters counters() const;
@@ -108,6 +116,8 @@ class ArnControl : public ControlHandler, public PortObserver {
              const ArnControlConfig& config);
   void flush(std::uint32_t sw, Time now);
   void arm(std::uint32_t sw);
+  // Spaces the tokens of `sw`'s targets on `port` for a link of `rate`.
+  void pace(std::uint32_t sw, proto::PortId port, BitsPerSecond rate, Time now);
 
   Network* network_;
   ArnControlConfig config_;

@@ -247,13 +247,17 @@ struct ModeRun::State {
 
 std::expected<void, std::string> ModeRun::State::build() {
   const SwitchParams& sp = scenario.switches;
-  // The parser checks this when the file's modes include LSN; -m may add
-  // an LSN mode to a scenario whose own modes do not.
+  // The parser checks these when the file's modes include LSN or ARN; -m
+  // may add such a mode to a scenario whose own modes do not.
   if (uses_lsn(mode)) {
     if (const auto why = lsn_edge_problem(topo))
       return std::unexpected("topology: " + *why);
     if (const auto why = lsn_period_problem(scenario))
       return std::unexpected("switches.lsn.period: " + why->message);
+  }
+  if (uses_arn(mode)) {
+    if (const auto why = arn_link_problem(scenario))
+      return std::unexpected("switches.arn.link_share: " + why->message);
   }
   if (const auto why = queue_threshold_problem(scenario, mode))
     return std::unexpected(*why);
@@ -474,6 +478,7 @@ std::expected<void, std::string> ModeRun::State::start() {
     ac.util_low = sp.arn_util_low;
     ac.repeat_interval = sp.arn_repeat_interval;
     ac.hold_time = sp.arn_hold_time;
+    ac.link_share = sp.arn_link_share;
     auto created_arn = ArnControl::create(*net, events, pool, leaf_id, ac, t0);
     if (!created_arn) return std::unexpected(created_arn.error().to_string());
     arn = std::move(*created_arn);
@@ -661,6 +666,7 @@ void ModeRun::State::apply_event(const EventSpec& ev, Time now) {
                                  static_cast<double>(l.rate) * ev.fraction);
       net->set_cable_rate(ev.link, rate, now);
       if (bgp != nullptr) bgp->cable_rate(ev.link, rate, now);
+      if (arn != nullptr) arn->cable_rate(ev.link, rate, now);
       break;
     }
     case EventKind::incast:

@@ -70,6 +70,82 @@ TEST(Runner, ArnCountsDetectionsAndWhatWasAbsorbedLocally) {
   EXPECT_FALSE(ecmp->arn.has_value());
 }
 
+// ARN's messages take at most switches.arn.link_share of a switch link,
+// from the start or from a degradation on. On 10M links, repetitions
+// every 100 us with nothing to bound them took every link (10.8 MB of
+// ARN in 2 s) and starved the data of tokens forever: control packets go
+// first. Now the job finishes, and each of the 8 switch-link directions
+// carries at most a tenth of 10M, its bucket's burst aside.
+TEST(Runner, ArnOnSlowLinksTakesAtMostItsShare) {
+  for (const bool degraded : {false, true}) {
+    SCOPED_TRACE(degraded ? "degraded to 10M" : "10M from the start");
+    auto s =
+        parse_scenario(std::string(R"(
+stop_at: 2s
+modes: [fare+arn]
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 2
+  host_link: {rate: 100G}
+)") +
+                           (degraded ? "  leaf_spine_link: {rate: 100G}\n"
+                                     : "  leaf_spine_link: {rate: 10M}\n") +
+                           R"(switches:
+  arn: {hold_time: 1ms}
+workloads:
+  - kind: ring_allreduce
+    participants: [host0.0, host1.0, host0.1, host1.1]
+    bytes: 100kB
+)" +
+                           (degraded ? R"(events:
+  - {at: 1ns, kind: degrade, link: [spine0, leaf0], rate: 10M}
+  - {at: 1ns, kind: degrade, link: [spine0, leaf1], rate: 10M}
+  - {at: 1ns, kind: degrade, link: [spine1, leaf0], rate: 10M}
+  - {at: 1ns, kind: degrade, link: [spine1, leaf1], rate: 10M}
+)"
+                                     : ""),
+                       "slow.yaml");
+    ASSERT_TRUE(s) << s.error().to_string();
+    const auto r = run_mode(*s, Mode::fare_arn);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_TRUE(r->finished);
+    ASSERT_GT(r->arn_messages, 0u);
+    const double seconds = r->simulated.seconds();
+    const double share_bytes = 8 * (0.1 * 10e6 / 8 * seconds);
+    const double bursts = 8 * 20 * 90;  // 20-token buckets, 90-byte ARNs
+    EXPECT_LE(static_cast<double>(r->arn_bytes), share_bytes + bursts)
+        << r->arn_messages << " messages in " << seconds << " s";
+  }
+}
+
+// An ARN mode that -m adds is checked as the parser would have: 10% of a
+// 10M link carries one ARN per 720 us, longer than the 500 us hold_time.
+TEST(Runner, AnArnModeAddedToTheScenarioChecksItsLinkShare) {
+  auto s = parse_scenario(R"(
+stop_at: 1ms
+modes: [fare]
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 2
+  hosts_per_leaf: 1
+  leaf_spine_link: {rate: 10M}
+)",
+                          "m.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_TRUE(run_mode(*s, Mode::fare));
+  const auto r = run_mode(*s, Mode::fare_arn);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().rfind("switches.arn.link_share: 10% of the slowest "
+                            "switch link (10M) lets ARN send one 90-byte "
+                            "message every 720us",
+                            0),
+            0u)
+      << r.error();
+}
+
 // A scenario whose workloads send nothing is finished at once: completion
 // 0 (not null, which means unfinished) and no negative simulated time
 // (the last event came before the workloads' start).

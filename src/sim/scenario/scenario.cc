@@ -1,11 +1,14 @@
 #include "sim/scenario/scenario.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <utility>
 
 #include "common/quantity.h"
 #include "common/strformat.h"
 #include "sim/scenario/generators.h"
+#include "wire/arn/arn_transport.h"
 #include "wire/ibcs/csig_tag.h"
 #include "wire/lsn/lsn_frame.h"
 
@@ -197,54 +200,132 @@ std::optional<std::string> lsn_edge_problem(const Topology& topology) {
       edge, kMaxLsnNodes);
 }
 
-std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario) {
+namespace {
+
+// The slowest switch-to-switch link over the run, and the degrade event
+// that made it so, if one did; rate 0 when there is no such link.
+struct SlowestLink {
+  BitsPerSecond rate = 0;
+  const EventSpec* degrade = nullptr;
+};
+
+SlowestLink slowest_switch_link(const Scenario& scenario) {
   const Topology& t = scenario.topology;
-  const SwitchParams& sw = scenario.switches;
-  const std::size_t edge = lsn_edge_switches(t);
-  BitsPerSecond slowest = 0;
-  const EventSpec* degrade = nullptr;  // the slowest rate's, if an event's
+  SlowestLink slowest;
   const auto slower = [&](std::uint32_t link, BitsPerSecond rate,
                           const EventSpec* event) {
-    if (t.is_host_link(link) || (slowest != 0 && rate >= slowest)) return;
-    slowest = rate;
-    degrade = event;
+    if (t.is_host_link(link) || (slowest.rate != 0 && rate >= slowest.rate))
+      return;
+    slowest = {rate, event};
   };
   for (std::uint32_t l = 0; l < t.links.size(); ++l)
     slower(l, t.links[l].rate, nullptr);
   for (const EventSpec& e : scenario.events) {
     if (e.kind == EventKind::degrade) slower(e.link, e.new_rate, &e);
   }
-  if (slowest == 0 || edge == 0 || edge > kMaxLsnNodes) return std::nullopt;
-  const std::size_t ranges =
-      (edge + wire::lsn::kDevicesPerRange - 1) / wire::lsn::kDevicesPerRange;
-  const std::size_t frames =
-      ranges * (sw.lsn_congestion_sample != Time{} ? 4 : 1);
-  const Time needed = transmission_time(frames * wire::lsn::kWireSize, slowest);
-  if (sw.lsn_period >= needed) return std::nullopt;
-  // In the largest of ns, us, ms and s it is at least one of, to up to six
-  // digits ("26.88ns", "268.8us"); the least period rounded up to a whole
-  // one of that unit, a value that reads well and is enough ("27ns").
+  return slowest;
+}
+
+// ", after the degrade event at line 12", or nothing.
+std::string after_degrade(const EventSpec* degrade) {
+  return degrade
+             ? strformat(", after the degrade event at line {}", degrade->line)
+             : "";
+}
+
+// `needed` in the largest of ns, us, ms and s it is at least one of, to up
+// to six digits ("26.88ns", "268.8us"), and rounded up to a whole one of
+// that unit, a value that reads well and is enough ("27ns").
+struct ReadableBound {
+  std::string exact;
+  Time at_least;
+};
+
+ReadableBound readable_bound(Time needed) {
   std::int64_t unit = ns(1).ps();
   const char* unit_name = "ns";
   for (const auto& [t, name] : {std::pair{us(1), "us"}, std::pair{ms(1), "ms"},
                                 std::pair{sec(1), "s"}}) {
     if (needed >= t) unit = t.ps(), unit_name = name;
   }
-  const Time at_least = ps((needed.ps() + unit - 1) / unit * unit);
-  const std::string needed_text = strformat(
-      "{}{}", static_cast<double>(needed.ps()) / static_cast<double>(unit),
-      unit_name);
+  return {
+      strformat("{}{}",
+                static_cast<double>(needed.ps()) / static_cast<double>(unit),
+                unit_name),
+      ps((needed.ps() + unit - 1) / unit * unit)};
+}
+
+}  // namespace
+
+std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario) {
+  const SwitchParams& sw = scenario.switches;
+  const std::size_t edge = lsn_edge_switches(scenario.topology);
+  const SlowestLink slowest = slowest_switch_link(scenario);
+  if (slowest.rate == 0 || edge == 0 || edge > kMaxLsnNodes)
+    return std::nullopt;
+  const std::size_t ranges =
+      (edge + wire::lsn::kDevicesPerRange - 1) / wire::lsn::kDevicesPerRange;
+  const std::size_t frames =
+      ranges * (sw.lsn_congestion_sample != Time{} ? 4 : 1);
+  const Time needed =
+      transmission_time(frames * wire::lsn::kWireSize, slowest.rate);
+  if (sw.lsn_period >= needed) return std::nullopt;
+  const ReadableBound bound = readable_bound(needed);
   return LsnPeriodProblem{
       strformat(
           "{}: the LSN frames a switch sends on each port per period ({}) "
           "take {} on the slowest switch link ({}{}), so they would queue "
           "without bound; use at least {}",
-          format_time(sw.lsn_period), frames, needed_text, format_rate(slowest),
-          degrade
-              ? strformat(", after the degrade event at line {}", degrade->line)
-              : "",
-          format_time(at_least)),
-      degrade};
+          format_time(sw.lsn_period), frames, bound.exact,
+          format_rate(slowest.rate), after_degrade(slowest.degrade),
+          format_time(bound.at_least)),
+      slowest.degrade};
+}
+
+std::uint32_t arn_message_wire_bytes() {
+  wire::arn::ArnMessage m;
+  m.type = wire::arn::ArnType::failure_detected;
+  m.path_id = 0;
+  wire::arn::FiveTuple destination;
+  destination.family = wire::arn::AddressFamily::ipv4;
+  destination.mask = wire::arn::kMaskDestination;
+  m.flow = destination;
+  return static_cast<std::uint32_t>(wire::arn::encoded_size_ipv4_udp(m)) +
+         kArnFrameOverheadBytes;
+}
+
+Time arn_message_spacing(BitsPerSecond rate, double share) {
+  const double bits = 8.0 * arn_message_wire_bytes();
+  const double spacing_ps =
+      std::ceil(bits * 1e12 / (share * static_cast<double>(rate)));
+  return ps(std::max<std::int64_t>(1, static_cast<std::int64_t>(spacing_ps)));
+}
+
+std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario) {
+  const SwitchParams& sw = scenario.switches;
+  const SlowestLink slowest = slowest_switch_link(scenario);
+  if (slowest.rate == 0) return std::nullopt;
+  const Time spacing = arn_message_spacing(slowest.rate, sw.arn_link_share);
+  if (spacing <= sw.arn_hold_time) return std::nullopt;
+  // The least share, in whole percent, that brings a message per hold_time.
+  const double bits = 8.0 * arn_message_wire_bytes();
+  const double least_share =
+      bits / (sw.arn_hold_time.seconds() * static_cast<double>(slowest.rate));
+  const double least_percent = std::ceil(least_share * 100 - 1e-9);
+  const std::string raise_share =
+      least_percent <= 100
+          ? strformat("link_share to at least {}% or ", least_percent)
+          : "";
+  return ArnLinkProblem{
+      strformat("{}% of the slowest switch link ({}{}) lets ARN send one "
+                "{}-byte message every {}, longer than hold_time ({}): "
+                "receivers would revoke every notification before its "
+                "refresh; raise {}hold_time to at least {}",
+                sw.arn_link_share * 100, format_rate(slowest.rate),
+                after_degrade(slowest.degrade), arn_message_wire_bytes(),
+                readable_bound(spacing).exact, format_time(sw.arn_hold_time),
+                raise_share, format_time(readable_bound(spacing).at_least)),
+      slowest.degrade};
 }
 
 }  // namespace arfabric::sim

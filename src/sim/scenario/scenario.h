@@ -174,6 +174,11 @@ struct SwitchParams {
   double arn_util_high = 0.95, arn_util_low = 0.80;
   Time arn_repeat_interval = us(100);
   Time arn_hold_time = us(500);
+  // The most of a switch link ARN's messages may take (the simulator's
+  // flood protection: sim/arn_control.h). Control packets go before data,
+  // so without a bound, repetitions on a slow link could starve the data
+  // whose congestion they report.
+  double arn_link_share = 0.1;
   std::optional<IbcsParams> ibcs;
 };
 
@@ -292,6 +297,29 @@ struct LsnPeriodProblem {
   const EventSpec* degrade = nullptr;  // in Scenario::events
 };
 std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario);
+
+// One of the simulator's ARN messages on a link: a condition of one IPv4
+// destination (a switch's own messages and the relays that repeat them)
+// in IPv4/UDP, with Ethernet's header, FCS, preamble and inter-frame gap.
+inline constexpr std::uint32_t kArnFrameOverheadBytes = 14 + 4 + 20;
+std::uint32_t arn_message_wire_bytes();
+// The time between two ARN messages on a link of `rate` that keeps them
+// within `share` of it, at least 1 ps.
+Time arn_message_spacing(BitsPerSecond rate, double share);
+
+// When switches.arn.link_share of the slowest switch link (a degrade
+// event's rate included) carries fewer than one ARN message per hold_time,
+// receivers would revoke every notification before its refresh: why
+// ("10% of the slowest switch link (10M) lets ARN send one 90-byte message
+// every 720us, ...; raise link_share to at least 15% or hold_time to at
+// least 720us"), and the
+// degrade event that slowed the link, if one did. The parser asks when the
+// file's modes include an ARN mode, the runner for every ARN mode it runs.
+struct ArnLinkProblem {
+  std::string message;
+  const EventSpec* degrade = nullptr;  // in Scenario::events
+};
+std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario);
 
 struct ScenarioError {
   std::string file;

@@ -628,7 +628,7 @@ Result<SwitchParams> read_switches(const Map& top) {
     const Map a =
         ARF_TRY(Map::open(m.file(), *v, "switches.arn",
                           {"queue_high", "queue_low", "util_high", "util_low",
-                           "repeat_interval", "hold_time"}));
+                           "repeat_interval", "hold_time", "link_share"}));
     ARF_TRY(a.read_size("queue_high", p.arn_queue_high_bytes));
     if (a.has("queue_high")) p.arn_queue_low_bytes = p.arn_queue_high_bytes / 4;
     ARF_TRY(a.read_size("queue_low", p.arn_queue_low_bytes));
@@ -636,6 +636,7 @@ Result<SwitchParams> read_switches(const Map& top) {
     ARF_TRY(a.read_fraction("util_low", p.arn_util_low));
     ARF_TRY(a.read_time("repeat_interval", p.arn_repeat_interval));
     ARF_TRY(a.read_time("hold_time", p.arn_hold_time));
+    ARF_TRY(a.read_fraction("link_share", p.arn_link_share));
     if (p.arn_queue_low_bytes >= p.arn_queue_high_bytes)
       return std::unexpected(a.error("queue_low", "must be below queue_high"));
     if (p.arn_util_low >= p.arn_util_high)
@@ -645,6 +646,8 @@ Result<SwitchParams> read_switches(const Map& top) {
     if (p.arn_hold_time <= p.arn_repeat_interval)
       return std::unexpected(
           a.error("hold_time", "must exceed repeat_interval"));
+    if (p.arn_link_share <= 0)
+      return std::unexpected(a.error("link_share", "must be within (0, 1]"));
   }
   if (const auto v = m.get("ibcs")) {
     p.ibcs = ARF_TRY(read_ibcs(m.file(), *v));
@@ -1322,6 +1325,35 @@ ScenarioError lsn_period_error(const Map& top,
                   "switches.lsn.period", "the default " + problem.message);
 }
 
+// arn_link_problem's error, at link_share or hold_time, whichever the
+// file sets (link_share first); else at the degrade event that slowed the
+// link, at `switches`, or at `topology`, whose links are too slow.
+ScenarioError arn_link_error(const Map& top, const ArnLinkProblem& problem) {
+  const auto switches = top.get("switches");
+  if (switches && switches->IsMap()) {
+    const YAML::Node arn = std::as_const(*switches)["arn"];
+    for (const char* key : {"link_share", "hold_time"}) {
+      if (arn.IsDefined() && arn.IsMap() && arn[key].IsDefined())
+        return error_at(top.file(), arn[key],
+                        std::string("switches.arn.") + key, problem.message);
+    }
+  }
+  const std::string message =
+      "the default switches.arn.link_share and hold_time: " + problem.message;
+  const auto events = top.get("events");
+  if (problem.degrade && events && events->IsSequence() &&
+      problem.degrade->index < events->size()) {
+    const std::size_t i = problem.degrade->index;
+    return error_at(top.file(), (*events)[i], indexed("events", i), message);
+  }
+  const auto topology = top.get("topology");
+  return error_at(top.file(),
+                  switches   ? *switches
+                  : topology ? *topology
+                             : top.node(),
+                  "switches.arn", message);
+}
+
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   const YAML::Node root = ARF_TRY(load_document(yaml_text, file));
   const Map top = ARF_TRY(
@@ -1396,6 +1428,10 @@ Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
   if (lsn) {
     if (const auto why = lsn_period_problem(s))
       return std::unexpected(lsn_period_error(top, *why));
+  }
+  if (std::any_of(s.modes.begin(), s.modes.end(), uses_arn)) {
+    if (const auto why = arn_link_problem(s))
+      return std::unexpected(arn_link_error(top, *why));
   }
   return s;
 }

@@ -437,6 +437,36 @@ TEST(ParseScenario, AnLsnPeriodLeavesRoomForItsFrames) {
       "l.yaml"));
 }
 
+// ARN's link share of the slowest switch link must carry one message per
+// hold_time, or receivers revoke every notification before its refresh:
+// one 90-byte message at 10% of 10M takes 720 us. Without an ARN mode the
+// parser does not check it (the runner does, for an ARN mode that the sim
+// command's -m adds: Runner.AnArnModeAddedToTheScenarioChecksItsLinkShare).
+TEST(ParseScenario, ArnsLinkShareCarriesAMessagePerHoldTime) {
+  const std::string slow = "  leaf_spine_link: {rate: 10M}\n";
+  EXPECT_TRUE(parse_scenario(
+      tiny_with(slow + "modes: [fare+arn]\nswitches:\n  arn: {hold_time: "
+                       "720us}\n"),
+      "a.yaml"));
+  EXPECT_FALSE(parse_scenario(
+      tiny_with(slow + "modes: [fare+arn]\nswitches:\n  arn: {hold_time: "
+                       "719us}\n"),
+      "a.yaml"));
+  EXPECT_TRUE(parse_scenario(
+      tiny_with(slow + "modes: [fare+arn]\nswitches:\n  arn: {link_share: "
+                       "15%}\n"),
+      "a.yaml"));
+  EXPECT_TRUE(
+      parse_scenario(tiny_with(slow + "modes: [ecmp, fare]\n"), "a.yaml"));
+  const auto s = parse_scenario(
+      tiny_with("switches:\n  arn: {link_share: 0.25}\n"), "a.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  EXPECT_EQ(s->switches.arn_link_share, 0.25);
+  EXPECT_EQ(arn_message_wire_bytes(), 90u);
+  EXPECT_EQ(arn_message_spacing(mbps(10), 0.1), us(720));
+  EXPECT_EQ(arn_message_spacing(gbps(400), 1), ps(1800));
+}
+
 // The byte that is not UTF-8 is named by line and column (in bytes: the
 // two-byte e-acute before it counts two).
 TEST(ParseScenario, ANonUtf8ByteIsNamedWhereItIs) {
@@ -702,6 +732,42 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
                  "  arn: {queue_high: 199KB}\n"),
        9, "switches.arn.queue_high",
        "ARN's queue_high (199KB) might never be reached"},
+      {"ARN's default link share on slow links",
+       tiny_with("  leaf_spine_link: {rate: 10M}\nmodes: [fare+arn]\n"), 3,
+       "switches.arn",
+       "the default switches.arn.link_share and hold_time: 10% of the "
+       "slowest switch link (10M) lets ARN send one 90-byte message every "
+       "720us, longer than hold_time (500us): receivers would revoke every "
+       "notification before its refresh; raise link_share to at least 15% "
+       "or hold_time to at least 720us"},
+      {"an ARN link share too small for hold_time",
+       tiny_with("  leaf_spine_link: {rate: 10M}\nmodes: [fare+arn]\n"
+                 "switches:\n  arn: {link_share: 5%, hold_time: 1ms}\n"),
+       10, "switches.arn.link_share",
+       "5% of the slowest switch link (10M) lets ARN send one 90-byte "
+       "message every 1.44ms, longer than hold_time (1ms): receivers would "
+       "revoke every notification before its refresh; raise link_share to "
+       "at least 8% or hold_time to at least 2ms"},
+      {"an ARN hold_time too short for the default link share",
+       tiny_with("  leaf_spine_link: {rate: 10M}\nmodes: [fare+arn]\n"
+                 "switches:\n  arn: {hold_time: 600us}\n"),
+       10, "switches.arn.hold_time",
+       "raise link_share to at least 12% or hold_time to at least 720us"},
+      {"ARN's defaults after a degrade event no share can carry",
+       tiny_with("modes: [fare+arn]\nevents:\n  - {at: 1ms, kind: degrade, "
+                 "link: [spine0, leaf1], rate: 1M}\n"),
+       9, "events[0]",
+       "the default switches.arn.link_share and hold_time: 10% of the "
+       "slowest switch link (1M, after the degrade event at line 9) lets ARN "
+       "send one 90-byte message every 7.2ms, longer than hold_time "
+       "(500us): receivers would revoke every notification before its "
+       "refresh; raise hold_time to at least 8ms"},
+      {"ARN link share of nothing",
+       tiny_with("switches:\n  arn: {link_share: 0}\n"), 8,
+       "switches.arn.link_share", "must be within (0, 1]"},
+      {"ARN link share above the whole link",
+       tiny_with("switches:\n  arn: {link_share: 150%}\n"), 8,
+       "switches.arn.link_share", "above 1"},
       {"a buffer too small for LSN's default levels",
        tiny_with("modes: [fare+lsn]\nswitches:\n  buffer_per_port: 6KB\n"
                  "  ecn_threshold: 1KB\n"),
