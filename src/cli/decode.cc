@@ -374,15 +374,11 @@ nlohmann::json decode_hex_frame(ByteSpan bytes, const DecodeOptions& options) {
 
 std::optional<std::string> csig_tpid_problem(const DecodeOptions& options) {
   const std::uint16_t tpid = options.ibcs.csig_ethertype;
-  const auto taken = [&](const char* what) {
+  const auto taken = [&](const std::string& what) {
     return "--csig-ethertype " + to_hex16(tpid) + " is " + what +
            ": the CSIG tag needs a TPID no other frame starts with";
   };
-  if (tpid <= 1500) return taken("an 802.3 length, not an EtherType");
-  if (wire::is_vlan_tpid(tpid)) return taken("a VLAN tag's TPID");
-  if (tpid == wire::kEtherTypeIpv4) return taken("IPv4's EtherType");
-  if (tpid == wire::kEtherTypeIpv6) return taken("IPv6's EtherType");
-  if (tpid == 0x0806) return taken("ARP's EtherType");
+  if (const auto why = wire::ibcs::csig_tpid_problem(tpid)) return taken(*why);
   if (tpid == options.lsn.ethertype)
     return taken("LSN's EtherType (--lsn-ethertype)");
   if (tpid == options.arn_l2.ethertype)

@@ -1,6 +1,10 @@
 #include "proto/ibcs/suf_config.h"
 
+#include <algorithm>
 #include <string>
+
+#include "common/hex.h"
+#include "wire/ibcs/csig_tag.h"
 
 namespace arfabric::proto::ibcs {
 
@@ -23,6 +27,16 @@ std::expected<void, ConfigError> validate(const SufConfig& config) {
       return std::unexpected(
           ConfigError{at + ".metric." + ok.error().field, ok.error().reason});
   }
+  const bool csig = std::ranges::any_of(config.rules, [](const BindingRule& r) {
+    return r.binding == wire::ibcs::Binding::csig_l2;
+  });
+  if (const auto why =
+          wire::ibcs::csig_tpid_problem(config.wire.csig_ethertype);
+      csig && why)
+    return std::unexpected(ConfigError{
+        "wire.csig_ethertype",
+        to_hex16(config.wire.csig_ethertype) + " is " + *why +
+            ": the CSIG tag needs a TPID no other frame starts with"});
   if (config.ports.empty() || config.ports.size() > 65536)
     return std::unexpected(ConfigError{"ports", "need 1 to 65536 ports"});
   for (std::size_t i = 0; i < config.ports.size(); ++i) {

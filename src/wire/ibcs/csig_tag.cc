@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "wire/inet/ethernet.h"
+
 namespace arfabric::wire::ibcs {
 
 std::expected<CsigTag, DecodeError> parse_csig_tag(ByteSpan data,
@@ -42,6 +44,15 @@ std::expected<void, EncodeError> serialize(const CsigTag& tag,
       static_cast<std::uint16_t>(tag.signal_type << 13 | tag.reserved << 12 |
                                  tag.signal_value << 7 | tag.locator_metadata));
   return {};
+}
+
+std::optional<std::string> csig_tpid_problem(std::uint16_t tpid) {
+  if (tpid <= 1500) return "an 802.3 length, not an EtherType";
+  if (is_vlan_tpid(tpid)) return "a VLAN tag's TPID";
+  if (tpid == kEtherTypeIpv4) return "IPv4's EtherType";
+  if (tpid == kEtherTypeIpv6) return "IPv6's EtherType";
+  if (tpid == kEtherTypeArp) return "ARP's EtherType";
+  return std::nullopt;
 }
 
 }  // namespace arfabric::wire::ibcs

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <expected>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/bytes.h"
@@ -78,6 +79,13 @@ struct CsigTag {
 std::expected<CsigTag, DecodeError> parse_csig_tag(
     ByteSpan data, std::size_t base_offset = 0,
     std::uint16_t tpid = kDefaultCsigEtherType);
+
+// Why `tpid` cannot be the CSIG tag's TPID, or nothing: frames that start
+// with it at the tag's place would be read both ways. An 802.3 length (up
+// to 1500), a VLAN tag's TPID (wire::is_vlan_tpid: the walkers step over
+// VLAN tags first, and would never find the CSIG tag), or the EtherType of
+// IPv4, IPv6 or ARP ("a VLAN tag's TPID", "IPv4's EtherType").
+std::optional<std::string> csig_tpid_problem(std::uint16_t tpid);
 
 // Errors: "csig.signal_type" over 3 bits, "csig.reserved" over 1 bit,
 // "csig.signal_value" over 5 bits, "csig.locator_metadata" over 7 bits.

@@ -22,6 +22,7 @@ inline constexpr std::uint16_t kEtherTypeVlan = 0x8100;
 inline constexpr std::uint16_t kEtherTypeQinQ = 0x88a8;     // 802.1ad S-tag
 inline constexpr std::uint16_t kEtherTypeQinQOld = 0x9100;  // before 802.1ad
 inline constexpr std::uint16_t kEtherTypeIpv6 = 0x86dd;
+inline constexpr std::uint16_t kEtherTypeArp = 0x0806;
 inline constexpr std::uint16_t kEtherTypeMacControl = 0x8808;
 inline constexpr std::size_t kEthernetHeaderSize = 14;
 // Minimum frame size without FCS; shorter frames are padded with zeros.

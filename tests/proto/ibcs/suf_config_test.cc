@@ -37,6 +37,21 @@ TEST(SufConfig, NamesTheBadField) {
   EXPECT_EQ(validate(c).error().field, "ports[1].peering");
 }
 
+// A CSIG TPID that other frames start with would never be found: the
+// walkers step over VLAN tags first. Without a csig_l2 rule nothing reads it.
+TEST(SufConfig, RefusesACsigTpidOtherFramesStartWith) {
+  SufConfig c = good();
+  c.wire.csig_ethertype = 0x8100;
+  const auto r = validate(c);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().field, "wire.csig_ethertype");
+  EXPECT_EQ(r.error().reason,
+            "0x8100 is a VLAN tag's TPID: the CSIG tag needs a TPID no other "
+            "frame starts with");
+  c.rules = {{.binding = Binding::hpcc_int}};
+  EXPECT_TRUE(validate(c));
+}
+
 TEST(SufConfig, DefaultEdgeActions) {
   EXPECT_EQ(default_edge_action(Binding::csig_l2), EdgeAction::strip);
   EXPECT_EQ(default_edge_action(Binding::hpcc_int), EdgeAction::zero);

@@ -11,6 +11,17 @@ const Bytes kGolden = {
     0x58, 0x85,  // T=2 (delay) | R=1 | S=0x11 | LM=0x05
 };
 
+TEST(CsigTag, ATpidOtherFramesStartWithIsAProblem) {
+  EXPECT_EQ(csig_tpid_problem(kDefaultCsigEtherType), std::nullopt);
+  EXPECT_EQ(csig_tpid_problem(0x05dc), "an 802.3 length, not an EtherType");
+  EXPECT_EQ(csig_tpid_problem(0x05dd), std::nullopt);
+  for (const std::uint16_t vlan : {0x8100, 0x88a8, 0x9100})
+    EXPECT_EQ(csig_tpid_problem(vlan), "a VLAN tag's TPID");
+  EXPECT_EQ(csig_tpid_problem(0x0800), "IPv4's EtherType");
+  EXPECT_EQ(csig_tpid_problem(0x86dd), "IPv6's EtherType");
+  EXPECT_EQ(csig_tpid_problem(0x0806), "ARP's EtherType");
+}
+
 TEST(CsigTag, ParsesGoldenBytes) {
   auto tag = parse_csig_tag(kGolden);
   ASSERT_TRUE(tag) << tag.error().to_string();
