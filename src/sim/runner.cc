@@ -232,6 +232,9 @@ struct ModeRun::State {
   std::vector<std::size_t> ring_of_workload;
   std::vector<std::pair<Time, std::size_t>> workload_starts;
   std::size_t next_workload = 0, next_event = 0;
+  // The job starts with the first workload that has something to send
+  // (since the warm-up's end); Time::max() when none has.
+  Time job_start = Time::max();
 
   // Convergence is timed from the first failure (the issue: "failure ->
   // last affected ingress stops using the path"), or, in a scenario
@@ -512,10 +515,15 @@ std::expected<void, std::string> ModeRun::State::start() {
         if (n < 2) break;
         ++pending_workloads;
         break;
-      case WorkloadKind::poisson:
+      case WorkloadKind::poisson: {
+        const std::size_t before = arrivals.size();
         add_poisson_arrivals(scenario, wi, t0, arrivals);
+        if (arrivals.size() == before) continue;  // no arrival: nothing sent
         break;
+      }
     }
+    if (w.kind != WorkloadKind::poisson && n < 2) continue;
+    job_start = std::min(job_start, w.start);
   }
   // All Poisson workloads finish together: when every flow has arrived
   // and completed.
@@ -769,10 +777,8 @@ void ModeRun::State::measure(Time end) {
   } else if (result.completion == Time::max()) {
     result.completion = Time{};  // no workload had anything to send
   }
-  // The job starts with its first workload: a workload that starts late
-  // (after BGP has carried a degradation, say) is timed from its start.
-  const Time job_start =
-      workload_starts.empty() ? Time{} : workload_starts.front().first - t0;
+  // A job that starts late (after BGP has carried a degradation, say) is
+  // timed from its start.
   if (result.finished) {
     result.job_time =
         result.completion > job_start ? result.completion - job_start : Time{};

@@ -273,6 +273,42 @@ events:
                    12.0 * 10'000 * 8 / during->job_time.seconds() / 1e9);
 }
 
+// A workload with nothing to send does not start the job: one with a
+// single participant, or a Poisson workload with no arrival, at 0 beside
+// the same collective at 300 us leaves its job time as it was (they had
+// made it 300 us longer).
+TEST(Runner, AWorkloadWithNothingToSendDoesNotStartTheJob) {
+  Scenario s = tiny();
+  s.events.clear();
+  s.workloads[0].start = us(300);
+  auto alone = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(alone) << alone.error();
+  ASSERT_TRUE(alone->finished);
+  WorkloadSpec lonely = s.workloads[0];
+  lonely.participants.resize(1);
+  lonely.start = Time{};
+  s.workloads.push_back(lonely);
+  auto quiet = parse_scenario(
+      R"(
+stop_at: 20ms
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 2}
+workloads:
+  - {kind: poisson, load: 0.01, duration: 1ns,
+     flow_size_cdf: )" +
+          std::string(ARFABRIC_SOURCE_DIR) +
+          R"(/data/workloads/GoogleRPC2008.txt}
+)",
+      "quiet.yaml");
+  ASSERT_TRUE(quiet) << quiet.error().to_string();
+  s.workloads.push_back(quiet->workloads[0]);
+  auto with_idle = run_mode(s, Mode::ecmp);
+  ASSERT_TRUE(with_idle) << with_idle.error();
+  ASSERT_TRUE(with_idle->finished);
+  EXPECT_EQ(with_idle->flows_completed, 0u);  // no Poisson arrival
+  EXPECT_EQ(with_idle->job_time, alone->job_time);
+  EXPECT_EQ(with_idle->job_time, with_idle->completion - us(300));
+}
+
 // LSN and ARN steer traffic to a multi-homed host too (no LSN bit and
 // no leaf prefix names it): examples/scenarios/multihomed_failure.yaml,
 // s is on leaf1 and leaf2, and spine0 loses both. The hosts on leaf3 must
