@@ -12,24 +12,26 @@
 // repeat_interval while the condition lasts, and elimination_repeats
 // eliminations follow its end (§2.1 "send the corresponding ARN
 // continuously"). Every message spends a token of its target's bucket. A
-// message without a token waits in its target's queue, oldest first, and
-// goes as tokens come back (on_timer() at next_deadline()); a newer message
-// about an object already waiting (same Path ID, congestion or failure,
-// 5-tuple) takes the waiting one's place, so each object waits its turn
-// once and a repetition cannot push ahead of objects the previous one left
-// waiting (counted `waited`, `superseded`). The node's own messages about
-// the objects it monitors are never dropped: at most one per object and
-// condition waits. Those about flows set_flows() has since dropped from
-// their port's list (eliminations, mostly) are, oldest first, when a
-// target's own messages would outnumber two per monitored object: flow
-// lists that change faster than the tokens allow cannot grow a queue
+// message without a token waits in its target's queue and goes as tokens
+// come back (on_timer() at next_deadline()): failures first (a failure
+// black-holes traffic; congestion only slows it; while failures' repetitions
+// outrun the tokens, congestion waits), then congestion, oldest first within
+// each. A newer message about an object already waiting (same Path ID,
+// congestion or failure, 5-tuple) takes the waiting one's place, so each
+// object waits its turn once and a repetition cannot push ahead of objects
+// the previous one left waiting (counted `waited`, `superseded`). The node's
+// own messages about the objects it monitors are never dropped: at most one
+// per object and condition waits. Those about flows set_flows() has since
+// dropped from their port's list (eliminations, mostly) are, oldest first,
+// when a target's own messages would outnumber two per monitored object:
+// flow lists that change faster than the tokens allow cannot grow a queue
 // without bound (counted `evicted`; receivers' hold_time ends what they
 // would have eliminated). Relayed messages beyond max_waiting_relays a
-// target are dropped (`rate_limited`). A
-// queue longer than hold_time / refill_interval makes each object's
-// refresh come later than hold_time, and receivers revoke and re-apply it
-// while the condition lasts: size the buckets for a repetition of every
-// monitored port (the simulator does, sim/arn_control.h).
+// target are dropped (`rate_limited`). A queue longer than hold_time /
+// refill_interval makes each object's refresh come later than hold_time, and
+// receivers revoke and re-apply it while the condition lasts: size the
+// buckets for a repetition of every monitored port (the simulator does,
+// sim/arn_control.h).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -158,7 +160,8 @@ class ArnEngine {
   // How often the bucket of each target on `port` gets a token back
   // (ArnConfig::refill_interval until set): a slow link's targets may need
   // a longer interval, so that its messages take no more than a share of
-  // the link. Tokens earned by `now` at the old interval are kept.
+  // the link. Tokens earned by `now` at the old interval are kept, and
+  // the next comes one new interval after `now`.
   // Errors: "port" has no target; "refill_interval" not positive; nothing
   // changes then.
   std::expected<void, ConfigError> set_refill_interval(PortId port,
@@ -305,9 +308,11 @@ class ArnEngine {
   Time sends_due() const;
   std::vector<bool> local_alternatives_;
   std::vector<Bucket> buckets_;  // per target
-  // Per target, the messages waiting for a token (see the overview),
-  // oldest first. A message's place is its sequence number: `first` is the
-  // front's, and `place` finds a waiting object's.
+  // Per target, the messages waiting for a token (see the overview), in
+  // two lanes, failures (served first) and congestion, oldest first in
+  // each. A message's place is its sequence number in its lane (the
+  // key's `failure`): `first` is the lane front's, and `place` finds a
+  // waiting object's.
   struct WaitingKey {
     std::uint32_t path_id = 0;
     bool failure = false;
@@ -321,13 +326,23 @@ class ArnEngine {
     wire::arn::ArnMessage message;
     bool evicted = false;  // dropped where it stood: skipped, no token spent
   };
-  struct TargetQueue {
+  struct Lane {
     std::deque<Waiting> messages;
-    std::uint32_t relays = 0;  // of `messages` not evicted: relayed
-    std::uint32_t own = 0;     // and ours
     std::uint64_t first = 0;
-    absl::flat_hash_map<WaitingKey, std::uint64_t, WaitingKeyHash> place;
   };
+  struct TargetQueue {
+    std::array<Lane, 2> lanes;  // [kCongestion], [kFailure]
+    std::uint32_t relays = 0;   // of the messages not evicted: relayed
+    std::uint32_t own = 0;      // and ours
+    absl::flat_hash_map<WaitingKey, std::uint64_t, WaitingKeyHash> place;
+    bool empty() const {
+      return lanes[kCongestion].messages.empty() &&
+             lanes[kFailure].messages.empty();
+    }
+  };
+  // Evicts the oldest waiting message of ours about a dropped flow,
+  // congestion before failure (wait_for_token()).
+  void evict_one_about_a_dropped_flow(TargetQueue& queue);
   static WaitingKey waiting_key(const wire::arn::ArnMessage& message);
   // Whether `message` is another node's, passed on (ours carry our Path
   // IDs, and a message of ours that comes back is ignored).

@@ -255,6 +255,10 @@ std::expected<void, ConfigError> ArnEngine::set_refill_interval(PortId port,
     if (config_.targets[t].port != port) continue;
     found = true;
     refill(t, now);
+    // The time toward the next token was at the old pace: it starts over,
+    // so the next deadline is never before `now`, and slow time is never
+    // counted at a faster pace.
+    buckets_[t].last_refill = std::max(buckets_[t].last_refill, now);
     buckets_[t].refill_interval = interval;
   }
   if (!found) return std::unexpected(ConfigError{"port", "has no target"});
@@ -265,8 +269,8 @@ void ArnEngine::send_to_targets(const ArnMessage& msg, PortId except_port,
                                 bool exclude, Time now) {
   for (std::size_t t = 0; t < config_.targets.size(); ++t) {
     if (exclude && config_.targets[t].port == except_port) continue;
-    if (!queues_[t].messages.empty()) serve(t, now);
-    if (queues_[t].messages.empty() && take_token(t, now)) {
+    if (!queues_[t].empty()) serve(t, now);
+    if (queues_[t].empty() && take_token(t, now)) {
       transmit(t, msg);
     } else {
       wait_for_token(t, msg);
@@ -326,8 +330,9 @@ void ArnEngine::update_own_limit() {
 void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
   TargetQueue& q = queues_[t];
   const WaitingKey key = waiting_key(msg);
+  Lane& lane = q.lanes[key.failure ? kFailure : kCongestion];
   if (const auto it = q.place.find(key); it != q.place.end()) {
-    q.messages[it->second - q.first].message = msg;
+    lane.messages[it->second - lane.first].message = msg;
     ++counters_.superseded;
     return;
   }
@@ -342,47 +347,56 @@ void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
     if (q.own >= own_limit_) {
       // Full only with messages about dropped flows among those waiting
       // (the others are at most own_limit_): the newcomer if it is one,
-      // else the oldest of them.
+      // else the oldest of them, congestion before failure.
       if (about_a_dropped_flow(msg)) {
         ++counters_.evicted;
         return;
       }
-      for (Waiting& w : q.messages) {
-        if (w.evicted || relayed(w.message) || !about_a_dropped_flow(w.message))
-          continue;
-        w.evicted = true;
-        q.place.erase(waiting_key(w.message));
-        --q.own;
-        ++counters_.evicted;
-        break;
-      }
+      evict_one_about_a_dropped_flow(q);
     }
     ++q.own;
   }
-  if (q.messages.empty()) ++targets_waiting_;
-  q.place.emplace(key, q.first + q.messages.size());
-  q.messages.push_back({msg});
+  if (q.empty()) ++targets_waiting_;
+  q.place.emplace(key, lane.first + lane.messages.size());
+  lane.messages.push_back({msg});
   ++counters_.waited;
+}
+
+void ArnEngine::evict_one_about_a_dropped_flow(TargetQueue& q) {
+  for (Lane& lane : q.lanes) {
+    for (Waiting& w : lane.messages) {
+      if (w.evicted || relayed(w.message) || !about_a_dropped_flow(w.message))
+        continue;
+      w.evicted = true;
+      q.place.erase(waiting_key(w.message));
+      --q.own;
+      ++counters_.evicted;
+      return;
+    }
+  }
 }
 
 void ArnEngine::serve(std::size_t t, Time now) {
   TargetQueue& q = queues_[t];
-  if (q.messages.empty()) return;
-  while (!q.messages.empty()) {
-    const Waiting& w = q.messages.front();
-    if (!w.evicted) {
-      if (!take_token(t, now)) break;
-      q.place.erase(waiting_key(w.message));
-      if (relayed(w.message))
-        --q.relays;
-      else
-        --q.own;
-      transmit(t, w.message);
+  if (q.empty()) return;
+  for (Lane* lane : {&q.lanes[kFailure], &q.lanes[kCongestion]}) {
+    while (!lane->messages.empty()) {
+      const Waiting& w = lane->messages.front();
+      if (!w.evicted) {
+        if (!take_token(t, now)) break;
+        q.place.erase(waiting_key(w.message));
+        if (relayed(w.message))
+          --q.relays;
+        else
+          --q.own;
+        transmit(t, w.message);
+      }
+      lane->messages.pop_front();
+      ++lane->first;
     }
-    q.messages.pop_front();
-    ++q.first;
+    if (!lane->messages.empty()) break;  // out of tokens
   }
-  if (q.messages.empty()) --targets_waiting_;
+  if (q.empty()) --targets_waiting_;
 }
 
 void ArnEngine::transmit(std::size_t t, const ArnMessage& msg) {
@@ -406,7 +420,7 @@ Time ArnEngine::tokens_due() const {
   if (targets_waiting_ == 0) return Time::max();
   Time due = Time::max();
   for (std::size_t t = 0; t < queues_.size(); ++t)
-    if (!queues_[t].messages.empty())
+    if (!queues_[t].empty())
       due =
           std::min(due, buckets_[t].last_refill + buckets_[t].refill_interval);
   return due;
@@ -462,7 +476,7 @@ void ArnEngine::on_timer(Time now) {
   // What waits for a token goes before what a repetition adds.
   if (targets_waiting_ > 0)
     for (std::size_t t = 0; t < queues_.size(); ++t)
-      if (!queues_[t].messages.empty()) serve(t, now);
+      if (!queues_[t].empty()) serve(t, now);
   // None due: every tick() would send nothing and change nothing.
   if (sends_due() > now) return;
   for (std::size_t m = 0; m < conditions_.size(); ++m)

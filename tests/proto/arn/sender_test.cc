@@ -146,13 +146,33 @@ TEST(Sender, ATargetsRefillIntervalCanBeLengthened) {
   EXPECT_EQ(spine1.next_deadline(), us(40));
   spine1.on_timer(us(40));
   EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
-  // At 50 us, back to 10 us: 10 us have passed since the last token, so
-  // the next is due at once.
+  // At 50 us, back to 10 us: the 10 us toward the next token at the old
+  // pace start over, so it comes at 60 us, not at once (nor, as a
+  // deadline, in the past: at 75 us it would have been 50).
   ASSERT_TRUE(spine1.set_refill_interval(0, us(10), us(50)));
-  EXPECT_EQ(spine1.next_deadline(), us(50));
-  spine1.on_timer(us(50));
+  EXPECT_EQ(spine1.next_deadline(), us(60));
+  spine1.on_timer(us(60));
   EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{4}));
   EXPECT_EQ(spine1.counters().sent, 3u);
+}
+
+// A faster pace set long into a slow interval does not count that time
+// at the faster pace: the deadline is never before the change.
+TEST(Sender, AFasterRefillIntervalNeverDatesTheNextTokenBack) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  c.repeat_interval = ms(10);  // no repetition in the way
+  c.hold_time = ms(50);
+  ArnEngine spine1 = make(c);
+  ASSERT_TRUE(spine1.set_refill_interval(0, us(720), us(0)));
+  spine1.link_state(1, false, us(0));  // 2 goes, 3 and 4 wait
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  ASSERT_TRUE(spine1.set_refill_interval(0, us(10), us(700)));
+  EXPECT_EQ(spine1.next_deadline(), us(710));
+  spine1.on_timer(us(710));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
+  EXPECT_EQ(spine1.next_deadline(), us(720));
 }
 
 TEST(Sender, ARefillIntervalNeedsATargetAndAPositiveTime) {
@@ -242,32 +262,36 @@ TEST(Sender, OneTargetsQueueDoesNotHoldBackAnother) {
   EXPECT_EQ(spine1.counters().waited, 3u);
 }
 
-// A failure on a congested port is not starved by the congestion's
-// repetitions, even when they come faster than the tokens: each
-// repetition replaces its waiting messages in place, and the failure's
-// wait behind them once.
-TEST(Sender, AFailureIsNotStarvedByCongestionOnItsPort) {
+// A failure on a congested port goes before the congestion messages that
+// wait for the target (a failure black-holes traffic; congestion only
+// slows it), and a repetition replaces its waiting messages in place.
+// Strict priority: while failures' repetitions outrun the tokens,
+// congestion waits.
+TEST(Sender, AFailureGoesBeforeWaitingCongestion) {
   ArnConfig c = three_destinations_behind_port_1();
   c.bucket_capacity = 1;
   c.refill_interval = us(10);
-  c.repeat_interval = us(20);
   ArnEngine spine1 = make(c);
-  spine1.observe(1, 1 << 20, 0.0, us(0));  // congested
-  spine1.link_state(1, false, us(1));
-  std::vector<int> failures;
+  spine1.observe(1, 1 << 20, 0.0, us(0));  // congested: 2 goes, 3 and 4 wait
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  spine1.link_state(1, false, us(1));  // the failure's 2, 3 and 4 wait
+  std::vector<std::pair<ArnType, int>> sent;
   for (Time t = us(10); t <= us(60); t += us(10)) {
     spine1.on_timer(t);
     for (const Transmit& x : spine1.drain().transmits) {
       const auto m = parse_udp(x);
-      if (m.type == ArnType::failure_detected)
-        failures.push_back(m.flow->destination[2]);
+      sent.emplace_back(m.type, m.flow->destination[2]);
     }
   }
-  EXPECT_EQ(failures, (std::vector<int>{2, 3, 4}));
+  const std::vector<std::pair<ArnType, int>> want = {
+      {ArnType::failure_detected, 2},
+      {ArnType::failure_detected, 3},
+      {ArnType::failure_detected, 4},
+      {ArnType::congestion_detected, 3},
+      {ArnType::congestion_detected, 4}};
+  EXPECT_EQ(sent, want);
 }
 
-// An IPv6 destination behind the port travels with Opcode 2 (IPv6) and
-// reaches a receiver whose table has the IPv6 prefix, next to an IPv4 one.
 TEST(Sender, Ipv6AffectedDestinationsEndToEnd) {
   const IpAddress leaf2_v6 = IpAddress::v6(
       {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1});
