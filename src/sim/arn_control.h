@@ -21,7 +21,7 @@
 //   (docs/PROTOCOLS.md, "ARN rate limit"), so that a switch's own messages
 //   never wait in the engine's queues for a token; but no port's bucket
 //   refills faster than keeps its messages within `link_share` of its
-//   link's rate (a degraded rate from the degradation on: cable_rate()).
+//   link's rate (re-paced at each degradation: cable_rate()).
 //   Control packets go before data, so unbounded repetitions on a slow
 //   link would starve the data whose congestion they report.
 // - Detection inputs: loss of signal (PortObserver) and, every

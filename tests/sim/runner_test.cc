@@ -120,6 +120,63 @@ workloads:
   }
 }
 
+// A degradation that speeds a link back up while ARNs wait for its
+// tokens re-paces the bucket from then on: the next token's deadline had
+// been dated back into the past (the event queue refused it, an abort).
+TEST(Runner, ArnRepacesALinkThatComesBackToFullRate) {
+  auto s = parse_scenario(R"(
+stop_at: 5ms
+modes: [fare+arn]
+topology: {kind: clos3, spines: 2, leaves: 2, hosts_per_leaf: 1}
+switches:
+  arn: {hold_time: 1ms}
+workloads:
+  - {kind: ring_allreduce, participants: [host0.0, host1.0], bytes: 1kB}
+events:
+  - {at: 10us, kind: link_down, link: [spine0, leaf1]}
+  - {at: 10us, kind: degrade, link: [spine0, leaf0], rate: 10M}
+  - {at: 3ms, kind: degrade, link: [spine0, leaf0], fraction: 1}
+)",
+                          "back.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const auto r = run_mode(*s, Mode::fare_arn);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->finished);
+  ASSERT_TRUE(r->arn.has_value());
+  EXPECT_GT(r->arn->waited, 0u);  // messages did wait for the slow link
+}
+
+// On a slow link a failure's messages go before the congestion that waits
+// for the same target: with congestion messages in between, spine0 told
+// leaf0 of its lost leaf1 only every 1.44 ms, and leaf0's veto expired
+// (hold_time 1 ms) and came back each time: hardware convergence 9.4 ms
+// instead of 0.17.
+TEST(Runner, ArnFailuresGoBeforeCongestionOnASlowLink) {
+  auto s = parse_scenario(R"(
+stop_at: 15ms
+modes: [fare+arn]
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 3
+  hosts_per_leaf: 1
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 10M, delay: 500ns}
+switches:
+  arn: {hold_time: 1ms}
+workloads:
+  - {kind: ring_allreduce, participants: [host0.0, host1.0], bytes: 1kB}
+events:
+  - {at: 10us, kind: link_down, link: [spine0, leaf1]}
+)",
+                          "one.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const auto r = run_mode(*s, Mode::fare_arn);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->finished);
+  EXPECT_LT(r->hw_convergence, ms(1));
+}
+
 // An ARN mode that -m adds is checked as the parser would have: 10% of a
 // 10M link carries one ARN per 720 us, longer than the 500 us hold_time.
 TEST(Runner, AnArnModeAddedToTheScenarioChecksItsLinkShare) {

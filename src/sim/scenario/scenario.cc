@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 #include "common/quantity.h"
@@ -233,6 +234,27 @@ std::string after_degrade(const EventSpec* degrade) {
              : "";
 }
 
+// `value` (> 0) to up to `digits` significant digits, without an
+// exponent or trailing zeros: "26.88", "0.00144", "1000000".
+std::string format_significant(double value, int digits) {
+  const int magnitude = static_cast<int>(std::floor(std::log10(value)));
+  const int decimals = std::max(0, digits - 1 - magnitude);
+  char text[400];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  std::string out = text;
+  if (out.find('.') != std::string::npos) {
+    while (out.back() == '0') out.pop_back();
+    if (out.back() == '.') out.pop_back();
+  }
+  return out;
+}
+
+// `fraction` as a percentage to up to 3 significant digits: "14.4%",
+// "0.00144%", "100%".
+std::string format_percent(double fraction) {
+  return format_significant(fraction * 100, 3) + "%";
+}
+
 // `needed` in the largest of ns, us, ms and s it is at least one of, to up
 // to six digits ("26.88ns", "268.8us"), and rounded up to a whole one of
 // that unit, a value that reads well and is enough ("27ns").
@@ -248,11 +270,10 @@ ReadableBound readable_bound(Time needed) {
                                 std::pair{sec(1), "s"}}) {
     if (needed >= t) unit = t.ps(), unit_name = name;
   }
-  return {
-      strformat("{}{}",
-                static_cast<double>(needed.ps()) / static_cast<double>(unit),
-                unit_name),
-      ps((needed.ps() + unit - 1) / unit * unit)};
+  return {format_significant(
+              static_cast<double>(needed.ps()) / static_cast<double>(unit), 6) +
+              unit_name,
+          ps((needed.ps() + unit - 1) / unit * unit)};
 }
 
 }  // namespace
@@ -298,34 +319,48 @@ Time arn_message_spacing(BitsPerSecond rate, double share) {
   const double bits = 8.0 * arn_message_wire_bytes();
   const double spacing_ps =
       std::ceil(bits * 1e12 / (share * static_cast<double>(rate)));
-  return ps(std::max<std::int64_t>(1, static_cast<std::int64_t>(spacing_ps)));
+  // At most 10^6 s, the longest time a scenario can state (a share of
+  // 10^-20 would overflow the picoseconds).
+  constexpr double kLongest = 1e18;
+  return ps(static_cast<std::int64_t>(std::clamp(spacing_ps, 1.0, kLongest)));
 }
 
 std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario) {
   const SwitchParams& sw = scenario.switches;
   const SlowestLink slowest = slowest_switch_link(scenario);
   if (slowest.rate == 0) return std::nullopt;
+  const auto enough = [&](double share) {
+    return arn_message_spacing(slowest.rate, share) <= sw.arn_hold_time;
+  };
+  if (enough(sw.arn_link_share)) return std::nullopt;
   const Time spacing = arn_message_spacing(slowest.rate, sw.arn_link_share);
-  if (spacing <= sw.arn_hold_time) return std::nullopt;
-  // The least share, in whole percent, that brings a message per hold_time.
+  // The least share that brings a message per hold_time, rounded up to two
+  // significant digits (and up again if rounding made it short).
   const double bits = 8.0 * arn_message_wire_bytes();
-  const double least_share =
+  const double least =
       bits / (sw.arn_hold_time.seconds() * static_cast<double>(slowest.rate));
-  const double least_percent = std::ceil(least_share * 100 - 1e-9);
-  const std::string raise_share =
-      least_percent <= 100
-          ? strformat("link_share to at least {}% or ", least_percent)
-          : "";
-  return ArnLinkProblem{
-      strformat("{}% of the slowest switch link ({}{}) lets ARN send one "
-                "{}-byte message every {}, longer than hold_time ({}): "
-                "receivers would revoke every notification before its "
-                "refresh; raise {}hold_time to at least {}",
-                sw.arn_link_share * 100, format_rate(slowest.rate),
-                after_degrade(slowest.degrade), arn_message_wire_bytes(),
-                readable_bound(spacing).exact, format_time(sw.arn_hold_time),
-                raise_share, format_time(readable_bound(spacing).at_least)),
-      slowest.degrade};
+  const double step = std::pow(10.0, std::floor(std::log10(least)) - 1);
+  // (The epsilon keeps 0.12 / 0.01 from rounding up to 13; the check
+  // below catches a share it made short.)
+  double share = std::ceil(least / step - 1e-9) * step;
+  while (share <= 1 && !enough(share)) share += step;
+  ArnLinkProblem problem;
+  problem.degrade = slowest.degrade;
+  problem.share_helps = share <= 1;
+  const ReadableBound bound = readable_bound(spacing);
+  problem.message = strformat(
+      "{} of the slowest switch link ({}{}) lets ARN send one {}-byte "
+      "message every {}, longer than hold_time ({}): receivers would revoke "
+      "every notification before its refresh; raise {}hold_time to at least "
+      "{}",
+      format_percent(sw.arn_link_share), format_rate(slowest.rate),
+      after_degrade(slowest.degrade), arn_message_wire_bytes(), bound.exact,
+      format_time(sw.arn_hold_time),
+      problem.share_helps
+          ? "link_share to at least " + format_percent(share) + " or "
+          : std::string(),
+      format_time(bound.at_least));
+  return problem;
 }
 
 }  // namespace arfabric::sim

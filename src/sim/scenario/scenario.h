@@ -309,15 +309,19 @@ Time arn_message_spacing(BitsPerSecond rate, double share);
 
 // When switches.arn.link_share of the slowest switch link (a degrade
 // event's rate included) carries fewer than one ARN message per hold_time,
-// receivers would revoke every notification before its refresh: why
+// receivers would revoke every notification before its refresh. A floor,
+// not a guarantee: the objects a port announces at once share its
+// messages (failures first), so n of them need n per hold_time. Why
 // ("10% of the slowest switch link (10M) lets ARN send one 90-byte message
 // every 720us, ...; raise link_share to at least 15% or hold_time to at
-// least 720us"), and the
+// least 720us": the share rounded up to two significant digits, the time
+// to a whole unit), whether a larger share could help, and the
 // degrade event that slowed the link, if one did. The parser asks when the
 // file's modes include an ARN mode, the runner for every ARN mode it runs.
 struct ArnLinkProblem {
   std::string message;
   const EventSpec* degrade = nullptr;  // in Scenario::events
+  bool share_helps = true;             // false: no link_share up to 1 is enough
 };
 std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario);
 

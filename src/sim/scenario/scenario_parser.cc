@@ -1326,20 +1326,33 @@ ScenarioError lsn_period_error(const Map& top,
 }
 
 // arn_link_problem's error, at link_share or hold_time, whichever the
-// file sets (link_share first); else at the degrade event that slowed the
-// link, at `switches`, or at `topology`, whose links are too slow.
+// file sets (link_share first, unless no share would do); else at the
+// degrade event that slowed the link, at `switches`, or at `topology`,
+// whose links are too slow.
 ScenarioError arn_link_error(const Map& top, const ArnLinkProblem& problem) {
   const auto switches = top.get("switches");
-  if (switches && switches->IsMap()) {
+  // The file's switches.arn.<key>, if it sets it (a YAML::Node is never
+  // assigned: that would write into the tree, or throw for a missing key).
+  const auto given = [&](const char* key) -> std::optional<YAML::Node> {
+    if (!switches || !switches->IsMap()) return std::nullopt;
     const YAML::Node arn = std::as_const(*switches)["arn"];
-    for (const char* key : {"link_share", "hold_time"}) {
-      if (arn.IsDefined() && arn.IsMap() && arn[key].IsDefined())
-        return error_at(top.file(), arn[key],
-                        std::string("switches.arn.") + key, problem.message);
-    }
-  }
+    if (!arn.IsDefined() || !arn.IsMap() || !arn[key].IsDefined())
+      return std::nullopt;
+    return arn[key];
+  };
+  const auto share = given("link_share");
+  const auto hold = given("hold_time");
+  if (problem.share_helps && share)
+    return error_at(top.file(), *share, "switches.arn.link_share",
+                    problem.message);
+  if (hold)
+    return error_at(top.file(), *hold, "switches.arn.hold_time",
+                    problem.message);
   const std::string message =
-      "the default switches.arn.link_share and hold_time: " + problem.message;
+      std::string(share
+                      ? "the default switches.arn.hold_time: "
+                      : "the default switches.arn.link_share and hold_time: ") +
+      problem.message;
   const auto events = top.get("events");
   if (problem.degrade && events && events->IsSequence() &&
       problem.degrade->index < events->size()) {

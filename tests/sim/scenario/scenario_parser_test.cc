@@ -747,12 +747,34 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
        "5% of the slowest switch link (10M) lets ARN send one 90-byte "
        "message every 1.44ms, longer than hold_time (1ms): receivers would "
        "revoke every notification before its refresh; raise link_share to "
-       "at least 8% or hold_time to at least 2ms"},
+       "at least 7.2% or hold_time to at least 2ms"},
       {"an ARN hold_time too short for the default link share",
        tiny_with("  leaf_spine_link: {rate: 10M}\nmodes: [fare+arn]\n"
                  "switches:\n  arn: {hold_time: 600us}\n"),
        10, "switches.arn.hold_time",
        "raise link_share to at least 12% or hold_time to at least 720us"},
+      {"a link share no share could make enough, with a hold_time",
+       tiny_with("  leaf_spine_link: {rate: 1M}\nmodes: [fare+arn]\n"
+                 "switches:\n  arn: {link_share: 1, hold_time: 600us}\n"),
+       10, "switches.arn.hold_time",
+       "100% of the slowest switch link (1M) lets ARN send one 90-byte "
+       "message every 720us, longer than hold_time (600us): receivers would "
+       "revoke every notification before its refresh; raise hold_time to at "
+       "least 720us"},
+      {"a link share no share could make enough, without a hold_time",
+       tiny_with("  leaf_spine_link: {rate: 100K}\nmodes: [fare+arn]\n"
+                 "switches:\n  arn: {link_share: 1}\n"),
+       10, "switches.arn",
+       "the default switches.arn.hold_time: 100% of the slowest switch link "
+       "(100K) lets ARN send one 90-byte message every 7.2ms"},
+      {"a tiny ARN link share",
+       tiny_with("modes: [fare+arn]\nswitches:\n"
+                 "  arn: {link_share: 0.00000000000000000001}\n"),
+       9, "switches.arn.link_share",
+       "0.000000000000000001% of the slowest switch link (400G) lets ARN send "
+       "one 90-byte message every 1000000s, longer than hold_time (500us): "
+       "receivers would revoke every notification before its refresh; raise "
+       "link_share to at least 0.00036% or hold_time to at least 1000000s"},
       {"ARN's defaults after a degrade event no share can carry",
        tiny_with("modes: [fare+arn]\nevents:\n  - {at: 1ms, kind: degrade, "
                  "link: [spine0, leaf1], rate: 1M}\n"),
