@@ -1,6 +1,5 @@
 #include "proto/ibcs/suf_config.h"
 
-#include <algorithm>
 #include <string>
 
 #include "common/hex.h"
@@ -27,12 +26,10 @@ std::expected<void, ConfigError> validate(const SufConfig& config) {
       return std::unexpected(
           ConfigError{at + ".metric." + ok.error().field, ok.error().reason});
   }
-  const bool csig = std::ranges::any_of(config.rules, [](const BindingRule& r) {
-    return r.binding == wire::ibcs::Binding::csig_l2;
-  });
+  // Every binding's walk steps over a CSIG tag, so the TPID matters
+  // whatever the rules.
   if (const auto why =
-          wire::ibcs::csig_tpid_problem(config.wire.csig_ethertype);
-      csig && why)
+          wire::ibcs::csig_tpid_problem(config.wire.csig_ethertype))
     return std::unexpected(ConfigError{
         "wire.csig_ethertype",
         to_hex16(config.wire.csig_ethertype) + " is " + *why +

@@ -86,8 +86,8 @@ inline constexpr std::size_t kMaxRules = 3;
 // Errors: "rules" empty or more than 3; "rules[i].binding" repeated;
 // "rules[i].edge_action" strip for a binding other than csig_l2;
 // "rules[i].metric.<field>" from validate(LocalMetricConfig);
-// "wire.csig_ethertype" with a csig_l2 rule, when wire::ibcs::
-// csig_tpid_problem() refuses it (a VLAN TPID, say); "ports" empty
+// "wire.csig_ethertype" when wire::ibcs::csig_tpid_problem() refuses it
+// (a VLAN TPID, say: every binding's walk reads it); "ports" empty
 // or more than 65536 entries; "ports[i].peering" without egress_edge.
 std::expected<void, ConfigError> validate(const SufConfig& config);
 

@@ -47,7 +47,9 @@ std::expected<void, EncodeError> serialize(const CsigTag& tag,
 }
 
 std::optional<std::string> csig_tpid_problem(std::uint16_t tpid) {
-  if (tpid <= 1500) return "an 802.3 length, not an EtherType";
+  if (tpid < 0x0600)
+    return "not an EtherType (802.3 lengths go up to 1500, EtherTypes start "
+           "at 0x0600)";
   if (is_vlan_tpid(tpid)) return "a VLAN tag's TPID";
   if (tpid == kEtherTypeIpv4) return "IPv4's EtherType";
   if (tpid == kEtherTypeIpv6) return "IPv6's EtherType";

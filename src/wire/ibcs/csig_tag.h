@@ -81,10 +81,13 @@ std::expected<CsigTag, DecodeError> parse_csig_tag(
     std::uint16_t tpid = kDefaultCsigEtherType);
 
 // Why `tpid` cannot be the CSIG tag's TPID, or nothing: frames that start
-// with it at the tag's place would be read both ways. An 802.3 length (up
-// to 1500), a VLAN tag's TPID (wire::is_vlan_tpid: the walkers step over
-// VLAN tags first, and would never find the CSIG tag), or the EtherType of
-// IPv4, IPv6 or ARP ("a VLAN tag's TPID", "IPv4's EtherType").
+// with it at the tag's place would be read both ways. Below 0x0600 (an
+// 802.3 length, or neither a length nor an EtherType), a VLAN tag's TPID
+// (wire::is_vlan_tpid: the walkers step over VLAN tags first, and would
+// never find the CSIG tag), or the EtherType of IPv4, IPv6 or ARP (the
+// walkers of every binding step over a CSIG tag, so an IPv4 EtherType
+// taken for one hides every IPv4 packet): "a VLAN tag's TPID", "IPv4's
+// EtherType".
 std::optional<std::string> csig_tpid_problem(std::uint16_t tpid);
 
 // Errors: "csig.signal_type" over 3 bits, "csig.reserved" over 1 bit,

@@ -37,8 +37,10 @@ TEST(SufConfig, NamesTheBadField) {
   EXPECT_EQ(validate(c).error().field, "ports[1].peering");
 }
 
-// A CSIG TPID that other frames start with would never be found: the
-// walkers step over VLAN tags first. Without a csig_l2 rule nothing reads it.
+// A CSIG TPID that other frames start with: a VLAN TPID would never be
+// found (the walkers step over VLAN tags first), and IPv4's EtherType
+// taken for a CSIG tag would hide every IPv4 packet from the HPCC walk
+// too, so it is refused whatever the rules.
 TEST(SufConfig, RefusesACsigTpidOtherFramesStartWith) {
   SufConfig c = good();
   c.wire.csig_ethertype = 0x8100;
@@ -49,7 +51,10 @@ TEST(SufConfig, RefusesACsigTpidOtherFramesStartWith) {
             "0x8100 is a VLAN tag's TPID: the CSIG tag needs a TPID no other "
             "frame starts with");
   c.rules = {{.binding = Binding::hpcc_int}};
-  EXPECT_TRUE(validate(c));
+  c.wire.csig_ethertype = 0x0800;
+  const auto hpcc = validate(c);
+  ASSERT_FALSE(hpcc);
+  EXPECT_EQ(hpcc.error().field, "wire.csig_ethertype");
 }
 
 TEST(SufConfig, DefaultEdgeActions) {

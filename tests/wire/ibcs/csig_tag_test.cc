@@ -13,8 +13,11 @@ const Bytes kGolden = {
 
 TEST(CsigTag, ATpidOtherFramesStartWithIsAProblem) {
   EXPECT_EQ(csig_tpid_problem(kDefaultCsigEtherType), std::nullopt);
-  EXPECT_EQ(csig_tpid_problem(0x05dc), "an 802.3 length, not an EtherType");
-  EXPECT_EQ(csig_tpid_problem(0x05dd), std::nullopt);
+  for (const std::uint16_t low : {0x0000, 0x05dc, 0x05dd, 0x05ff})
+    EXPECT_EQ(csig_tpid_problem(low),
+              "not an EtherType (802.3 lengths go up to 1500, EtherTypes "
+              "start at 0x0600)");
+  EXPECT_EQ(csig_tpid_problem(0x0600), std::nullopt);
   for (const std::uint16_t vlan : {0x8100, 0x88a8, 0x9100})
     EXPECT_EQ(csig_tpid_problem(vlan), "a VLAN tag's TPID");
   EXPECT_EQ(csig_tpid_problem(0x0800), "IPv4's EtherType");
