@@ -233,7 +233,8 @@ struct ModeRun::State {
   std::vector<std::pair<Time, std::size_t>> workload_starts;
   std::size_t next_workload = 0, next_event = 0;
   // The job starts with the first workload that has something to send
-  // (since the warm-up's end); Time::max() when none has.
+  // (a Poisson workload with its first arrival), since the warm-up's end;
+  // Time::max() when none has.
   Time job_start = Time::max();
 
   // Convergence is timed from the first failure (the issue: "failure ->
@@ -516,14 +517,15 @@ std::expected<void, std::string> ModeRun::State::start() {
         ++pending_workloads;
         break;
       case WorkloadKind::poisson: {
+        // Its first arrival starts it: none, nothing to send.
         const std::size_t before = arrivals.size();
         add_poisson_arrivals(scenario, wi, t0, arrivals);
-        if (arrivals.size() == before) continue;  // no arrival: nothing sent
-        break;
+        for (std::size_t a = before; a < arrivals.size(); ++a)
+          job_start = std::min(job_start, arrivals[a].at - t0);
+        continue;
       }
     }
-    if (w.kind != WorkloadKind::poisson && n < 2) continue;
-    job_start = std::min(job_start, w.start);
+    if (n >= 2) job_start = std::min(job_start, w.start);
   }
   // All Poisson workloads finish together: when every flow has arrived
   // and completed.

@@ -43,9 +43,9 @@ struct ModeResult {
   Mode mode = Mode::ecmp;
   bool finished = false;          // every workload completed before stop_at
   Time completion = Time::max();  // last workload's completion
-  // From the start of the first workload with something to send to the
-  // completion: what the job took (Time::max() when unfinished; 0 with
-  // nothing to send).
+  // From the start of the first workload with something to send (a
+  // Poisson workload's first arrival) to the completion: what the job
+  // took (Time::max() when unfinished; 0 with nothing to send).
   Time job_time = Time::max();
   std::uint64_t payload_bytes = 0;  // delivered to receivers
   // The workloads' payload / job_time (all payload / simulated when
