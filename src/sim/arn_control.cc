@@ -183,6 +183,7 @@ void ArnControl::cable_rate(std::size_t cable, BitsPerSecond rate, Time now) {
         std::find(out.begin(), out.end(), l) - out.begin() + 1);
     const std::uint32_t index = plane_.switch_index(from);
     pace(index, port, rate, now);
+    flush(index, now);  // what a faster pace let go
     arm(index);
   }
 }

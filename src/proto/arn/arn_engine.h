@@ -22,16 +22,17 @@
 // the previous one left waiting (counted `waited`, `superseded`). The node's
 // own messages about the objects it monitors are never dropped: at most one
 // per object and condition waits. Those about flows set_flows() has since
-// dropped from their port's list (eliminations, mostly) are, oldest first,
-// when a target's own messages would outnumber two per monitored object:
-// flow lists that change faster than the tokens allow cannot grow a queue
-// without bound (counted `evicted`; receivers' hold_time ends what they
-// would have eliminated). Relayed messages beyond max_waiting_relays a
-// target are dropped (`rate_limited`). A queue longer than hold_time /
-// refill_interval makes each object's refresh come later than hold_time, and
-// receivers revoke and re-apply it while the condition lasts: size the
-// buckets for a repetition of every monitored port (the simulator does,
-// sim/arn_control.h).
+// dropped from their port's list (eliminations, mostly) are, oldest first
+// (congestion before failure), when a target's own messages would outnumber
+// two per monitored object: flow lists that change faster than the tokens
+// allow cannot grow a queue without bound (counted `evicted`; receivers'
+// hold_time ends what they would have eliminated). Relayed messages beyond
+// max_waiting_relays a target are dropped (`rate_limited`); a relayed
+// failure takes the place of the newest relayed congestion message instead,
+// if one waits. A queue longer than hold_time / refill_interval makes each
+// object's refresh come later than hold_time, and receivers revoke and
+// re-apply it while the condition lasts: size the buckets for a repetition
+// of every monitored port (the simulator does, sim/arn_control.h).
 //
 // Receiving side (§2.2, §3.1, receiver.cc): on_message() parses the
 // configured transport, maps the 5-tuple's destination (IPv4 or IPv6) to a
@@ -161,7 +162,10 @@ class ArnEngine {
   // (ArnConfig::refill_interval until set): a slow link's targets may need
   // a longer interval, so that its messages take no more than a share of
   // the link. Tokens earned by `now` at the old interval are kept, and
-  // the next comes one new interval after `now`.
+  // the time since the last counts toward the next, up to one new
+  // interval (so a faster pace never dates a token back before `now`);
+  // what waits for the target goes if a token is there (outputs()). The
+  // same interval again changes nothing.
   // Errors: "port" has no target; "refill_interval" not positive; nothing
   // changes then.
   std::expected<void, ConfigError> set_refill_interval(PortId port,
@@ -343,6 +347,9 @@ class ArnEngine {
   // Evicts the oldest waiting message of ours about a dropped flow,
   // congestion before failure (wait_for_token()).
   void evict_one_about_a_dropped_flow(TargetQueue& queue);
+  // Evicts the newest relayed congestion message waiting, counted
+  // rate_limited; false when none waits.
+  bool evict_newest_congestion_relay(TargetQueue& queue);
   static WaitingKey waiting_key(const wire::arn::ArnMessage& message);
   // Whether `message` is another node's, passed on (ours carry our Path
   // IDs, and a message of ours that comes back is ignored).

@@ -254,12 +254,16 @@ std::expected<void, ConfigError> ArnEngine::set_refill_interval(PortId port,
   for (std::size_t t = 0; t < config_.targets.size(); ++t) {
     if (config_.targets[t].port != port) continue;
     found = true;
+    Bucket& b = buckets_[t];
+    if (b.refill_interval == interval) continue;
     refill(t, now);
-    // The time toward the next token was at the old pace: it starts over,
-    // so the next deadline is never before `now`, and slow time is never
-    // counted at a faster pace.
-    buckets_[t].last_refill = std::max(buckets_[t].last_refill, now);
-    buckets_[t].refill_interval = interval;
+    // The time toward the next token counts, but at most one new
+    // interval of it: a faster pace never dates the next token back
+    // before `now`.
+    if (now > b.last_refill)
+      b.last_refill = std::max(b.last_refill, now - interval);
+    b.refill_interval = interval;
+    serve(t, now);  // a token due at once goes at once
   }
   if (!found) return std::unexpected(ConfigError{"port", "has no target"});
   return {};
@@ -338,7 +342,10 @@ void ArnEngine::wait_for_token(std::size_t t, const ArnMessage& msg) {
   }
   const bool relay = relayed(msg);
   if (relay) {
-    if (q.relays >= config_.max_waiting_relays) {
+    // A relayed failure takes the place of the newest congestion relay
+    // (which strict priority may hold back for long), else it is dropped.
+    if (q.relays >= config_.max_waiting_relays &&
+        !(key.failure && evict_newest_congestion_relay(q))) {
       ++counters_.rate_limited;
       return;
     }
@@ -374,6 +381,19 @@ void ArnEngine::evict_one_about_a_dropped_flow(TargetQueue& q) {
       return;
     }
   }
+}
+
+bool ArnEngine::evict_newest_congestion_relay(TargetQueue& q) {
+  auto& waiting = q.lanes[kCongestion].messages;
+  for (auto w = waiting.rbegin(); w != waiting.rend(); ++w) {
+    if (w->evicted || !relayed(w->message)) continue;
+    w->evicted = true;
+    q.place.erase(waiting_key(w->message));
+    --q.relays;
+    ++counters_.rate_limited;
+    return true;
+  }
+  return false;
 }
 
 void ArnEngine::serve(std::size_t t, Time now) {

@@ -239,6 +239,59 @@ TEST(Receiver, RelaysBeyondTheLimitAreDropped) {
   EXPECT_EQ(order, (std::vector<int>{7, 5}));
 }
 
+// Strict priority may hold a relayed congestion message back for long, so
+// a relayed failure that finds the relays' quota full takes the place of
+// the newest relayed congestion message rather than being dropped.
+TEST(Receiver, ARelayedFailureTakesTheNewestCongestionRelaysPlace) {
+  ArnConfig c = leaf1_config();
+  c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  c.max_waiting_relays = 1;
+  ArnEngine leaf1 = make(c);
+  const PortId only[] = {0};
+  leaf1.set_next_hops(kLeaf2, only);
+  leaf1.set_next_hops(999, only);
+  leaf1.on_message(
+      0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(0));
+  EXPECT_EQ(leaf1.drain().transmits.size(), 1u);  // the bucket's token
+  leaf1.on_message(0,
+                   udp_message(ArnType::congestion_detected, 130, kId,
+                               wire::Ipv4Address{10, 0, 7, 1}),
+                   us(1));  // waits: the one relay allowed
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId + 1,
+                               wire::Ipv4Address{10, 0, 8, 1}),
+                   us(2));  // takes its place
+  EXPECT_EQ(leaf1.counters().rate_limited, 1u);
+  std::vector<std::pair<ArnType, int>> sent;
+  for (Time t = us(10); t <= us(30); t += us(10)) {
+    leaf1.on_timer(t);
+    for (const Transmit& x : leaf1.drain().transmits) {
+      const auto m = parse_udp(x);
+      sent.emplace_back(m.type, m.flow->destination[2]);
+    }
+  }
+  EXPECT_EQ(
+      sent,
+      (std::vector<std::pair<ArnType, int>>{{ArnType::failure_detected, 8}}));
+  // A relayed congestion message finds no congestion relay to replace
+  // when the quota is full of failures: it is dropped.
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId + 2,
+                               wire::Ipv4Address{10, 0, 9, 1}),
+                   us(31));  // the token
+  leaf1.on_message(0,
+                   udp_message(ArnType::failure_detected, 255, kId + 3,
+                               wire::Ipv4Address{10, 0, 10, 1}),
+                   us(32));  // waits
+  leaf1.on_message(0,
+                   udp_message(ArnType::congestion_detected, 130, kId + 4,
+                               wire::Ipv4Address{10, 0, 11, 1}),
+                   us(33));
+  EXPECT_EQ(leaf1.counters().rate_limited, 2u);
+}
+
 // leaf1 reaches leaf2 through ports 0 and 1. A failure held on port 1
 // leaves port 0: no propagation. A second failure, arriving on port 0,
 // leaves none: it propagates. Once the first is eliminated, a third on

@@ -146,18 +146,37 @@ TEST(Sender, ATargetsRefillIntervalCanBeLengthened) {
   EXPECT_EQ(spine1.next_deadline(), us(40));
   spine1.on_timer(us(40));
   EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
-  // At 50 us, back to 10 us: the 10 us toward the next token at the old
-  // pace start over, so it comes at 60 us, not at once (nor, as a
-  // deadline, in the past: at 75 us it would have been 50).
+  // At 50 us, back to 10 us: the 10 us since the last token count, so
+  // the next is due at once, and goes.
   ASSERT_TRUE(spine1.set_refill_interval(0, us(10), us(50)));
-  EXPECT_EQ(spine1.next_deadline(), us(60));
-  spine1.on_timer(us(60));
   EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{4}));
   EXPECT_EQ(spine1.counters().sent, 3u);
 }
 
-// A faster pace set long into a slow interval does not count that time
-// at the faster pace: the deadline is never before the change.
+// The same interval again changes nothing: a degradation that keeps a
+// link's rate must not restart the time toward its next token (set every
+// 8 us with a 10 us interval, no token ever came).
+TEST(Sender, TheSameRefillIntervalAgainChangesNothing) {
+  ArnConfig c = three_destinations_behind_port_1();
+  c.bucket_capacity = 1;
+  c.refill_interval = us(10);
+  ArnEngine spine1 = make(c);
+  spine1.link_state(1, false, us(0));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  std::vector<int> sent;
+  for (Time t = us(8); t <= us(24); t += us(8)) {
+    while (spine1.next_deadline() <= t) {
+      spine1.on_timer(spine1.next_deadline());
+      for (int o : objects(spine1.drain())) sent.push_back(o);
+    }
+    ASSERT_TRUE(spine1.set_refill_interval(0, us(10), t));
+    EXPECT_TRUE(spine1.drain().transmits.empty());
+  }
+  EXPECT_EQ(sent, (std::vector<int>{3, 4}));  // at 10 and 20 us
+}
+
+// A faster pace set long into a slow interval counts at most one new
+// interval of that time: the deadline is never before the change.
 TEST(Sender, AFasterRefillIntervalNeverDatesTheNextTokenBack) {
   ArnConfig c = three_destinations_behind_port_1();
   c.bucket_capacity = 1;
@@ -168,11 +187,13 @@ TEST(Sender, AFasterRefillIntervalNeverDatesTheNextTokenBack) {
   ASSERT_TRUE(spine1.set_refill_interval(0, us(720), us(0)));
   spine1.link_state(1, false, us(0));  // 2 goes, 3 and 4 wait
   EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{2}));
+  // 700 us into a 720 us interval, a 10 us one: one token's worth of
+  // that time counts (3 goes at once), and the next token is 10 us on.
   ASSERT_TRUE(spine1.set_refill_interval(0, us(10), us(700)));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
   EXPECT_EQ(spine1.next_deadline(), us(710));
   spine1.on_timer(us(710));
-  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{3}));
-  EXPECT_EQ(spine1.next_deadline(), us(720));
+  EXPECT_EQ(objects(spine1.drain()), (std::vector<int>{4}));
 }
 
 TEST(Sender, ARefillIntervalNeedsATargetAndAPositiveTime) {
