@@ -228,7 +228,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
     }
     if (!why && sim::uses_arn(mode)) {
       if (auto link = sim::arn_link_problem(*scenario))
-        why = "switches.arn.link_share: " + link->message;
+        why = std::string(link->key()) + ": " + link->message;
     }
     if (!why) why = sim::queue_threshold_problem(*scenario, mode);
     if (why) {

@@ -261,7 +261,7 @@ std::expected<void, std::string> ModeRun::State::build() {
   }
   if (uses_arn(mode)) {
     if (const auto why = arn_link_problem(scenario))
-      return std::unexpected("switches.arn.link_share: " + why->message);
+      return std::unexpected(std::string(why->key()) + ": " + why->message);
   }
   if (const auto why = queue_threshold_problem(scenario, mode))
     return std::unexpected(*why);

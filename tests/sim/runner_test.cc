@@ -146,6 +146,39 @@ events:
   EXPECT_GT(r->arn->waited, 0u);  // messages did wait for the slow link
 }
 
+// A degradation that keeps a link's rate (fraction 1, every 500 us) leaves
+// its ARN pace alone: restarting the time toward the next 720 us token at
+// each one silenced spine0's ARNs to leaf0 for 7 ms, leaf0's veto expired
+// (hold_time 1 ms), and the job never finished.
+TEST(Runner, ArnKeepsItsPaceThroughDegradationsThatKeepTheRate) {
+  std::string yaml = R"(
+stop_at: 8ms
+modes: [fare+arn]
+topology:
+  kind: clos3
+  spines: 2
+  leaves: 3
+  hosts_per_leaf: 1
+  host_link: {rate: 100G, delay: 100ns}
+  leaf_spine_link: {rate: 10M, delay: 500ns}
+switches:
+  arn: {hold_time: 1ms}
+workloads:
+  - {kind: ring_allreduce, participants: [host0.0, host1.0], bytes: 1kB}
+events:
+  - {at: 10us, kind: link_down, link: [spine0, leaf1]}
+)";
+  for (int at = 500; at < 8000; at += 500)
+    yaml += "  - {at: " + std::to_string(at) +
+            "us, kind: degrade, link: [spine0, leaf0], fraction: 1}\n";
+  auto s = parse_scenario(yaml, "same.yaml");
+  ASSERT_TRUE(s) << s.error().to_string();
+  const auto r = run_mode(*s, Mode::fare_arn);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_TRUE(r->finished);
+  EXPECT_LT(r->hw_convergence, ms(1));
+}
+
 // On a slow link a failure's messages go before the congestion that waits
 // for the same target: with congestion messages in between, spine0 told
 // leaf0 of its lost leaf1 only every 1.44 ms, and leaf0's veto expired

@@ -234,8 +234,9 @@ std::string after_degrade(const EventSpec* degrade) {
              : "";
 }
 
-// `value` (> 0) to up to `digits` significant digits, without an
-// exponent or trailing zeros: "26.88", "0.00144", "1000000".
+// `value` (> 0) to `digits` significant digits (every digit of its whole
+// part, if more), without an exponent or trailing zeros: "26.88",
+// "0.00144", "1000000".
 std::string format_significant(double value, int digits) {
   const int magnitude = static_cast<int>(std::floor(std::log10(value)));
   const int decimals = std::max(0, digits - 1 - magnitude);
@@ -249,10 +250,10 @@ std::string format_significant(double value, int digits) {
   return out;
 }
 
-// `fraction` as a percentage to up to 3 significant digits: "14.4%",
+// `fraction` as a percentage to `digits` significant digits: "14.4%",
 // "0.00144%", "100%".
-std::string format_percent(double fraction) {
-  return format_significant(fraction * 100, 3) + "%";
+std::string format_percent(double fraction, int digits = 3) {
+  return format_significant(fraction * 100, digits) + "%";
 }
 
 // `needed` in the largest of ns, us, ms and s it is at least one of, to up
@@ -263,7 +264,7 @@ struct ReadableBound {
   Time at_least;
 };
 
-ReadableBound readable_bound(Time needed) {
+ReadableBound readable_bound(Time needed, int digits = 6) {
   std::int64_t unit = ns(1).ps();
   const char* unit_name = "ns";
   for (const auto& [t, name] : {std::pair{us(1), "us"}, std::pair{ms(1), "ms"},
@@ -271,7 +272,8 @@ ReadableBound readable_bound(Time needed) {
     if (needed >= t) unit = t.ps(), unit_name = name;
   }
   return {format_significant(
-              static_cast<double>(needed.ps()) / static_cast<double>(unit), 6) +
+              static_cast<double>(needed.ps()) / static_cast<double>(unit),
+              digits) +
               unit_name,
           ps((needed.ps() + unit - 1) / unit * unit)};
 }
@@ -319,10 +321,8 @@ Time arn_message_spacing(BitsPerSecond rate, double share) {
   const double bits = 8.0 * arn_message_wire_bytes();
   const double spacing_ps =
       std::ceil(bits * 1e12 / (share * static_cast<double>(rate)));
-  // At most 10^6 s, the longest time a scenario can state (a share of
-  // 10^-20 would overflow the picoseconds).
-  constexpr double kLongest = 1e18;
-  return ps(static_cast<std::int64_t>(std::clamp(spacing_ps, 1.0, kLongest)));
+  return ps(static_cast<std::int64_t>(std::clamp(
+      spacing_ps, 1.0, static_cast<double>(kLongestArnSpacing.ps()))));
 }
 
 std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario) {
@@ -347,19 +347,36 @@ std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario) {
   ArnLinkProblem problem;
   problem.degrade = slowest.degrade;
   problem.share_helps = share <= 1;
-  const ReadableBound bound = readable_bound(spacing);
+  // Digits enough to tell the share from the one suggested, and the
+  // spacing from hold_time (a share of 0.099999999 is not "10%").
+  int share_digits = 3;
+  while (share_digits < 15 && format_percent(sw.arn_link_share, share_digits) ==
+                                  format_percent(share, share_digits))
+    ++share_digits;
+  int spacing_digits = 6;
+  while (spacing_digits < 15 && readable_bound(spacing, spacing_digits).exact ==
+                                    format_time(sw.arn_hold_time))
+    ++spacing_digits;
+  const bool clamped = spacing == kLongestArnSpacing;
+  const std::string every =
+      clamped ? "every " + format_time(kLongestArnSpacing) + " or more"
+              : "every " + readable_bound(spacing, spacing_digits).exact;
+  // No hold_time can be longer than the clamp (nor is one suggested).
+  const std::string raise =
+      clamped ? "link_share to at least " + format_percent(share, share_digits)
+      : problem.share_helps
+          ? "link_share to at least " + format_percent(share, share_digits) +
+                " or hold_time to at least " +
+                format_time(readable_bound(spacing).at_least)
+          : "hold_time to at least " +
+                format_time(readable_bound(spacing).at_least);
   problem.message = strformat(
       "{} of the slowest switch link ({}{}) lets ARN send one {}-byte "
-      "message every {}, longer than hold_time ({}): receivers would revoke "
-      "every notification before its refresh; raise {}hold_time to at least "
-      "{}",
-      format_percent(sw.arn_link_share), format_rate(slowest.rate),
-      after_degrade(slowest.degrade), arn_message_wire_bytes(), bound.exact,
-      format_time(sw.arn_hold_time),
-      problem.share_helps
-          ? "link_share to at least " + format_percent(share) + " or "
-          : std::string(),
-      format_time(bound.at_least));
+      "message {}, longer than hold_time ({}): receivers would revoke every "
+      "notification before its refresh; raise {}",
+      format_percent(sw.arn_link_share, share_digits),
+      format_rate(slowest.rate), after_degrade(slowest.degrade),
+      arn_message_wire_bytes(), every, format_time(sw.arn_hold_time), raise);
   return problem;
 }
 

@@ -304,7 +304,10 @@ std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario);
 inline constexpr std::uint32_t kArnFrameOverheadBytes = 14 + 4 + 20;
 std::uint32_t arn_message_wire_bytes();
 // The time between two ARN messages on a link of `rate` that keeps them
-// within `share` of it, at least 1 ps.
+// within `share` of it: at least 1 ps, and at most kLongestArnSpacing (the
+// longest time a scenario can state; a share of 1e-20 would overflow the
+// picoseconds).
+inline constexpr Time kLongestArnSpacing = sec(1'000'000);
 Time arn_message_spacing(BitsPerSecond rate, double share);
 
 // When switches.arn.link_share of the slowest switch link (a degrade
@@ -322,6 +325,11 @@ struct ArnLinkProblem {
   std::string message;
   const EventSpec* degrade = nullptr;  // in Scenario::events
   bool share_helps = true;             // false: no link_share up to 1 is enough
+  // The key to change: "switches.arn.link_share", or hold_time when no
+  // share would do.
+  const char* key() const {
+    return share_helps ? "switches.arn.link_share" : "switches.arn.hold_time";
+  }
 };
 std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario);
 

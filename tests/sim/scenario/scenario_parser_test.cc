@@ -772,9 +772,18 @@ TEST(ParseScenario, EachClassOfBadInputNamesLineAndKey) {
                  "  arn: {link_share: 0.00000000000000000001}\n"),
        9, "switches.arn.link_share",
        "0.000000000000000001% of the slowest switch link (400G) lets ARN send "
-       "one 90-byte message every 1000000s, longer than hold_time (500us): "
-       "receivers would revoke every notification before its refresh; raise "
-       "link_share to at least 0.00036% or hold_time to at least 1000000s"},
+       "one 90-byte message every 1000000s or more, longer than hold_time "
+       "(500us): receivers would revoke every notification before its "
+       "refresh; raise link_share to at least 0.00036%"},
+      {"an ARN link share a hair short of what hold_time needs",
+       tiny_with("  leaf_spine_link: {rate: 10M}\nmodes: [fare+arn]\n"
+                 "switches:\n  arn: {link_share: 0.099999999, hold_time: "
+                 "720us}\n"),
+       10, "switches.arn.link_share",
+       "9.9999999% of the slowest switch link (10M) lets ARN send one 90-byte "
+       "message every 720.00001us, longer than hold_time (720us): receivers "
+       "would revoke every notification before its refresh; raise link_share "
+       "to at least 10% or hold_time to at least 721us"},
       {"ARN's defaults after a degrade event no share can carry",
        tiny_with("modes: [fare+arn]\nevents:\n  - {at: 1ms, kind: degrade, "
                  "link: [spine0, leaf1], rate: 1M}\n"),
