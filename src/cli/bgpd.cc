@@ -44,6 +44,7 @@ int run_bgpd(const BgpdOptions& options, std::ostream& out, std::ostream& err) {
                        daemon::LogLevel::info, daemon::LogLevel::debug}) {
       if (daemon::log_level_name(level) == options.log_level) {
         config->log_level = level;
+        config->log_level_fixed = true;
         known = true;
       }
     }

@@ -100,9 +100,15 @@ std::expected<std::unique_ptr<Bgpd>, std::string> Bgpd::create(
     if (!nl) return std::unexpected("fib: " + nl.error().to_string());
     kernel = std::make_unique<sysdep::Rtnetlink>(std::move(*nl));
   }
-  d->fib_ =
-      std::make_unique<Fib>(log, std::move(kernel), d->config_.fib_protocol);
+  d->fib_ = std::make_unique<Fib>(
+      log, std::move(kernel), d->config_.fib_protocol, d->config_.fib_metric);
   if (auto r = d->open_descriptors(); !r) return std::unexpected(r.error());
+  // Only now that the port, socket and pid file are ours: a second daemon
+  // refused for them must not sweep the first one's routes.
+  if (const std::size_t left = d->fib_->sweep()) {
+    log.info("bgpd: removed " + std::to_string(left) +
+             " nexthop objects (and their routes) an earlier run left");
+  }
   return d;
 }
 
@@ -287,6 +293,7 @@ void Bgpd::pump() {
                 }
               },
               [&](bgp::FibUpdate& f) {
+                if (fib_frozen_) return;
                 fib_->apply_with(
                     f, [&](bgp::PeerId peer) { return interface_of(peer); });
               },
@@ -632,11 +639,23 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
   differs(next.fare_enabled != config_.fare_enabled ||
               next.fare.sub_type != config_.fare.sub_type ||
               next.fare.multihoming != config_.fare.multihoming ||
+              next.fare.path_bandwidth_transitive !=
+                  config_.fare.path_bandwidth_transitive ||
+              next.fare.super_spine_attach_link_ec !=
+                  config_.fare.super_spine_attach_link_ec ||
+              next.fare.spine_lower_to_next_next_hop !=
+                  config_.fare.spine_lower_to_next_next_hop ||
               next.multihomed != config_.multihomed,
           "fare");
   differs(next.fib_install != config_.fib_install ||
-              next.fib_protocol != config_.fib_protocol,
+              next.fib_protocol != config_.fib_protocol ||
+              next.fib_metric != config_.fib_metric,
           "fib");
+  // The command line's --log-level outlives a reload.
+  if (config_.log_level_fixed) {
+    next.log_level = config_.log_level;
+    next.log_level_fixed = true;
+  }
   log_->set_level(next.log_level);
   const Time t = now();
   // Peers, matched by address (and a link-local one's interface).
@@ -721,12 +740,23 @@ std::expected<std::vector<std::string>, std::string> Bgpd::reload() {
   next.control_socket = config_.control_socket;
   next.fib_install = config_.fib_install;
   next.fib_protocol = config_.fib_protocol;
+  next.fib_metric = config_.fib_metric;
+  // So that the next reload compares with what runs, not with what this
+  // file asked for (a change warned of and undone warned again).
+  next.maximum_paths = config_.maximum_paths;
+  next.multipath_relax = config_.multipath_relax;
+  next.fare_enabled = config_.fare_enabled;
+  next.fare = config_.fare;
+  next.multihomed = config_.multihomed;
   config_ = std::move(next);
   pump();
   return warnings;
 }
 
 void Bgpd::shutdown() {
+  // Stopping the sessions withdraws every route; with remove_on_exit
+  // false the kernel keeps them (the next start sweeps them: Fib::sweep).
+  fib_frozen_ = !config_.fib_remove_on_exit;
   speaker_->stop(now());  // NOTIFICATION Cease to every peer
   pump();
   // Give the NOTIFICATIONs up to a second to leave.

@@ -129,6 +129,9 @@ class Bgpd {
   std::unique_ptr<proto::bgp::Speaker> speaker_;
   std::vector<Peer> peers_;  // by PeerId
   std::unique_ptr<Fib> fib_;
+  // Set when stopping with fib.remove_on_exit false: the withdrawals that
+  // stopping the sessions makes leave the kernel's routes alone.
+  bool fib_frozen_ = false;
   sysdep::Epoll epoll_;
   sysdep::Timer timer_;
   sysdep::Fd signals_, listen_, control_;

@@ -565,7 +565,8 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
     }
   }
   if (const YAML::Node f = root["fib"]) {
-    TRY(r.check_map(f, "fib", {"install", "remove_on_exit", "protocol"}));
+    TRY(r.check_map(f, "fib",
+                    {"install", "remove_on_exit", "protocol", "metric"}));
     if (f["install"])
       ASSIGN(c.fib_install, r.boolean(f["install"], "fib.install"));
     if (f["remove_on_exit"]) {
@@ -575,6 +576,11 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
     if (f["protocol"]) {
       // 0..4 are the kernel's own (unspec, redirect, kernel, boot, static).
       ASSIGN(c.fib_protocol, r.uint(f["protocol"], "fib.protocol", 5, 255));
+    }
+    if (f["metric"]) {
+      // 0 is the metric of connected and static IPv4 routes, which a
+      // route of ours to the same prefix would replace.
+      ASSIGN(c.fib_metric, r.uint(f["metric"], "fib.metric", 1, 0xffffffff));
     }
   }
   if (root["interface_poll_ms"]) {

@@ -17,7 +17,7 @@
 //          spine_lower_to_next_next_hop: false,
 //          multihomed: [{prefix: 10.9.0.0/24, leaves: 2}]}
 //   timers: {hold: 9, connect_retry: 5, idle_hold: 1, mrai_ms: 0}
-//   fib: {install: true, remove_on_exit: true, protocol: 186}
+//   fib: {install: true, remove_on_exit: true, protocol: 186, metric: 20}
 //   interface_poll_ms: 1000     # how often interface speeds are re-read
 //   peers:
 //     - name: spine1            # default: the address (fe80::2%eth1)
@@ -134,6 +134,9 @@ struct DaemonConfig {
   std::uint16_t listen_port = 179;
   std::string control_socket;  // empty: no control socket
   LogLevel log_level = LogLevel::info;
+  // Set by `bgpd --log-level`, whose level a reload keeps (the file's is
+  // then not read).
+  bool log_level_fixed = false;
   std::vector<proto::bgp::Destination> prefixes;
   std::uint32_t maximum_paths = 64;
   bool multipath_relax = true;
@@ -147,6 +150,10 @@ struct DaemonConfig {
   bool fib_install = true;
   bool fib_remove_on_exit = true;
   std::uint8_t fib_protocol = 186;  // rtnetlink rtm_protocol of our routes
+  // Their metric (RTA_PRIORITY): part of a route's identity, so that a
+  // connected or static route to the same prefix (metric 0) is neither
+  // replaced nor deleted; 20, as FRR's zebra gives BGP routes.
+  std::uint32_t fib_metric = 20;
   std::uint32_t interface_poll_ms = 1000;
   std::vector<DaemonPeer> peers;
 };

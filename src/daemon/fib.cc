@@ -60,10 +60,11 @@ std::vector<std::uint16_t> kernel_weights(
 }
 
 Fib::Fib(Logger& log, std::unique_ptr<sysdep::Rtnetlink> kernel,
-         std::uint8_t protocol)
+         std::uint8_t protocol, std::uint32_t metric)
     : log_(&log),
       kernel_(std::move(kernel)),
       protocol_(protocol),
+      metric_(metric),
       // Ids from a range of our own, away from ids other daemons (FRR's
       // zebra starts low) pick.
       next_id_(0x0af00000) {}
@@ -107,7 +108,8 @@ void Fib::release(std::uint32_t id) {
 void Fib::remove(Installed& route) {
   if (!kernel_ || !route.view.programmed) return;
   const Bytes dst = destination_bytes(route.destination);
-  if (auto r = kernel_->delete_route(dst, route.destination.length, protocol_);
+  if (auto r = kernel_->delete_route(dst, route.destination.length, protocol_,
+                                     metric_);
       !r && r.error().err != ESRCH) {
     log_->warning("fib: delete " + route.view.prefix + ": " +
                   r.error().to_string());
@@ -208,7 +210,7 @@ void Fib::apply(const bgp::FibUpdate& update,
   }
   key_of_[group_id] = NexthopKey{};  // reserves the id
   if (auto r = kernel_->set_route(destination_bytes(d), d.length, group_id,
-                                  protocol_);
+                                  protocol_, metric_);
       !r) {
     (void)kernel_->delete_nexthop(group_id);
     key_of_.erase(group_id);
@@ -256,6 +258,25 @@ void Fib::refresh(const std::string& interface) {
 void Fib::remove_all() {
   for (auto& [d, route] : routes_) remove(route);
   routes_.clear();
+}
+
+std::size_t Fib::sweep() {
+  if (!kernel_) return 0;
+  auto ids = kernel_->nexthops_of(protocol_);
+  if (!ids) {
+    log_->warning("fib: " + ids.error().to_string());
+    return 0;
+  }
+  std::size_t removed = 0;
+  for (const std::uint32_t id : *ids) {
+    // A group whose members went first may be gone already.
+    if (auto r = kernel_->delete_nexthop(id); r) {
+      ++removed;
+    } else if (r.error().err != ENOENT) {
+      log_->warning("fib: " + r.error().to_string());
+    }
+  }
+  return removed;
 }
 
 std::vector<FibRoute> Fib::routes() const {

@@ -49,7 +49,7 @@ class Fib {
  public:
   // `kernel` nullptr: nothing is programmed or kept (see above).
   Fib(Logger& log, std::unique_ptr<sysdep::Rtnetlink> kernel,
-      std::uint8_t protocol);
+      std::uint8_t protocol, std::uint32_t metric);
 
   bool programs_kernel() const { return kernel_ != nullptr; }
 
@@ -72,6 +72,12 @@ class Fib {
   void refresh(const std::string& interface);
   // Deletes every route, group and nexthop this FIB programmed (exit).
   void remove_all();
+  // Deletes the nexthop objects of our protocol that an earlier run left
+  // (killed, or fib.remove_on_exit false), and with them the kernel's
+  // routes through them, before this run programs its own: their ids
+  // would otherwise be taken over by ours. Returns how many; errors are
+  // logged.
+  std::size_t sweep();
   // The routes asked for (programmed or with their error); empty without a
   // kernel.
   std::vector<FibRoute> routes() const;
@@ -106,6 +112,7 @@ class Fib {
   Logger* log_;
   std::unique_ptr<sysdep::Rtnetlink> kernel_;
   std::uint8_t protocol_;
+  std::uint32_t metric_;
   std::map<proto::bgp::Destination, Installed> routes_;
   std::map<NexthopKey, Nexthop> nexthops_;
   std::map<std::uint32_t, NexthopKey> key_of_;

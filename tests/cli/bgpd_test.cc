@@ -96,6 +96,59 @@ TEST_F(BgpdControl, ReloadSaysWhatItReadAndWarnsOfWhatNeedsARestart) {
       << lab_.dump_logs();
 }
 
+// The settings that need a restart are compared with what runs: a change
+// is warned of at every reload until undone, and undoing it is silent.
+// (The file's values used to replace the running ones in the comparison:
+// an unchanged second reload was silent, undoing it warned, and
+// fare.transitivity was not compared at all.)
+TEST_F(BgpdControl, ReloadWarnsOfWhatDiffersFromWhatRuns) {
+  const std::string base = config_text(socket_, 65001);
+  lab_.write("a.yaml", base + "multipath: {maximum_paths: 8}\n");
+  const std::string multipath =
+      "arfabric bgpctl: warning: multipath changed; it takes effect only "
+      "after a restart\n";
+  for (int i = 0; i < 2; ++i) {
+    Answer a = bgpctl(socket_, "reload");
+    EXPECT_EQ(a.code, 0) << a.err;
+    EXPECT_EQ(a.err, multipath) << "reload " << i;
+  }
+  lab_.write("a.yaml", base);
+  Answer undone = bgpctl(socket_, "reload");
+  EXPECT_EQ(undone.code, 0) << undone.err;
+  EXPECT_EQ(undone.err, "");
+  lab_.write("a.yaml", base + "fare: {transitivity: non-transitive}\n");
+  Answer fare = bgpctl(socket_, "reload");
+  EXPECT_EQ(fare.err,
+            "arfabric bgpctl: warning: fare changed; it takes effect only "
+            "after a restart\n");
+}
+
+// The command line's --log-level outlives a reload: the file's debug
+// level took over after SIGHUP.
+TEST(BgpdLogLevel, TheCommandLinesLevelOutlivesAReload) {
+  NetnsLab lab;
+  const std::string ns = lab.add_namespace("l");
+  const fs::path socket = lab.dir() / "l.sock";
+  const fs::path config =
+      lab.write("l.yaml", config_text(socket, 65001) + "log_level: debug\n");
+  const std::size_t daemon = lab.start(
+      ns, "bgpd",
+      {ARFABRIC_BINARY, "bgpd", "-c", config.string(), "--log-level", "error"});
+  ASSERT_TRUE(
+      eventually([&] { return bgpctl(socket, "neighbors").code == 0; }, 10))
+      << lab.dump_logs();
+  for (int i = 0; i < 2; ++i) {
+    Answer a = bgpctl(socket, "reload");
+    EXPECT_EQ(a.code, 0) << a.err;
+  }
+  lab.write("l.yaml", config_text(socket, 65002) + "log_level: debug\n");
+  EXPECT_EQ(bgpctl(socket, "reload").code, 0);  // warns: asn changed
+  EXPECT_EQ(lab.log(daemon).find("warning "), std::string::npos)
+      << lab.dump_logs();
+  EXPECT_EQ(lab.log(daemon).find("info "), std::string::npos)
+      << lab.dump_logs();
+}
+
 // A reload restarts a session only when its settings change, and says so:
 // spelling out the hold time a peer inherits changes nothing.
 TEST_F(BgpdControl, AReloadRestartsASessionOnlyWhenItsSettingsChange) {

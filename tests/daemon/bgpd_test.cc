@@ -292,6 +292,49 @@ TEST_F(Fabric, FareWeightsReachTheKernelAndFollowAReload) {
   EXPECT_GE(neighbor("s1", "l1").value("notifications_in", 0u), 1u);
 }
 
+// fib.remove_on_exit false keeps the kernel's routes when the daemon
+// stops (stopping the sessions had withdrawn and deleted them all the
+// same), and the next start sweeps what was left before programming its
+// own.
+TEST_F(Fabric, RoutesKeptAtExitAreSweptAtTheNextStart) {
+  ASSERT_TRUE(eventually([&] { return all_established("l1", 1); }))
+      << lab_.dump_logs();
+  auto& l1 = nodes_["l1"];
+  std::ifstream in(l1.config_path);
+  std::string config((std::istreambuf_iterator<char>(in)), {});
+  const std::string remove = "remove_on_exit: true";
+  ASSERT_NE(config.find(remove), std::string::npos) << config;
+  config.replace(config.find(remove), remove.size(), "remove_on_exit: false");
+  lab_.write("l1.yaml", config);
+  lab_.signal(l1.proc, SIGHUP);
+  ASSERT_TRUE(eventually([&] {
+    return kernel_weights("l1", "10.2.0.0/24").size() == 1;
+  })) << lab_.dump_logs();
+  lab_.signal(l1.proc, SIGTERM);
+  EXPECT_EQ(lab_.wait_exit(l1.proc), 0) << lab_.dump_logs();
+  EXPECT_NE(lab_.log(l1.proc).find("leaving 1 routes in the kernel"),
+            std::string::npos)
+      << lab_.dump_logs();
+  auto [rc, routes] = lab_.exec(l1.ns, "ip route show proto 186");
+  EXPECT_NE(routes.find("10.2.0.0/24"), std::string::npos) << routes;
+
+  l1.proc = lab_.start(l1.ns, "arfabric-l1-again",
+                       {ARFABRIC_BINARY, "bgpd", "-c", l1.config_path});
+  ASSERT_TRUE(eventually([&] {
+    return lab_.log(l1.proc).find(
+               "nexthop objects (and their routes) an "
+               "earlier run left") != std::string::npos;
+  })) << lab_.dump_logs();
+  ASSERT_TRUE(eventually([&] {
+    return kernel_weights("l1", "10.2.0.0/24").size() == 1;
+  })) << lab_.dump_logs();
+  // One group and one member: nothing of the earlier run's is left.
+  auto [rc2, nhs] = lab_.exec(l1.ns, "ip -j nexthop show");
+  const json all = json::parse(nhs, nullptr, false);
+  ASSERT_FALSE(all.is_discarded()) << nhs;
+  EXPECT_EQ(all.size(), 2u) << nhs;
+}
+
 // IPv6 link-local sessions, as unnumbered fabrics run BGP. The hub `a`
 // peers with `b` and `c` at the same address, fe80::2, on two links (each
 // interface is its own link), passively, so that each incoming connection

@@ -40,6 +40,11 @@ TEST(DaemonConfig, ReadsEveryKeyIntoTheEngineConfig) {
   EXPECT_EQ(c->asn, 65001u);
   EXPECT_EQ(c->role, proto::fare::Role::spine);
   EXPECT_EQ(c->listen_port, 1179);
+  EXPECT_EQ(c->fib_metric, 20u);  // as zebra's BGP routes
+  auto metric = parse_config(std::string(kGood) + "fib: {metric: 200}\n",
+                             "metric.yaml");
+  ASSERT_TRUE(metric) << metric.error().to_string();
+  EXPECT_EQ(metric->fib_metric, 200u);
   ASSERT_EQ(c->peers.size(), 2u);
   EXPECT_EQ(c->peers[1].name, "fd00:1::2");  // the address by default
   EXPECT_TRUE(c->peers[1].bandwidth_from_interface);
@@ -102,6 +107,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"typo", kHead + "rol: leaf\n", 3, "rol", "did you mean 'role'"},
         BadCase{"missing asn", "router_id: 1.2.3.4\n", 1, "asn",
                 "missing required key"},
+        // Metric 0 would replace connected and static IPv4 routes.
+        BadCase{"fib metric 0", kHead + "fib: {metric: 0}\n", 3, "fib.metric",
+                "0 is outside 1..4294967295"},
         BadCase{"as_trans", "asn: 23456\nrouter_id: 1.2.3.4\n", 1, "asn",
                 "AS_TRANS"},
         BadCase{"router id zero", "asn: 1\nrouter_id: 0.0.0.0\n", 2,

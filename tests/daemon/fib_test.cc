@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -147,7 +148,7 @@ TEST_F(KernelFib, ProgramsWeightedGroupsAndReplacesThemWithoutLeftovers) {
     ASSERT_TRUE(nl) << nl.error().to_string();
     std::ostringstream log_text;
     Logger log(log_text, LogLevel::debug);
-    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186, 20);
 
     fib.apply(update("10.9.0.0/24",
                      {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
@@ -199,7 +200,7 @@ TEST_F(KernelFib, AFailedChangeKeepsThePreviousRouteAndCreatesNothing) {
     ASSERT_TRUE(nl) << nl.error().to_string();
     std::ostringstream log_text;
     Logger log(log_text, LogLevel::debug);
-    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186, 20);
     fib.apply(update("10.9.0.0/24",
                      {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
               kDevices);
@@ -235,7 +236,7 @@ TEST_F(KernelFib, RefreshRestoresWhatTheKernelDeletedWhenALinkWentDown) {
     ASSERT_TRUE(nl) << nl.error().to_string();
     std::ostringstream log_text;
     Logger log(log_text, LogLevel::debug);
-    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186, 20);
     fib.apply(update("10.9.0.0/24",
                      {{{10, 0, 1, 2}, gbps(100)}, {{10, 0, 2, 2}, gbps(50)}}),
               kDevices);
@@ -252,6 +253,80 @@ TEST_F(KernelFib, RefreshRestoresWhatTheKernelDeletedWhenALinkWentDown) {
     EXPECT_EQ(nexthops().size(), 3u) << nexthops().dump();
     fib.remove_all();
     EXPECT_TRUE(nexthops().empty()) << nexthops().dump();
+    EXPECT_EQ(log_text.str().find("warning"), std::string::npos)
+        << log_text.str();
+  });
+}
+
+// Our routes have a metric of their own (20): a connected or static
+// route to the same prefix (IPv4 metric 0) is neither replaced nor, when
+// ours goes, deleted. It was replaced, and deleted at exit: a spine that
+// advertised the link's own subnet cut the link to itself.
+TEST_F(KernelFib, OtherProtocolsRoutesToTheSamePrefixStay) {
+  auto [rc, out] =
+      lab_.exec(ns_, "ip route add 10.9.0.0/24 via 10.0.2.2 proto static");
+  ASSERT_EQ(rc, 0) << out;
+  in_namespace([&] {
+    auto nl = sysdep::Rtnetlink::open();
+    ASSERT_TRUE(nl) << nl.error().to_string();
+    std::ostringstream log_text;
+    Logger log(log_text, LogLevel::debug);
+    Fib fib(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186, 20);
+    for (const char* prefix : {"10.9.0.0/24", "10.0.1.0/24"}) {
+      fib.apply(update(prefix, {{{10, 0, 1, 2}, gbps(100)}}), kDevices);
+    }
+    for (const auto& r : fib.routes()) EXPECT_TRUE(r.programmed) << r.error;
+    auto [rc2, both] = lab_.exec(ns_, "ip -j route show 10.9.0.0/24");
+    const json routes = json::parse(both, nullptr, false);
+    ASSERT_FALSE(routes.is_discarded()) << both;
+    std::set<std::pair<std::string, int>> seen;
+    for (const json& r : routes)
+      seen.insert({r.value("protocol", ""), r.value("metric", 0)});
+    EXPECT_EQ(seen, (std::set<std::pair<std::string, int>>{{"static", 0},
+                                                           {"bgp", 20}}))
+        << both;
+    fib.remove_all();
+  });
+  auto [rc3, left] = lab_.exec(ns_, "ip -j route show 10.9.0.0/24");
+  EXPECT_NE(left.find("\"static\""), std::string::npos) << left;
+  auto [rc4, connected] = lab_.exec(ns_, "ip -j route show 10.0.1.0/24");
+  EXPECT_NE(connected.find("\"kernel\""), std::string::npos) << connected;
+  EXPECT_EQ(connected.find("\"bgp\""), std::string::npos) << connected;
+}
+
+// What an earlier run left (killed, or remove_on_exit false) is swept at
+// the next start: its nexthop objects of our protocol, and with them its
+// routes. Others' nexthops stay. Left alone, their ids were taken over:
+// withdrawn routes kept forwarding through a rewritten member.
+TEST_F(KernelFib, TheNextStartSweepsWhatAnEarlierRunLeft) {
+  auto [rc, out] =
+      lab_.exec(ns_, "ip nexthop add id 7 via 10.0.2.2 dev d1 proto static");
+  ASSERT_EQ(rc, 0) << out;
+  in_namespace([&] {
+    std::ostringstream log_text;
+    Logger log(log_text, LogLevel::debug);
+    {
+      auto nl = sysdep::Rtnetlink::open();
+      ASSERT_TRUE(nl) << nl.error().to_string();
+      Fib earlier(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186,
+                  20);
+      earlier.apply(update("10.7.0.0/24", {{{10, 0, 1, 2}, gbps(100)},
+                                           {{10, 0, 2, 2}, gbps(50)}}),
+                    kDevices);
+      earlier.apply(update("10.8.0.0/24", {{{10, 0, 1, 2}, gbps(100)}}),
+                    kDevices);
+    }  // gone without remove_all(), as a killed daemon
+    EXPECT_EQ(nexthops().size(), 5u) << nexthops().dump();
+    auto nl = sysdep::Rtnetlink::open();
+    ASSERT_TRUE(nl) << nl.error().to_string();
+    Fib next(log, std::make_unique<sysdep::Rtnetlink>(std::move(*nl)), 186, 20);
+    EXPECT_GT(next.sweep(), 0u);  // members first may take their groups
+    const json left = nexthops();
+    ASSERT_EQ(left.size(), 1u) << left.dump();
+    EXPECT_EQ(left[0].value("id", 0u), 7u);
+    EXPECT_EQ(route_protocol("10.7.0.0/24"), "");
+    EXPECT_EQ(route_protocol("10.8.0.0/24"), "");
+    EXPECT_EQ(next.sweep(), 0u);
     EXPECT_EQ(log_text.str().find("warning"), std::string::npos)
         << log_text.str();
   });

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 
 namespace arfabric::sysdep {
 
@@ -78,6 +79,12 @@ SysResult<Rtnetlink> Rtnetlink::open() {
 
 SysResult<void> Rtnetlink::request(std::vector<std::uint8_t> message,
                                    const std::string& what) {
+  return exchange(std::move(message), what, [](const nlmsghdr&) {});
+}
+
+SysResult<void> Rtnetlink::exchange(
+    std::vector<std::uint8_t> message, const std::string& what,
+    const std::function<void(const nlmsghdr&)>& each) {
   const std::uint32_t seq =
       reinterpret_cast<nlmsghdr*>(message.data())->nlmsg_seq;
   sockaddr_nl kernel{};
@@ -102,12 +109,14 @@ SysResult<void> Rtnetlink::request(std::vector<std::uint8_t> message,
       const auto* h = reinterpret_cast<const nlmsghdr*>(buf.data() + at);
       size = h->nlmsg_len;
       if (size < sizeof(nlmsghdr) || size > received - at) break;
-      if (h->nlmsg_seq != seq) continue;  // a stale answer
+      if (h->nlmsg_seq != seq) continue;           // a stale answer
+      if (h->nlmsg_type == NLMSG_DONE) return {};  // a dump's end
       if (h->nlmsg_type == NLMSG_ERROR) {
         const auto* e = static_cast<const nlmsgerr*>(NLMSG_DATA(h));
         if (e->error == 0) return {};
         return fail(what, -e->error);
       }
+      each(*h);
     }
   }
 }
@@ -155,9 +164,42 @@ SysResult<void> Rtnetlink::delete_nexthop(std::uint32_t id) {
   return request(m.finish(seq_++), "RTM_DELNEXTHOP " + std::to_string(id));
 }
 
+SysResult<std::vector<std::uint32_t>> Rtnetlink::nexthops_of(
+    std::uint8_t protocol) {
+  nhmsg nh{};
+  nh.nh_family = AF_UNSPEC;
+  Message m(RTM_GETNEXTHOP, NLM_F_DUMP, &nh, sizeof nh);
+  std::vector<std::uint32_t> ids;
+  const auto each = [&](const nlmsghdr& h) {
+    const std::size_t size = h.nlmsg_len;
+    if (h.nlmsg_type != RTM_NEWNEXTHOP || size < NLMSG_HDRLEN + sizeof(nhmsg))
+      return;
+    const auto* body = static_cast<const nhmsg*>(NLMSG_DATA(&h));
+    if (body->nh_protocol != protocol) return;
+    // The attributes after the nhmsg, each aligned to 4 bytes.
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(&h);
+    for (std::size_t a = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nhmsg));
+         a + NLA_HDRLEN <= size;) {
+      const auto* attr = reinterpret_cast<const nlattr*>(bytes + a);
+      if (attr->nla_len < NLA_HDRLEN || attr->nla_len > size - a) break;
+      if (attr->nla_type == NHA_ID &&
+          attr->nla_len >= NLA_HDRLEN + sizeof(std::uint32_t)) {
+        std::uint32_t id = 0;
+        std::memcpy(&id, bytes + a + NLA_HDRLEN, sizeof id);
+        ids.push_back(id);
+      }
+      a += NLA_ALIGN(attr->nla_len);
+    }
+  };
+  if (auto r = exchange(m.finish(seq_++), "RTM_GETNEXTHOP dump", each); !r)
+    return std::unexpected(r.error());
+  return ids;
+}
+
 SysResult<void> Rtnetlink::set_route(const Bytes& address, std::uint8_t length,
                                      std::uint32_t nexthop_id,
-                                     std::uint8_t protocol) {
+                                     std::uint8_t protocol,
+                                     std::uint32_t metric) {
   rtmsg rt{};
   rt.rtm_family = address.size() == 16 ? AF_INET6 : AF_INET;
   rt.rtm_dst_len = length;
@@ -167,13 +209,15 @@ SysResult<void> Rtnetlink::set_route(const Bytes& address, std::uint8_t length,
   rt.rtm_type = RTN_UNICAST;
   Message m(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE, &rt, sizeof rt);
   m.attribute(RTA_DST, address.data(), address.size());
+  m.attribute(RTA_PRIORITY, metric);
   m.attribute(RTA_NH_ID, nexthop_id);
   return request(m.finish(seq_++), "RTM_NEWROUTE");
 }
 
 SysResult<void> Rtnetlink::delete_route(const Bytes& address,
                                         std::uint8_t length,
-                                        std::uint8_t protocol) {
+                                        std::uint8_t protocol,
+                                        std::uint32_t metric) {
   rtmsg rt{};
   rt.rtm_family = address.size() == 16 ? AF_INET6 : AF_INET;
   rt.rtm_dst_len = length;
@@ -182,6 +226,7 @@ SysResult<void> Rtnetlink::delete_route(const Bytes& address,
   rt.rtm_scope = RT_SCOPE_NOWHERE;
   Message m(RTM_DELROUTE, 0, &rt, sizeof rt);
   m.attribute(RTA_DST, address.data(), address.size());
+  m.attribute(RTA_PRIORITY, metric);
   return request(m.finish(seq_++), "RTM_DELROUTE");
 }
 

@@ -9,12 +9,15 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "common/bytes.h"
 #include "sysdep/linux/io.h"
+
+struct nlmsghdr;
 
 namespace arfabric::sysdep {
 
@@ -42,17 +45,30 @@ class Rtnetlink {
   // Errors: the kernel's (ENOENT when absent).
   SysResult<void> delete_nexthop(std::uint32_t id);
 
+  // The ids of the nexthop objects (members and groups) of `protocol`, by
+  // a dump. Errors: the kernel's (EINVAL before Linux 5.3).
+  SysResult<std::vector<std::uint32_t>> nexthops_of(std::uint8_t protocol);
+
   // Creates or replaces the route to `address`/`length` (4 or 16 bytes of
-  // address) in the main table, pointing at nexthop (group) `nexthop_id`.
-  // Errors: the kernel's.
+  // address) of `metric` in the main table, pointing at nexthop (group)
+  // `nexthop_id`. The metric is part of a route's identity, so another
+  // protocol's route to the same prefix with another metric (a connected
+  // one, at 0) is neither replaced nor deleted. Errors: the kernel's.
   SysResult<void> set_route(const Bytes& address, std::uint8_t length,
-                            std::uint32_t nexthop_id, std::uint8_t protocol);
+                            std::uint32_t nexthop_id, std::uint8_t protocol,
+                            std::uint32_t metric);
   SysResult<void> delete_route(const Bytes& address, std::uint8_t length,
-                               std::uint8_t protocol);
+                               std::uint8_t protocol, std::uint32_t metric);
 
  private:
+  // Sends a request that the kernel acknowledges. Errors: the kernel's.
   SysResult<void> request(std::vector<std::uint8_t> message,
                           const std::string& what);
+  // Sends `message` and reads the kernel's answers to it until its ACK,
+  // error or (a dump's) end, handing every other answer to `each`.
+  SysResult<void> exchange(std::vector<std::uint8_t> message,
+                           const std::string& what,
+                           const std::function<void(const nlmsghdr&)>& each);
   Fd fd_;
   std::uint32_t seq_ = 1;
 };
