@@ -16,6 +16,9 @@ class PidFile {
  public:
   // Creates or takes over `path`, locks it and writes this process's id.
   // Errors: the file cannot be opened or written (the call and errno);
+  // ELOOP when `path` is a symbolic link, EINVAL when not a regular file,
+  // EEXIST when it holds something other than a process id (a config
+  // file given by mistake is neither overwritten nor removed);
   // EWOULDBLOCK when another process holds it, the message naming its
   // process id as the file gives it.
   static SysResult<PidFile> acquire(const std::string& path);

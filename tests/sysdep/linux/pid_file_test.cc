@@ -71,6 +71,37 @@ TEST(PidFile, TakesOverAFileNobodyHolds) {
   EXPECT_EQ(all, std::to_string(::getpid()) + "\n");
 }
 
+// A file that is not a pid file is neither overwritten nor removed: a
+// config file given by mistake, a symbolic link (to a file it would have
+// overwritten), a directory or a device.
+TEST(PidFile, OnlyAPidFileIsTakenOver) {
+  const fs::path dir = fresh("pid-not");
+  fs::create_directories(dir);
+  const fs::path config = dir / "bgpd.yaml";
+  std::ofstream(config) << "router_id: 10.0.0.1\n";
+  auto mistaken = PidFile::acquire(config.string());
+  ASSERT_FALSE(mistaken);
+  EXPECT_EQ(mistaken.error().err, EEXIST);
+  EXPECT_NE(mistaken.error().to_string().find("holds something other than"),
+            std::string::npos);
+  EXPECT_EQ(contents(config), "router_id: 10.0.0.1");
+
+  const fs::path precious = dir / "precious";
+  std::ofstream(precious) << "12\n";
+  fs::create_symlink(precious, dir / "link.pid");
+  auto linked = PidFile::acquire((dir / "link.pid").string());
+  ASSERT_FALSE(linked);
+  EXPECT_EQ(linked.error().err, ELOOP);
+  EXPECT_EQ(contents(precious), "12");
+  EXPECT_TRUE(fs::is_symlink(dir / "link.pid"));
+
+  auto directory = PidFile::acquire(dir.string());
+  EXPECT_FALSE(directory);
+  auto device = PidFile::acquire("/dev/null");
+  ASSERT_FALSE(device);
+  EXPECT_EQ(device.error().err, EINVAL);
+}
+
 TEST(PidFile, AFileThatCannotBeCreatedIsAnError) {
   const fs::path path = fresh("pid-dir") / "missing" / "a.pid";
   auto held = PidFile::acquire(path.string());
