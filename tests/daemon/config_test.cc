@@ -41,8 +41,8 @@ TEST(DaemonConfig, ReadsEveryKeyIntoTheEngineConfig) {
   EXPECT_EQ(c->role, proto::fare::Role::spine);
   EXPECT_EQ(c->listen_port, 1179);
   EXPECT_EQ(c->fib_metric, 20u);  // as zebra's BGP routes
-  auto metric = parse_config(std::string(kGood) + "fib: {metric: 200}\n",
-                             "metric.yaml");
+  auto metric =
+      parse_config(std::string(kGood) + "fib: {metric: 200}\n", "metric.yaml");
   ASSERT_TRUE(metric) << metric.error().to_string();
   EXPECT_EQ(metric->fib_metric, 200u);
   ASSERT_EQ(c->peers.size(), 2u);
