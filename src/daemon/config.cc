@@ -185,6 +185,69 @@ class Reader {
     lhs = static_cast<std::remove_cvref_t<decltype(lhs)>>(*v_); \
   } while (0)
 
+// What `a` is when no host's interface has it: "the unspecified
+// address", "a multicast address", "the broadcast address", "a loopback
+// address" (with `loopback`), or nothing.
+std::optional<std::string> not_a_host_address(const IpAddress& a,
+                                              bool loopback) {
+  const auto& b = a.bytes;
+  if (a.unspecified()) return "the unspecified address";
+  if (!a.v6) {
+    if (b[0] >= 224 && b[0] <= 239) return "a multicast address";
+    if (b[0] == 255 && b[1] == 255 && b[2] == 255 && b[3] == 255)
+      return "the broadcast address";
+    if (loopback && b[0] == 127) return "a loopback address";
+  } else {
+    if (b[0] == 0xff) return "a multicast address";
+    if (loopback &&
+        std::all_of(b.begin(), b.begin() + 15, [](auto x) { return x == 0; }) &&
+        b[15] == 1)
+      return "a loopback address";
+  }
+  return std::nullopt;
+}
+
+// Why `d` cannot be originated, if it cannot: inside a block whose
+// addresses are no route's to advertise (multicast, loopback, link-local,
+// IPv4-mapped IPv6).
+std::optional<std::string> not_a_routable_prefix(const bgp::Destination& d) {
+  struct Block {
+    bool v6;
+    std::array<std::uint8_t, 4> start;  // leading bytes
+    std::uint8_t length;
+    const char* what;
+  };
+  static constexpr Block kBlocks[] = {
+      {false, {224, 0, 0, 0}, 4, "inside 224.0.0.0/4 (multicast)"},
+      {false, {127, 0, 0, 0}, 8, "inside 127.0.0.0/8 (loopback)"},
+      {false, {169, 254, 0, 0}, 16, "inside 169.254.0.0/16 (link-local)"},
+      {true, {0xff, 0, 0, 0}, 8, "inside ff00::/8 (multicast)"},
+      {true, {0xfe, 0x80, 0, 0}, 10, "inside fe80::/10 (link-local)"},
+  };
+  const bool v6 = d.afi == wire::bgp::kAfiIpv6;
+  for (const Block& b : kBlocks) {
+    if (b.v6 != v6 || d.length < b.length) continue;
+    bool inside = true;
+    for (std::uint8_t bit = 0; bit < b.length && inside; ++bit) {
+      const auto mask = static_cast<std::uint8_t>(0x80u >> (bit % 8));
+      inside = (d.address[bit / 8] & mask) == (b.start[bit / 8] & mask);
+    }
+    if (inside) return std::string(b.what);
+  }
+  if (v6 && d.length >= 96 &&
+      std::all_of(d.address.begin(), d.address.begin() + 10,
+                  [](auto x) { return x == 0; }) &&
+      d.address[10] == 0xff && d.address[11] == 0xff)
+    return std::string(
+        "inside ::ffff:0:0/96 (IPv4-mapped: write the IPv4 prefix)");
+  if (v6 && d.length == 128 &&
+      std::all_of(d.address.begin(), d.address.begin() + 15,
+                  [](auto x) { return x == 0; }) &&
+      d.address[15] <= 1)
+    return std::string(d.address[15] ? "::1 (loopback)" : ":: (unspecified)");
+  return std::nullopt;
+}
+
 std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
                                                       const YAML::Node& n,
                                                       const std::string& at) {
@@ -215,6 +278,12 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
                                      Reader::join(at, "local_address"),
                                      "not of the peer address's family"));
     }
+    if (auto what = not_a_host_address(*p.local_address, /*loopback=*/true)) {
+      return std::unexpected(
+          r.error(n["local_address"], Reader::join(at, "local_address"),
+                  *what + ": our end of the session, and the NEXT_HOP the "
+                          "peer gets, is an address of our interface"));
+    }
   }
   if (n["next_hop_ipv6"]) {
     const std::string key = Reader::join(at, "next_hop_ipv6");
@@ -222,6 +291,11 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
     if (!p.next_hop_ipv6->v6) {
       return std::unexpected(
           r.error(n["next_hop_ipv6"], key, "not an IPv6 address"));
+    }
+    if (auto what = not_a_host_address(*p.next_hop_ipv6, /*loopback=*/true)) {
+      return std::unexpected(
+          r.error(n["next_hop_ipv6"], key,
+                  *what + " is no next hop: give an address of our interface"));
     }
     if (p.next_hop_ipv6->link_local()) {
       return std::unexpected(r.error(
@@ -339,13 +413,9 @@ std::optional<std::string> not_a_peer_address(const IpAddress& a,
                                               const DaemonConfig& c,
                                               const DaemonPeer& p) {
   const auto& b = a.bytes;
-  if (a.unspecified()) return "the unspecified address is no peer's";
-  if (!a.v6) {
-    if (b[0] >= 224 && b[0] <= 239) return "a multicast address is no peer's";
-    if (b[0] == 255 && b[1] == 255 && b[2] == 255 && b[3] == 255)
-      return "the broadcast address is no peer's";
-  } else {
-    if (b[0] == 0xff) return "a multicast address is no peer's";
+  if (auto what = not_a_host_address(a, /*loopback=*/false))
+    return *what + " is no peer's";
+  if (a.v6) {
     if (std::all_of(b.begin(), b.begin() + 10, [](auto x) { return x == 0; }) &&
         b[10] == 0xff && b[11] == 0xff) {
       return "an IPv4-mapped address: write the peer's IPv4 address, " +
@@ -410,6 +480,15 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
     TRY(r.check_map(l, "listen", {"address", "port"}));
     if (l["address"]) {
       ASSIGN(c.listen_address, r.ip(l["address"], "listen.address"));
+      // The unspecified address listens on every one; loopback is a
+      // local test's.
+      if (auto what = not_a_host_address(c.listen_address, false);
+          what && !c.listen_address.unspecified()) {
+        return std::unexpected(
+            r.error(l["address"], "listen.address",
+                    *what + ": listen on an address of ours, or on "
+                            "0.0.0.0 or \"::\""));
+      }
       if (c.listen_address.link_local()) {
         return std::unexpected(r.error(
             l["address"], "listen.address",
@@ -448,6 +527,10 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
       bgp::Destination d;
       const std::string at = "prefixes[" + std::to_string(i) + "]";
       ASSIGN(d, r.prefix(p[i], at));
+      if (auto why = not_a_routable_prefix(d)) {
+        return std::unexpected(
+            r.error(p[i], at, *why + ": no route to originate"));
+      }
       const auto same = std::find(c.prefixes.begin(), c.prefixes.end(), d);
       if (same != c.prefixes.end()) {
         return std::unexpected(

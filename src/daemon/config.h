@@ -170,7 +170,11 @@ struct DaemonConfig {
 // local_address, a link-local next_hop_ipv6 or listen
 // address, a peer address no speaker has (unspecified, broadcast,
 // multicast), an IPv4-mapped one, or our own (local_address, listen
-// address), a peer without a link bandwidth source (neither
+// address), a local_address or next_hop_ipv6 no interface has
+// (unspecified, multicast, broadcast, loopback), a multicast or broadcast
+// listen address, a prefix in a block no route is originated for
+// (multicast, loopback, link-local, IPv4-mapped, ::1 and ::), a peer
+// without a link bandwidth source (neither
 // link_bandwidth nor interface), or an IPv4 peer without a NEXT_HOP
 // source (local_address, or a specific IPv4 listen address). Engine
 // checks (validate(SpeakerConfig)) are reported at the key they come from.

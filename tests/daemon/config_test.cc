@@ -41,6 +41,13 @@ TEST(DaemonConfig, ReadsEveryKeyIntoTheEngineConfig) {
   EXPECT_EQ(c->role, proto::fare::Role::spine);
   EXPECT_EQ(c->listen_port, 1179);
   EXPECT_EQ(c->fib_metric, 20u);  // as zebra's BGP routes
+  // A default route, and blocks beside the refused ones, originate.
+  auto routable = parse_config(
+      "asn: 65001\nrouter_id: 10.0.0.1\nprefixes: [0.0.0.0/0, 128.0.0.0/1, "
+      "169.253.0.0/16, 223.255.255.0/24, \"::/0\", \"fe00::/9\", "
+      "\"::2/128\"]\n",
+      "routable.yaml");
+  ASSERT_TRUE(routable) << routable.error().to_string();
   auto metric =
       parse_config(std::string(kGood) + "fib: {metric: 200}\n", "metric.yaml");
   ASSERT_TRUE(metric) << metric.error().to_string();
@@ -197,6 +204,51 @@ INSTANTIATE_TEST_SUITE_P(
                 kHead + "peers:\n  - {address: 255.255.255.255, asn: 2, "
                         "link_bandwidth: 1G}\n",
                 4, "peers[0].address", "the broadcast address"},
+        // Our end of a session, the NEXT_HOP the peer gets: an address
+        // of one of our interfaces.
+        BadCase{"an unspecified local_address",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "local_address: 0.0.0.0, link_bandwidth: 1G}\n",
+                4, "peers[0].local_address",
+                "the unspecified address: our end"},
+        BadCase{"a multicast local_address",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "local_address: 224.0.0.1, link_bandwidth: 1G}\n",
+                4, "peers[0].local_address", "a multicast address"},
+        BadCase{"a broadcast local_address",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "local_address: 255.255.255.255, link_bandwidth: 1G}\n",
+                4, "peers[0].local_address", "the broadcast address"},
+        BadCase{"an unspecified next_hop_ipv6",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "next_hop_ipv6: \"::\", local_address: 10.0.1.1, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].next_hop_ipv6",
+                "the unspecified address is no next hop"},
+        BadCase{"a multicast next_hop_ipv6",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "next_hop_ipv6: \"ff02::1\", local_address: 10.0.1.1, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].next_hop_ipv6", "a multicast address"},
+        BadCase{"a multicast listen address",
+                kHead + "listen: {address: 224.0.0.1}\n", 3, "listen.address",
+                "a multicast address: listen on an address of ours"},
+        BadCase{"a multicast prefix", kHead + "prefixes: [224.0.0.0/4]\n", 3,
+                "prefixes[0]", "inside 224.0.0.0/4 (multicast): no route"},
+        BadCase{"a loopback prefix",
+                kHead + "prefixes: [10.1.0.0/24, 127.0.0.0/8]\n", 3,
+                "prefixes[1]", "inside 127.0.0.0/8 (loopback)"},
+        BadCase{"an IPv6 link-local prefix",
+                kHead + "prefixes: [\"fe80::/64\"]\n", 3, "prefixes[0]",
+                "inside fe80::/10 (link-local)"},
+        BadCase{"an IPv6 multicast prefix",
+                kHead + "prefixes: [\"ff00::/8\"]\n", 3, "prefixes[0]",
+                "inside ff00::/8 (multicast)"},
+        BadCase{"an IPv4-mapped prefix",
+                kHead + "prefixes: [\"::ffff:10.0.0.0/120\"]\n", 3,
+                "prefixes[0]", "IPv4-mapped: write the IPv4 prefix"},
+        BadCase{"the IPv6 loopback", kHead + "prefixes: [\"::1/128\"]\n", 3,
+                "prefixes[0]", "::1 (loopback)"},
         BadCase{"a peer at a multicast address",
                 kHead + "peers:\n  - {address: 224.0.0.5, asn: 2, "
                         "link_bandwidth: 1G}\n",
