@@ -1,7 +1,9 @@
 #include "daemon/bgpd.h"
 
+#include <fcntl.h>
 #include <sys/epoll.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 
@@ -113,6 +115,7 @@ std::expected<std::unique_ptr<Bgpd>, std::string> Bgpd::create(
 }
 
 std::expected<void, std::string> Bgpd::open_descriptors() {
+  spare_ = sysdep::Fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   auto ep = sysdep::Epoll::create();
   if (!ep) return std::unexpected(ep.error().to_string());
   epoll_ = std::move(*ep);
@@ -173,7 +176,8 @@ int Bgpd::run() {
 }
 
 void Bgpd::arm_timer() {
-  const Time at = std::min(speaker_->next_deadline(), next_poll_);
+  const Time at =
+      std::min({speaker_->next_deadline(), next_poll_, control_deadline()});
   timer_.arm(at == Time::max() ? at : at + epoch_);
 }
 
@@ -228,6 +232,7 @@ void Bgpd::on_timer() {
     next_poll_ = t + ms(config_.interface_poll_ms);
   }
   if (speaker_->next_deadline() <= t) speaker_->on_timer(t);
+  if (control_deadline() <= t) drop_idle_control_clients(t);
 }
 
 void Bgpd::poll_interfaces() {
@@ -365,7 +370,10 @@ void Bgpd::on_accept() {
   for (;;) {
     auto a = sysdep::tcp_accept(listen_.get());
     if (!a) {
-      if (a.error().err != EAGAIN && a.error().err != EWOULDBLOCK) {
+      const int err = a.error().err;
+      if (err == EMFILE || err == ENFILE) {
+        shed_waiting_connection(listen_.get(), "BGP connection");
+      } else if (err != EAGAIN && err != EWOULDBLOCK) {
         log_->warning("bgpd: " + a.error().to_string());
       }
       return;
@@ -517,14 +525,50 @@ void Bgpd::lost(bgp::ConnectionId id, const std::string& why) {
 void Bgpd::on_control_accept() {
   for (;;) {
     auto a = sysdep::unix_accept(control_.get());
-    if (!a) return;
+    if (!a) {
+      if (a.error().err == EMFILE || a.error().err == ENFILE)
+        shed_waiting_connection(control_.get(), "bgpctl connection");
+      return;
+    }
     const bgp::ConnectionId id = next_id_++;
     Conn c;
     c.kind = ConnKind::control;
     c.fd = std::move(*a);
+    c.opened = now();
     (void)epoll_.add(c.fd.get(), EPOLLIN, kTagConnection + id);
     conns_.emplace(id, std::move(c));
   }
+}
+
+void Bgpd::shed_waiting_connection(int listen_fd, const char* what) {
+  log_->warning(std::string("bgpd: out of file descriptors: a ") + what +
+                " refused");
+  spare_.reset();
+  // Accepted only to be closed: the listening socket stops being readable.
+  if (listen_fd == control_.get())
+    (void)sysdep::unix_accept(listen_fd);
+  else
+    (void)sysdep::tcp_accept(listen_fd);
+  spare_ = sysdep::Fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+}
+
+Time Bgpd::control_deadline() const {
+  Time oldest = Time::max();
+  for (const auto& [id, c] : conns_) {
+    if (c.kind == ConnKind::control && !c.closing)
+      oldest = std::min(oldest, c.opened);
+  }
+  return oldest == Time::max() ? oldest : oldest + kControlRequestTimeout;
+}
+
+void Bgpd::drop_idle_control_clients(Time t) {
+  std::vector<bgp::ConnectionId> idle;
+  for (const auto& [id, c] : conns_) {
+    if (c.kind == ConnKind::control && !c.closing &&
+        c.opened + kControlRequestTimeout <= t)
+      idle.push_back(id);
+  }
+  for (const bgp::ConnectionId id : idle) drop(id);
 }
 
 void Bgpd::on_control_client(bgp::ConnectionId id, std::uint32_t events) {

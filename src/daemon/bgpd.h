@@ -13,6 +13,11 @@
 // Connections get ids from a counter (never reused), so bytes of a closed
 // connection can never reach a newer one. An incoming connection is matched
 // to a peer by its source address; unknown sources are closed at once.
+// A control client that has not sent its whole request within
+// kControlRequestTimeout is dropped, so idle clients cannot hold the
+// daemon's descriptors; when accept() runs out of them (EMFILE) the
+// waiting connection is accepted on a spare descriptor and closed (a
+// warning each time) instead of spinning on a readable listening socket.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +78,7 @@ class Bgpd {
     std::string connect_error;
   };
   enum class ConnKind : std::uint8_t { bgp, control };
+  static constexpr Time kControlRequestTimeout = sec(10);
   struct Conn {
     ConnKind kind = ConnKind::bgp;
     sysdep::Fd fd;
@@ -84,6 +90,7 @@ class Bgpd {
     std::size_t out_offset = 0;
     std::vector<std::uint8_t> in;  // control: the request line
     bool want_write = false;
+    Time opened;  // control: when accepted (an idle client is dropped)
   };
 
   Bgpd(DaemonConfig config, Logger& log);
@@ -135,6 +142,15 @@ class Bgpd {
   sysdep::Epoll epoll_;
   sysdep::Timer timer_;
   sysdep::Fd signals_, listen_, control_;
+  // A descriptor kept in reserve: when accept() fails for want of
+  // descriptors (EMFILE), it is closed to accept and close the waiting
+  // connection, which otherwise keeps the listening socket readable and
+  // the loop spinning.
+  sysdep::Fd spare_;
+  void shed_waiting_connection(int listen_fd, const char* what);
+  // When the oldest control client without a whole request is dropped.
+  Time control_deadline() const;
+  void drop_idle_control_clients(Time now);
   std::optional<sysdep::FileId> control_file_;  // the socket file made
   std::unordered_map<proto::bgp::ConnectionId, Conn> conns_;
   proto::bgp::ConnectionId next_id_ = 1;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -121,6 +122,64 @@ TEST_F(BgpdControl, ReloadWarnsOfWhatDiffersFromWhatRuns) {
   EXPECT_EQ(fare.err,
             "arfabric bgpctl: warning: fare changed; it takes effect only "
             "after a restart\n");
+}
+
+// Idle control clients cannot hold the daemon's descriptors. With 32 of
+// them allowed, 40 silent connections used to leave the daemon spinning
+// on a control socket it could no longer accept from (at 60% CPU, no
+// word logged) and bgpctl locked out until they left. Now what cannot be
+// accepted is accepted on a spare descriptor and closed, with a warning,
+// and idle clients are dropped after
+// 10 s, after which bgpctl works again.
+TEST(BgpdDescriptors, IdleClientsAreDroppedAndTheDaemonDoesNotSpin) {
+  NetnsLab lab;
+  const std::string ns = lab.add_namespace("d");
+  const fs::path socket = lab.dir() / "d.sock";
+  const fs::path config = lab.write("d.yaml", config_text(socket, 65001));
+  const std::size_t daemon =
+      lab.start(ns, "bgpd",
+                {"/bin/sh", "-c",
+                 std::string("ulimit -n 32 && exec ") + ARFABRIC_BINARY +
+                     " bgpd -c " + config.string()});
+  ASSERT_TRUE(
+      eventually([&] { return bgpctl(socket, "neighbors").code == 0; }, 10))
+      << lab.dump_logs();
+  std::vector<sysdep::Fd> idle;
+  for (int i = 0; i < 40; ++i) {
+    if (auto fd = sysdep::unix_connect(socket.string(), ms(200)))
+      idle.push_back(std::move(*fd));
+  }
+  ASSERT_GE(idle.size(), 30u);
+  ASSERT_TRUE(eventually(
+      [&] {
+        return lab.log(daemon).find("out of file descriptors") !=
+               std::string::npos;
+      },
+      5))
+      << lab.dump_logs();
+  // No spin: over a second with every descriptor taken the daemon uses
+  // little CPU (it spun at 60%).
+  const auto cpu_ticks = [&] {
+    std::ifstream stat("/proc/" + std::to_string(lab.pid(daemon)) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), {});
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    long ticks = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i)
+      if (i >= 14) ticks += std::stol(field);  // utime, stime
+    return ticks;
+  };
+  const long before = cpu_ticks();
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_LT(cpu_ticks() - before, 30) << "ticks of CPU in 1 s";
+  // Dropped after 10 s: each held connection reads its end.
+  ASSERT_TRUE(
+      eventually([&] { return bgpctl(socket, "neighbors", 2).code == 0; }, 20))
+      << lab.dump_logs();
+  pollfd first{idle.front().get(), POLLIN, 0};
+  ASSERT_EQ(::poll(&first, 1, 15'000), 1);
+  char byte = 0;
+  EXPECT_EQ(::read(idle.front().get(), &byte, 1), 0);
 }
 
 // The command line's --log-level outlives a reload: the file's debug
