@@ -266,7 +266,17 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
         r.error(n, Reader::join(at, "asn"), "missing required key"));
   }
   ASSIGN(p.asn, r.uint(n["asn"], Reader::join(at, "asn"), 1, 0xffffffffULL));
-  if (n["name"]) ASSIGN(p.name, r.string(n["name"], Reader::join(at, "name")));
+  if (n["name"]) {
+    ASSIGN(p.name, r.string(n["name"], Reader::join(at, "name")));
+    // It goes into log lines and bgpctl's tables as it is.
+    if (std::any_of(p.name.begin(), p.name.end(),
+                    [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; })) {
+      return std::unexpected(
+          r.error(n["name"], Reader::join(at, "name"),
+                  "must be without control characters (a name is written "
+                  "into log lines as it is)"));
+    }
+  }
   if (n["port"]) {
     ASSIGN(p.port, r.uint(n["port"], Reader::join(at, "port"), 1, 65535));
   }
@@ -307,6 +317,19 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
   if (n["interface"]) {
     ASSIGN(p.interface,
            r.string(n["interface"], Reader::join(at, "interface")));
+    // Linux's rules for a device name (dev_valid_name): 1 to 15 bytes, no
+    // '/', ':' or white space, not "." or "..".
+    const std::string& i = p.interface;
+    if (i.empty() || i.size() > 15 || i == "." || i == ".." ||
+        std::any_of(i.begin(), i.end(), [](unsigned char ch) {
+          return ch == '/' || ch == ':' || ch <= 0x20 || ch == 0x7f;
+        })) {
+      return std::unexpected(
+          r.error(n["interface"], Reader::join(at, "interface"),
+                  "'" + i +
+                      "' is no Linux interface name (1 to 15 characters, "
+                      "no '/', ':' or white space, not '.' or '..')"));
+    }
   }
   const auto without_link = [&](const char* key) {
     return std::unexpected(
@@ -502,6 +525,13 @@ std::expected<DaemonConfig, ConfigFileError> parse_root(
   if (root["control_socket"]) {
     ASSIGN(c.control_socket,
            r.string(root["control_socket"], "control_socket"));
+    // sockaddr_un's sun_path holds 107 bytes and a NUL.
+    if (c.control_socket.size() > 107) {
+      return std::unexpected(
+          r.error(root["control_socket"], "control_socket",
+                  std::to_string(c.control_socket.size()) +
+                      " bytes: a socket path holds at most 107 (sockaddr_un)"));
+    }
   }
   if (const YAML::Node l = root["log_level"]) {
     std::string s;

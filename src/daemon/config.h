@@ -174,6 +174,8 @@ struct DaemonConfig {
 // (unspecified, multicast, broadcast, loopback), a multicast or broadcast
 // listen address, a prefix in a block no route is originated for
 // (multicast, loopback, link-local, IPv4-mapped, ::1 and ::), a peer
+// name with a control character, an interface name Linux would refuse, a
+// control_socket path longer than 107 bytes, a peer
 // without a link bandwidth source (neither
 // link_bandwidth nor interface), or an IPv4 peer without a NEXT_HOP
 // source (local_address, or a specific IPv4 listen address). Engine

@@ -204,6 +204,25 @@ INSTANTIATE_TEST_SUITE_P(
                 kHead + "peers:\n  - {address: 255.255.255.255, asn: 2, "
                         "link_bandwidth: 1G}\n",
                 4, "peers[0].address", "the broadcast address"},
+        BadCase{"a peer name with a newline",
+                kHead + "peers:\n  - {name: \"a\\nfake log line\", "
+                        "address: 10.0.1.2, asn: 2, local_address: 10.0.1.1, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].name", "without control characters"},
+        BadCase{"an interface name too long",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "local_address: 10.0.1.1, interface: "
+                        "abcdefghijklmnop, link_bandwidth: 1G}\n",
+                4, "peers[0].interface",
+                "'abcdefghijklmnop' is no Linux interface name"},
+        BadCase{"an interface name with a slash",
+                kHead + "peers:\n  - {address: 10.0.1.2, asn: 2, "
+                        "local_address: 10.0.1.1, interface: ../etc, "
+                        "link_bandwidth: 1G}\n",
+                4, "peers[0].interface", "no Linux interface name"},
+        BadCase{"a control socket path too long",
+                kHead + "control_socket: /" + std::string(120, 'x') + "\n", 3,
+                "control_socket", "121 bytes: a socket path holds at most 107"},
         // Our end of a session, the NEXT_HOP the peer gets: an address
         // of one of our interfaces.
         BadCase{"an unspecified local_address",
