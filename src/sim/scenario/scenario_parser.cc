@@ -1297,6 +1297,30 @@ Result<void> check_thresholds_reached(const Map& top, const Scenario& s) {
   return {};
 }
 
+// An error about a bound the slowest switch link sets, when the file does
+// not give the setting: at the degrade event that slowed the link
+// (`event_message`), else at `switches`, or at `topology`, whose links
+// are too slow (`key`, `message`).
+ScenarioError at_the_slowest_link(const Map& top, const EventSpec* degrade,
+                                  const std::string& event_message,
+                                  const std::string& key,
+                                  const std::string& message) {
+  const auto events = top.get("events");
+  if (degrade && events && events->IsSequence() &&
+      degrade->index < events->size()) {
+    const std::size_t i = degrade->index;
+    return error_at(top.file(), (*events)[i], indexed("events", i),
+                    event_message);
+  }
+  const auto switches = top.get("switches");
+  const auto topology = top.get("topology");
+  return error_at(top.file(),
+                  switches   ? *switches
+                  : topology ? *topology
+                             : top.node(),
+                  key, message);
+}
+
 // lsn_period_problem's error, at the period's key; when the default is
 // the one too short, at the degrade event that made it so, else at
 // `switches`, or at `topology`, whose links are too slow for it.
@@ -1309,20 +1333,10 @@ ScenarioError lsn_period_error(const Map& top,
       return error_at(top.file(), lsn["period"], "switches.lsn.period",
                       problem.message);
   }
-  const std::string message =
-      "the default switches.lsn.period, " + problem.message;
-  const auto events = top.get("events");
-  if (problem.degrade && events && events->IsSequence() &&
-      problem.degrade->index < events->size()) {
-    const std::size_t i = problem.degrade->index;
-    return error_at(top.file(), (*events)[i], indexed("events", i), message);
-  }
-  const auto topology = top.get("topology");
-  return error_at(top.file(),
-                  switches   ? *switches
-                  : topology ? *topology
-                             : top.node(),
-                  "switches.lsn.period", "the default " + problem.message);
+  return at_the_slowest_link(
+      top, problem.degrade,
+      "the default switches.lsn.period, " + problem.message,
+      "switches.lsn.period", "the default " + problem.message);
 }
 
 // arn_link_problem's error, at link_share or hold_time, whichever the
@@ -1353,18 +1367,8 @@ ScenarioError arn_link_error(const Map& top, const ArnLinkProblem& problem) {
                       ? "the default switches.arn.hold_time: "
                       : "the default switches.arn.link_share and hold_time: ") +
       problem.message;
-  const auto events = top.get("events");
-  if (problem.degrade && events && events->IsSequence() &&
-      problem.degrade->index < events->size()) {
-    const std::size_t i = problem.degrade->index;
-    return error_at(top.file(), (*events)[i], indexed("events", i), message);
-  }
-  const auto topology = top.get("topology");
-  return error_at(top.file(),
-                  switches   ? *switches
-                  : topology ? *topology
-                             : top.node(),
-                  "switches.arn", message);
+  return at_the_slowest_link(top, problem.degrade, message, "switches.arn",
+                             message);
 }
 
 Result<Scenario> parse(std::string_view yaml_text, std::string_view file) {
