@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "common/quantity.h"
@@ -367,6 +368,17 @@ std::expected<DaemonPeer, ConfigFileError> parse_peer(const Reader& r,
       }
       p.bandwidth_from_interface = true;
     } else {
+      // A bare number reads as bits per second, which no link runs at.
+      if (!text.empty() &&
+          std::all_of(text.begin(), text.end(), [](unsigned char ch) {
+            return std::isdigit(ch) || ch == '.';
+          })) {
+        return std::unexpected(
+            r.error(n["link_bandwidth"], key,
+                    "'" + text +
+                        "' has no unit: write it as 400G, 100M, 10K "
+                        "(bits per second)"));
+      }
       auto rate = parse_rate(text);
       if (!rate) {
         return std::unexpected(r.error(n["link_bandwidth"], key, rate.error()));

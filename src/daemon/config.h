@@ -175,7 +175,8 @@ struct DaemonConfig {
 // listen address, a prefix in a block no route is originated for
 // (multicast, loopback, link-local, IPv4-mapped, ::1 and ::), a peer
 // name with a control character, an interface name Linux would refuse, a
-// control_socket path longer than 107 bytes, a peer
+// control_socket path longer than 107 bytes, a link_bandwidth without its
+// unit (400 would be 400 b/s), a peer
 // without a link bandwidth source (neither
 // link_bandwidth nor interface), or an IPv4 peer without a NEXT_HOP
 // source (local_address, or a specific IPv4 listen address). Engine
