@@ -219,19 +219,7 @@ int run_sim(const SimOptions& options, std::ostream& out, std::ostream& err) {
   for (const sim::Mode mode : modes) {
     if (std::ranges::find(scenario->modes, mode) != scenario->modes.end())
       continue;
-    std::optional<std::string> why;
-    if (sim::uses_lsn(mode)) {
-      if (auto edge = sim::lsn_edge_problem(scenario->topology))
-        why = "topology: " + *edge;
-      else if (auto period = sim::lsn_period_problem(*scenario))
-        why = "switches.lsn.period: " + period->message;
-    }
-    if (!why && sim::uses_arn(mode)) {
-      if (auto link = sim::arn_link_problem(*scenario))
-        why = std::string(link->key()) + ": " + link->message;
-    }
-    if (!why) why = sim::queue_threshold_problem(*scenario, mode);
-    if (why) {
+    if (const auto why = sim::mode_problem(*scenario, mode)) {
       err << "arfabric sim: -m " << sim::mode_name(mode) << ": "
           << (options.scenario_path.empty() ? "the default scenario"
                                             : options.scenario_path)

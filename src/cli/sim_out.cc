@@ -27,8 +27,17 @@ namespace {
 
 std::string reason(const std::error_code& ec) { return ec.message(); }
 
+// The files write_results writes, besides the captures.
+constexpr const char* kResultFiles[] = {"results.json", "timeseries.csv",
+                                        "goodput.svg"};
+
 fs::path partial_path(const fs::path& dir, const std::string& name) {
   return dir / (name + ".partial");
+}
+
+// A mode's capture: "control-fare+lsn.pcap".
+std::string capture_name(sim::Mode mode) {
+  return "control-" + std::string(sim::mode_name(mode)) + ".pcap";
 }
 
 // Writes `text` to `partial`; nothing stays behind on failure. Errors
@@ -98,7 +107,7 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
   // Something other than a file in the place of a result file, or of the
   // partial file it is written to first, would fail the run at its end:
   // say so now.
-  for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"}) {
+  for (const char* name : kResultFiles) {
     for (const fs::path& p : {dir / name, partial_path(dir, name)}) {
       if (auto why = taken_by_other_than_a_file(p))
         return std::unexpected(*why);
@@ -111,15 +120,10 @@ std::expected<SimOutput, std::string> SimOutput::open(const fs::path& dir) {
 
 void remove_partial_files(const fs::path& dir) {
   std::error_code ignored;
-  for (const char* name : {"results.json", "timeseries.csv", "goodput.svg"})
+  for (const char* name : kResultFiles)
     fs::remove(partial_path(dir, name), ignored);
-  for (sim::Mode mode : {sim::Mode::ecmp, sim::Mode::fare, sim::Mode::fare_lsn,
-                         sim::Mode::fare_arn, sim::Mode::fare_lsn_arn}) {
-    fs::remove(
-        partial_path(dir,
-                     "control-" + std::string(sim::mode_name(mode)) + ".pcap"),
-        ignored);
-  }
+  for (const sim::Mode mode : sim::kAllModes)
+    fs::remove(partial_path(dir, capture_name(mode)), ignored);
 }
 
 SimOutput::~SimOutput() {
@@ -148,7 +152,7 @@ std::expected<sim::ControlTap*, std::string> SimOutput::begin_mode(
                            " is already being captured");
   }
   auto c = std::make_shared<Capture>();
-  c->name = "control-" + std::string(sim::mode_name(mode)) + ".pcap";
+  c->name = capture_name(mode);
   c->final_path = dir_ / c->name;
   c->partial = partial_path(dir_, c->name);
   // Found now rather than when the mode has run: the capture could not
@@ -195,10 +199,11 @@ std::expected<void, std::string> SimOutput::end_mode(sim::Mode mode,
 std::expected<void, std::string> SimOutput::write_results(
     const sim::Scenario& scenario, const std::vector<sim::ModeResult>& results,
     const std::vector<sim::output::ModeNotRun>& not_run) {
+  // In kResultFiles' order.
   const std::pair<const char*, std::string> files[] = {
-      {"results.json", sim::output::results_json(scenario, results, not_run)},
-      {"timeseries.csv", sim::output::timeseries_csv(results)},
-      {"goodput.svg", sim::output::goodput_svg(scenario, results)},
+      {kResultFiles[0], sim::output::results_json(scenario, results, not_run)},
+      {kResultFiles[1], sim::output::timeseries_csv(results)},
+      {kResultFiles[2], sim::output::goodput_svg(scenario, results)},
   };
   // All or nothing, as far as renames go: every file is complete under
   // its partial name before any replaces an earlier run's.
@@ -223,10 +228,8 @@ std::expected<void, std::string> SimOutput::write_results(
   pending_.clear();
   // An earlier run's capture of a mode this run has none of would pass
   // for this run's.
-  for (sim::Mode mode : {sim::Mode::ecmp, sim::Mode::fare, sim::Mode::fare_lsn,
-                         sim::Mode::fare_arn, sim::Mode::fare_lsn_arn}) {
-    const std::string name =
-        "control-" + std::string(sim::mode_name(mode)) + ".pcap";
+  for (const sim::Mode mode : sim::kAllModes) {
+    const std::string name = capture_name(mode);
     if (std::find(written_.begin(), written_.end(), name) != written_.end())
       continue;
     std::error_code ec;

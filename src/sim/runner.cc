@@ -251,20 +251,10 @@ struct ModeRun::State {
 
 std::expected<void, std::string> ModeRun::State::build() {
   const SwitchParams& sp = scenario.switches;
-  // The parser checks these when the file's modes include LSN or ARN; -m
-  // may add such a mode to a scenario whose own modes do not.
-  if (uses_lsn(mode)) {
-    if (const auto why = lsn_edge_problem(topo))
-      return std::unexpected("topology: " + *why);
-    if (const auto why = lsn_period_problem(scenario))
-      return std::unexpected("switches.lsn.period: " + why->message);
-  }
-  if (uses_arn(mode)) {
-    if (const auto why = arn_link_problem(scenario))
-      return std::unexpected(std::string(why->key()) + ": " + why->message);
-  }
-  if (const auto why = queue_threshold_problem(scenario, mode))
-    return std::unexpected(*why);
+  // The parser checks these for the file's modes; -m may add a mode to a
+  // scenario whose own modes do not include it.
+  if (auto why = mode_problem(scenario, mode))
+    return std::unexpected(std::move(*why));
   NetworkSpec spec;
   for (const NodeSpec& n : topo.nodes) {
     spec.nodes.push_back(

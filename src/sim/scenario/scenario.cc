@@ -115,22 +115,30 @@ std::expected<void, std::string> set_congestion_control(
 
 namespace {
 
-// The default thresholds, as divisors of the buffer: LSN's rises, ARN's
-// queue_high and queue_low.
+// The default thresholds that follow the buffer, as divisors of it:
+// LSN's rises, ARN's queue_high.
 constexpr std::uint64_t kLsnRiseDivisors[3] = {16, 4, 2};
-constexpr std::uint64_t kArnHighDivisor = 4, kArnLowDivisor = 16;
+constexpr std::uint64_t kArnHighDivisor = 4;
 
 }  // namespace
+
+std::uint64_t default_congestion_fall(std::uint64_t rise) {
+  return std::max<std::uint64_t>(1, rise / 2);
+}
+
+std::uint64_t default_arn_queue_low(std::uint64_t queue_high) {
+  return queue_high / 4;
+}
 
 void default_queue_thresholds(SwitchParams& p) {
   const std::uint64_t buffer = p.buffer_bytes_per_port;
   for (int k = 0; k < 3; ++k) {
     p.lsn_congestion_rise[k] = buffer / kLsnRiseDivisors[k];
     p.lsn_congestion_fall[k] =
-        std::max<std::uint64_t>(1, p.lsn_congestion_rise[k] / 2);
+        default_congestion_fall(p.lsn_congestion_rise[k]);
   }
   p.arn_queue_high_bytes = buffer / kArnHighDivisor;
-  p.arn_queue_low_bytes = buffer / kArnLowDivisor;
+  p.arn_queue_low_bytes = default_arn_queue_low(p.arn_queue_high_bytes);
 }
 
 bool QueueThreshold::read_by(Mode mode) const {
@@ -306,15 +314,18 @@ std::optional<LsnPeriodProblem> lsn_period_problem(const Scenario& scenario) {
 }
 
 std::uint32_t arn_message_wire_bytes() {
-  wire::arn::ArnMessage m;
-  m.type = wire::arn::ArnType::failure_detected;
-  m.path_id = 0;
-  wire::arn::FiveTuple destination;
-  destination.family = wire::arn::AddressFamily::ipv4;
-  destination.mask = wire::arn::kMaskDestination;
-  m.flow = destination;
-  return static_cast<std::uint32_t>(wire::arn::encoded_size_ipv4_udp(m)) +
-         kArnFrameOverheadBytes;
+  static const std::uint32_t bytes = [] {
+    wire::arn::ArnMessage m;
+    m.type = wire::arn::ArnType::failure_detected;
+    m.path_id = 0;
+    wire::arn::FiveTuple destination;
+    destination.family = wire::arn::AddressFamily::ipv4;
+    destination.mask = wire::arn::kMaskDestination;
+    m.flow = destination;
+    return static_cast<std::uint32_t>(wire::arn::encoded_size_ipv4_udp(m)) +
+           kArnFrameOverheadBytes;
+  }();
+  return bytes;
 }
 
 Time arn_message_spacing(BitsPerSecond rate, double share) {
@@ -361,15 +372,15 @@ std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario) {
   const std::string every =
       clamped ? "every " + format_time(kLongestArnSpacing) + " or more"
               : "every " + readable_bound(spacing, spacing_digits).exact;
-  // No hold_time can be longer than the clamp (nor is one suggested).
-  const std::string raise =
-      clamped ? "link_share to at least " + format_percent(share, share_digits)
-      : problem.share_helps
-          ? "link_share to at least " + format_percent(share, share_digits) +
-                " or hold_time to at least " +
-                format_time(readable_bound(spacing).at_least)
-          : "hold_time to at least " +
-                format_time(readable_bound(spacing).at_least);
+  // No hold_time is longer than the clamp, so none is suggested then; a
+  // clamped spacing comes of a tiny share, which a larger one helps.
+  const std::string hold =
+      "hold_time to at least " + format_time(readable_bound(spacing).at_least);
+  const std::string raise = !problem.share_helps
+                                ? hold
+                                : "link_share to at least " +
+                                      format_percent(share, share_digits) +
+                                      (clamped ? "" : " or " + hold);
   problem.message = strformat(
       "{} of the slowest switch link ({}{}) lets ARN send one {}-byte "
       "message {}, longer than hold_time ({}): receivers would revoke every "
@@ -378,6 +389,20 @@ std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario) {
       format_rate(slowest.rate), after_degrade(slowest.degrade),
       arn_message_wire_bytes(), every, format_time(sw.arn_hold_time), raise);
   return problem;
+}
+
+std::optional<std::string> mode_problem(const Scenario& scenario, Mode mode) {
+  if (uses_lsn(mode)) {
+    if (const auto why = lsn_edge_problem(scenario.topology))
+      return "topology: " + *why;
+    if (const auto why = lsn_period_problem(scenario))
+      return "switches.lsn.period: " + why->message;
+  }
+  if (uses_arn(mode)) {
+    if (const auto why = arn_link_problem(scenario))
+      return std::string(why->key()) + ": " + why->message;
+  }
+  return queue_threshold_problem(scenario, mode);
 }
 
 }  // namespace arfabric::sim

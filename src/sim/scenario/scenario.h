@@ -78,6 +78,8 @@ struct EventSpec {
 };
 
 enum class Mode : std::uint8_t { ecmp, fare, fare_lsn, fare_arn, fare_lsn_arn };
+inline constexpr std::array<Mode, 5> kAllModes = {
+    Mode::ecmp, Mode::fare, Mode::fare_lsn, Mode::fare_arn, Mode::fare_lsn_arn};
 // "ecmp", "fare", "fare+lsn", "fare+arn", "fare+lsn+arn".
 std::string_view mode_name(Mode mode);
 std::optional<Mode> parse_mode(std::string_view name);
@@ -185,6 +187,11 @@ struct SwitchParams {
 // Sets the queue thresholds above to their defaults for the switches'
 // buffer_bytes_per_port.
 void default_queue_thresholds(SwitchParams& p);
+// What the other threshold defaults to for one given: an LSN level's
+// fall, half its rise (at least 1); ARN's queue_low, a quarter of
+// queue_high (1/16 of the buffer by default).
+std::uint64_t default_congestion_fall(std::uint64_t rise);
+std::uint64_t default_arn_queue_low(std::uint64_t queue_high);
 
 // How hosts control their congestion windows (docs/TRANSPORT.md).
 enum class HostCongestionControl : std::uint8_t {
@@ -252,16 +259,6 @@ std::expected<void, std::string> set_congestion_control(
 // most 16384; ...". Asked as lsn_period_problem is.
 std::optional<std::string> lsn_edge_problem(const Topology& topology);
 
-// LSN frames leave every switch-to-switch port each period, one per 256
-// edge switches and Msg-type (four Msg-types with congestion sampling on,
-// LSN §3.2.2), and a full queue never drops control packets: a period
-// shorter than their time on the slowest such link, at its slowest (after
-// a degrade event too), would queue frames without bound. When the
-// scenario's lsn.period is that short, why: "2ns: the LSN frames ...; use
-// at least 27ns", and the degrade event that slowed the link, if one did
-// (the parser points at it when the period is the default). Whatever the
-// scenario's modes: the parser asks when they include an LSN mode, the
-// runner for every LSN mode it runs (the sim command's -m may add one).
 // The queue depths LSN (congestion levels' rises) and ARN (queue_high)
 // react to, where the file sets them: switches.<section>.<field>, the
 // index'th of a list.
@@ -292,6 +289,16 @@ std::optional<std::string> unreachable_threshold(const Scenario& scenario,
 std::optional<std::string> queue_threshold_problem(const Scenario& scenario,
                                                    Mode mode);
 
+// LSN frames leave every switch-to-switch port each period, one per 256
+// edge switches and Msg-type (four Msg-types with congestion sampling on,
+// LSN §3.2.2), and a full queue never drops control packets: a period
+// shorter than their time on the slowest such link, at its slowest (after
+// a degrade event too), would queue frames without bound. When the
+// scenario's lsn.period is that short, why: "2ns: the LSN frames ...; use
+// at least 27ns", and the degrade event that slowed the link, if one did
+// (the parser points at it when the period is the default). Whatever the
+// scenario's modes: the parser asks when they include an LSN mode, the
+// runner for every LSN mode it runs (the sim command's -m may add one).
 struct LsnPeriodProblem {
   std::string message;
   const EventSpec* degrade = nullptr;  // in Scenario::events
@@ -332,6 +339,13 @@ struct ArnLinkProblem {
   }
 };
 std::optional<ArnLinkProblem> arn_link_problem(const Scenario& scenario);
+
+// The first of the checks above that `mode` fails, with the key to
+// change: "topology: ..." (lsn_edge_problem), "switches.lsn.period: ...",
+// ArnLinkProblem::key() and its message, or queue_threshold_problem's.
+// The parser makes them for the file's modes, at their places; the runner
+// and the sim command ask for a mode that -m adds.
+std::optional<std::string> mode_problem(const Scenario& scenario, Mode mode);
 
 struct ScenarioError {
   std::string file;

@@ -600,7 +600,7 @@ Result<SwitchParams> read_switches(const Map& top) {
     if (l.has("congestion_rise") && !l.has("congestion_fall")) {
       for (std::size_t i = 0; i < 3; ++i)
         p.lsn_congestion_fall[i] =
-            std::max<std::uint64_t>(1, p.lsn_congestion_rise[i] / 2);
+            default_congestion_fall(p.lsn_congestion_rise[i]);
     }
     for (std::size_t i = 0; i < 3; ++i) {
       if (p.lsn_congestion_rise[i] == 0 ||
@@ -630,7 +630,8 @@ Result<SwitchParams> read_switches(const Map& top) {
                           {"queue_high", "queue_low", "util_high", "util_low",
                            "repeat_interval", "hold_time", "link_share"}));
     ARF_TRY(a.read_size("queue_high", p.arn_queue_high_bytes));
-    if (a.has("queue_high")) p.arn_queue_low_bytes = p.arn_queue_high_bytes / 4;
+    if (a.has("queue_high"))
+      p.arn_queue_low_bytes = default_arn_queue_low(p.arn_queue_high_bytes);
     ARF_TRY(a.read_size("queue_low", p.arn_queue_low_bytes));
     ARF_TRY(a.read_fraction("util_high", p.arn_util_high));
     ARF_TRY(a.read_fraction("util_low", p.arn_util_low));
@@ -740,9 +741,7 @@ Result<HostParams> read_hosts(const Map& top, const SwitchParams& switches) {
 
 Result<std::vector<Mode>> read_modes(const Map& top) {
   const auto node = top.get("modes");
-  if (!node)
-    return std::vector<Mode>{Mode::ecmp, Mode::fare, Mode::fare_lsn,
-                             Mode::fare_arn, Mode::fare_lsn_arn};
+  if (!node) return std::vector<Mode>(kAllModes.begin(), kAllModes.end());
   if (!node->IsSequence() || node->size() == 0)
     return std::unexpected(
         error_at(top.file(), *node, "modes",
@@ -1257,6 +1256,25 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
   return first;
 }
 
+// The file's switches.<section>.<field> (its index'th item, for a list),
+// if it gives it. Nodes are handles: one is never assigned to another,
+// which would write into the file's tree, and an absent key is an invalid
+// node, which only IsDefined() may ask.
+std::optional<YAML::Node> given_switch_setting(
+    const Map& top, const char* section, const char* field,
+    std::optional<std::size_t> index = std::nullopt) {
+  const auto switches = top.get("switches");
+  if (!switches || !switches->IsMap()) return std::nullopt;
+  const YAML::Node map = std::as_const(*switches)[section];
+  if (!map.IsDefined() || !map.IsMap()) return std::nullopt;
+  const YAML::Node value = map[field];
+  if (!value.IsDefined()) return std::nullopt;
+  if (!index) return value;
+  const YAML::Node item = value[*index];
+  if (!item.IsDefined()) return std::nullopt;
+  return item;
+}
+
 // Congestion thresholds a full queue might never reach
 // (unreachable_threshold): given ones are errors at their keys whatever
 // the modes; the defaults, fractions of the buffer, only when the file's
@@ -1264,24 +1282,10 @@ Result<YAML::Node> load_document(std::string_view yaml_text,
 // makes them too high). The runner asks again for a mode -m adds.
 Result<void> check_thresholds_reached(const Map& top, const Scenario& s) {
   const auto switches = top.get("switches");
-  // The threshold's node, if the file gives it. (Nodes are handles:
-  // assigning one to another would write into the file's tree.)
-  const auto given = [&](const QueueThreshold& t) -> std::optional<YAML::Node> {
-    if (!switches || !switches->IsMap()) return std::nullopt;
-    // An absent key is an invalid node, which only IsDefined() may ask.
-    const YAML::Node section = std::as_const(*switches)[t.section];
-    if (!section.IsDefined() || !section.IsMap()) return std::nullopt;
-    const YAML::Node field = section[t.field];
-    if (!field.IsDefined()) return std::nullopt;
-    if (!t.index) return field;
-    const YAML::Node item = field[*t.index];
-    if (!item.IsDefined()) return std::nullopt;
-    return item;
-  };
   for (const QueueThreshold& t : queue_thresholds(s.switches)) {
     const auto why = unreachable_threshold(s, t);
     if (!why) continue;
-    if (const auto at = given(t))
+    if (const auto at = given_switch_setting(top, t.section, t.field, t.index))
       return std::unexpected(error_at(top.file(), *at, t.key(), *why));
     if (std::none_of(s.modes.begin(), s.modes.end(),
                      [&](Mode m) { return t.read_by(m); }))
@@ -1326,13 +1330,9 @@ ScenarioError at_the_slowest_link(const Map& top, const EventSpec* degrade,
 // `switches`, or at `topology`, whose links are too slow for it.
 ScenarioError lsn_period_error(const Map& top,
                                const LsnPeriodProblem& problem) {
-  const auto switches = top.get("switches");
-  if (switches && switches->IsMap()) {
-    const YAML::Node lsn = std::as_const(*switches)["lsn"];
-    if (lsn.IsDefined() && lsn.IsMap() && lsn["period"].IsDefined())
-      return error_at(top.file(), lsn["period"], "switches.lsn.period",
-                      problem.message);
-  }
+  if (const auto period = given_switch_setting(top, "lsn", "period"))
+    return error_at(top.file(), *period, "switches.lsn.period",
+                    problem.message);
   return at_the_slowest_link(
       top, problem.degrade,
       "the default switches.lsn.period, " + problem.message,
@@ -1344,18 +1344,8 @@ ScenarioError lsn_period_error(const Map& top,
 // degrade event that slowed the link, at `switches`, or at `topology`,
 // whose links are too slow.
 ScenarioError arn_link_error(const Map& top, const ArnLinkProblem& problem) {
-  const auto switches = top.get("switches");
-  // The file's switches.arn.<key>, if it sets it (a YAML::Node is never
-  // assigned: that would write into the tree, or throw for a missing key).
-  const auto given = [&](const char* key) -> std::optional<YAML::Node> {
-    if (!switches || !switches->IsMap()) return std::nullopt;
-    const YAML::Node arn = std::as_const(*switches)["arn"];
-    if (!arn.IsDefined() || !arn.IsMap() || !arn[key].IsDefined())
-      return std::nullopt;
-    return arn[key];
-  };
-  const auto share = given("link_share");
-  const auto hold = given("hold_time");
+  const auto share = given_switch_setting(top, "arn", "link_share");
+  const auto hold = given_switch_setting(top, "arn", "hold_time");
   if (problem.share_helps && share)
     return error_at(top.file(), *share, "switches.arn.link_share",
                     problem.message);
