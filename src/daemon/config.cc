@@ -214,16 +214,25 @@ std::optional<std::string> not_a_host_address(const IpAddress& a,
 std::optional<std::string> not_a_routable_prefix(const bgp::Destination& d) {
   struct Block {
     bool v6;
-    std::array<std::uint8_t, 4> start;  // leading bytes
+    std::array<std::uint8_t, 16> start;
     std::uint8_t length;
     const char* what;
   };
   static constexpr Block kBlocks[] = {
-      {false, {224, 0, 0, 0}, 4, "inside 224.0.0.0/4 (multicast)"},
-      {false, {127, 0, 0, 0}, 8, "inside 127.0.0.0/8 (loopback)"},
-      {false, {169, 254, 0, 0}, 16, "inside 169.254.0.0/16 (link-local)"},
-      {true, {0xff, 0, 0, 0}, 8, "inside ff00::/8 (multicast)"},
-      {true, {0xfe, 0x80, 0, 0}, 10, "inside fe80::/10 (link-local)"},
+      {false, {224}, 4, "inside 224.0.0.0/4 (multicast)"},
+      {false, {127}, 8, "inside 127.0.0.0/8 (loopback)"},
+      {false, {169, 254}, 16, "inside 169.254.0.0/16 (link-local)"},
+      {true, {0xff}, 8, "inside ff00::/8 (multicast)"},
+      {true, {0xfe, 0x80}, 10, "inside fe80::/10 (link-local)"},
+      {true,
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff},
+       96,
+       "inside ::ffff:0:0/96 (IPv4-mapped: write the IPv4 prefix)"},
+      {true,
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+       128,
+       "::1 (loopback)"},
+      {true, {}, 128, ":: (unspecified)"},
   };
   const bool v6 = d.afi == wire::bgp::kAfiIpv6;
   for (const Block& b : kBlocks) {
@@ -235,17 +244,6 @@ std::optional<std::string> not_a_routable_prefix(const bgp::Destination& d) {
     }
     if (inside) return std::string(b.what);
   }
-  if (v6 && d.length >= 96 &&
-      std::all_of(d.address.begin(), d.address.begin() + 10,
-                  [](auto x) { return x == 0; }) &&
-      d.address[10] == 0xff && d.address[11] == 0xff)
-    return std::string(
-        "inside ::ffff:0:0/96 (IPv4-mapped: write the IPv4 prefix)");
-  if (v6 && d.length == 128 &&
-      std::all_of(d.address.begin(), d.address.begin() + 15,
-                  [](auto x) { return x == 0; }) &&
-      d.address[15] <= 1)
-    return std::string(d.address[15] ? "::1 (loopback)" : ":: (unspecified)");
   return std::nullopt;
 }
 
