@@ -146,13 +146,11 @@ events:
   EXPECT_GT(r->arn->waited, 0u);  // messages did wait for the slow link
 }
 
-// A degradation that keeps a link's rate (fraction 1, every 500 us) leaves
-// its ARN pace alone: restarting the time toward the next 720 us token at
-// each one silenced spine0's ARNs to leaf0 for 7 ms, leaf0's veto expired
-// (hold_time 1 ms), and the job never finished.
-TEST(Runner, ArnKeepsItsPaceThroughDegradationsThatKeepTheRate) {
-  std::string yaml = R"(
-stop_at: 8ms
+// A clos3 of 2 spines and 3 leaves on 10M links (hold_time 1 ms), a
+// small ring all-reduce, and spine0's link to leaf1 failing at 10 us; the
+// `events` list is last, for a test to add to.
+std::string slow_fabric_losing_a_link(const std::string& stop_at) {
+  return "stop_at: " + stop_at + R"(
 modes: [fare+arn]
 topology:
   kind: clos3
@@ -168,6 +166,14 @@ workloads:
 events:
   - {at: 10us, kind: link_down, link: [spine0, leaf1]}
 )";
+}
+
+// A degradation that keeps a link's rate (fraction 1, every 500 us) leaves
+// its ARN pace alone: restarting the time toward the next 720 us token at
+// each one silenced spine0's ARNs to leaf0 for 7 ms, leaf0's veto expired
+// (hold_time 1 ms), and the job never finished.
+TEST(Runner, ArnKeepsItsPaceThroughDegradationsThatKeepTheRate) {
+  std::string yaml = slow_fabric_losing_a_link("8ms");
   for (int at = 500; at < 8000; at += 500)
     yaml += "  - {at: " + std::to_string(at) +
             "us, kind: degrade, link: [spine0, leaf0], fraction: 1}\n";
@@ -185,24 +191,7 @@ events:
 // (hold_time 1 ms) and came back each time: hardware convergence 9.4 ms
 // instead of 0.17.
 TEST(Runner, ArnFailuresGoBeforeCongestionOnASlowLink) {
-  auto s = parse_scenario(R"(
-stop_at: 15ms
-modes: [fare+arn]
-topology:
-  kind: clos3
-  spines: 2
-  leaves: 3
-  hosts_per_leaf: 1
-  host_link: {rate: 100G, delay: 100ns}
-  leaf_spine_link: {rate: 10M, delay: 500ns}
-switches:
-  arn: {hold_time: 1ms}
-workloads:
-  - {kind: ring_allreduce, participants: [host0.0, host1.0], bytes: 1kB}
-events:
-  - {at: 10us, kind: link_down, link: [spine0, leaf1]}
-)",
-                          "one.yaml");
+  auto s = parse_scenario(slow_fabric_losing_a_link("15ms"), "one.yaml");
   ASSERT_TRUE(s) << s.error().to_string();
   const auto r = run_mode(*s, Mode::fare_arn);
   ASSERT_TRUE(r) << r.error();

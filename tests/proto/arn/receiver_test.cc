@@ -201,13 +201,13 @@ TEST(Receiver, ARelayWaitsItsTurnForATarget) {
   EXPECT_EQ(order, (std::vector<int>{6, 2}));
 }
 
-// Relayed messages beyond max_waiting_relays a target are dropped and
-// counted, so that neighbours cannot grow the queue without bound; the
-// node's own messages still wait.
-TEST(Receiver, RelaysBeyondTheLimitAreDropped) {
+// leaf1 with one target (port 2), one token every 10 us and room for one
+// waiting relay, `monitored` its own ports; it reaches leaf2 and node 999
+// only through port 0, so what arrives there is passed on.
+ArnEngine relaying_leaf1(std::vector<MonitoredPort> monitored) {
   ArnConfig c = leaf1_config();
   c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
-  c.monitored = {{.port = 1, .affected = {wire::Ipv4Address{10, 0, 5, 1}}}};
+  c.monitored = std::move(monitored);
   c.bucket_capacity = 1;
   c.refill_interval = us(10);
   c.max_waiting_relays = 1;
@@ -215,6 +215,15 @@ TEST(Receiver, RelaysBeyondTheLimitAreDropped) {
   const PortId only[] = {0};
   leaf1.set_next_hops(kLeaf2, only);
   leaf1.set_next_hops(999, only);
+  return leaf1;
+}
+
+// Relayed messages beyond max_waiting_relays a target are dropped and
+// counted, so that neighbours cannot grow the queue without bound; the
+// node's own messages still wait.
+TEST(Receiver, RelaysBeyondTheLimitAreDropped) {
+  ArnEngine leaf1 = relaying_leaf1(
+      {{.port = 1, .affected = {wire::Ipv4Address{10, 0, 5, 1}}}});
   leaf1.on_message(
       0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(0));
   EXPECT_EQ(leaf1.drain().transmits.size(), 1u);  // the bucket's token
@@ -243,15 +252,7 @@ TEST(Receiver, RelaysBeyondTheLimitAreDropped) {
 // a relayed failure that finds the relays' quota full takes the place of
 // the newest relayed congestion message rather than being dropped.
 TEST(Receiver, ARelayedFailureTakesTheNewestCongestionRelaysPlace) {
-  ArnConfig c = leaf1_config();
-  c.targets = {{.port = 2, .address = {10, 0, 1, 100}}};
-  c.bucket_capacity = 1;
-  c.refill_interval = us(10);
-  c.max_waiting_relays = 1;
-  ArnEngine leaf1 = make(c);
-  const PortId only[] = {0};
-  leaf1.set_next_hops(kLeaf2, only);
-  leaf1.set_next_hops(999, only);
+  ArnEngine leaf1 = relaying_leaf1({});
   leaf1.on_message(
       0, udp_message(ArnType::failure_detected, 255, kId, kLeaf2Addr), us(0));
   EXPECT_EQ(leaf1.drain().transmits.size(), 1u);  // the bucket's token
